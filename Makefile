@@ -1,0 +1,71 @@
+# Fairway: `make run` serves the site locally, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/fairway
+REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run test test-sqlite test-postgres test-e2e lint format bench superuser clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+# Stamps: reinstall only when a requirements file changes.
+$(VENV)/.installed: requirements.txt | $(VENV)/bin/python
+	$(PIP) install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(VENV)/bin/python
+	$(PIP) install --quiet -r requirements-dev.txt
+	touch $(VENV)/.installed $@
+
+var:
+	mkdir -p var/staticfiles
+
+run: $(VENV)/.installed | var
+	$(PY) manage.py migrate --noinput
+	@echo
+	@echo "  Fairway is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
+	@echo
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+superuser: $(VENV)/.installed | var
+	$(PY) manage.py createsuperuser
+
+# The whole suite: SQLite with the in-memory channel layer, then PostgreSQL with
+# Redis, then the browser tests in their own pytest run.
+test: lint test-sqlite test-postgres test-e2e
+
+test-sqlite: $(VENV)/.installed-dev | var
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m pytest -m "not e2e" -q
+
+test-postgres: $(VENV)/.installed-dev | var
+	@$(PY) tests/services.py postgres redis; rc=$$?; \
+	if [ $$rc -eq 0 ]; then \
+		DATABASE_URL=$(PG_TEST_URL) REDIS_URL=$(REDIS_TEST_URL) \
+		$(PY) -m pytest -m "not e2e" -q tests --ignore=tests/engine; \
+	else [ $$rc -eq 1 ]; fi
+
+test-e2e: $(VENV)/.installed-dev | var
+	@$(PY) tests/services.py chromium; rc=$$?; \
+	if [ $$rc -eq 0 ]; then $(PY) -m pytest -m e2e -q; else [ $$rc -eq 1 ]; fi
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: $(VENV)/.installed-dev | var
+	$(PY) tests/bench/bench_engine.py
+
+clean:
+	rm -rf var .pytest_cache .ruff_cache

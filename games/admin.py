@@ -1,0 +1,40 @@
+from django.contrib import admin
+
+from .models import Hole, Move, Scorecard, ScorecardHole, Seat, Table
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("id", "variant", "kind", "status", "host", "seat_count", "created_at")
+    list_filter = ("variant", "kind", "status")
+    inlines = [SeatInline]
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    readonly_fields = ("seq", "seat", "action", "by_bot", "created_at")
+    can_delete = False
+
+
+@admin.register(Hole)
+class HoleAdmin(admin.ModelAdmin):
+    list_display = ("table", "number", "dealer", "version", "finished_at")
+    inlines = [MoveInline]
+    readonly_fields = ("state",)
+
+
+class ScorecardHoleInline(admin.TabularInline):
+    model = ScorecardHole
+    extra = 0
+
+
+@admin.register(Scorecard)
+class ScorecardAdmin(admin.ModelAdmin):
+    list_display = ("name", "table", "total", "place")
+    inlines = [ScorecardHoleInline]

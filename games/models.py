@@ -1,0 +1,202 @@
+"""The records of play: tables (one match each), seats, holes, the move log, scorecards.
+
+The database is the truth. A hole keeps its deal (seed or deck) and its ordered move
+log, so it can be replayed move by move; `Hole.state` is only a snapshot that saves
+replaying on every move.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    """The engine's variants; a callable so migrations never freeze the list."""
+    from games.engine import VARIANTS
+
+    return [(key, variant.name) for key, variant in VARIANTS.items()]
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Table(models.Model):
+    """A table plays one match: a variant, its seats, nine holes (and playoff holes)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    class Kind(models.TextChoices):
+        LIVE = "live", "Played live"
+        HAND = "hand", "Played with a physical deck"
+
+    class Timer(models.IntegerChoices):
+        OFF = 0, "Off"
+        S30 = 30, "30 seconds"
+        S60 = 60, "60 seconds"
+        M2 = 120, "2 minutes"
+
+    variant = models.CharField(max_length=20, choices=variant_choices, default="play-nine")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.LIVE)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="hosted_tables",
+    )
+    seat_count = models.PositiveSmallIntegerField(default=4)
+    is_public = models.BooleanField(default=True)
+    invite_code = models.CharField(max_length=20, default=new_invite_code, unique=True)
+    turn_timer = models.PositiveSmallIntegerField(choices=Timer.choices, default=Timer.OFF)
+    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "is_public"])]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.get_variant_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:table", args=[self.pk])
+
+
+class Seat(models.Model):
+    """A place at a table: a signed-in player or a bot, numbered clockwise from 0."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot_level = models.CharField(max_length=10, blank=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}: {self.name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def name(self) -> str:
+        if self.player_id:
+            return self.player.name
+        if self.bot_level:
+            return f"Bot {self.position + 1} ({self.bot_level})"
+        return "Empty seat"
+
+
+class Hole(models.Model):
+    """One hole of a table's match: its deal, its state snapshot and its scores."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="holes")
+    number = models.PositiveSmallIntegerField(help_text="1 to 9; 10 and up are playoff holes.")
+    dealer = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField(null=True, blank=True)
+    deck = models.JSONField(null=True, blank=True, help_text="The whole deck, top card first.")
+    # Seat positions dealt into this hole, in engine seat order (playoffs may deal fewer).
+    seat_positions = models.JSONField(default=list)
+    state = models.JSONField(null=True, blank=True, help_text="Snapshot after the last move.")
+    version = models.PositiveIntegerField(default=0)
+    scores = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_hole_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, hole {self.number}"
+
+
+class Move(models.Model):
+    """One action in a hole's append-only move log."""
+
+    hole = models.ForeignKey(Hole, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hole", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hole", "seq"], name="unique_move_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hole} move {self.seq}"
+
+
+class Scorecard(models.Model):
+    """One player's card for one match: strokes per hole, total and place."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scorecards")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="scorecards",
+    )
+    name = models.CharField(max_length=60, help_text="The name on the card (a bot's too).")
+    total = models.IntegerField(default=0, help_text="Strokes over the nine regulation holes.")
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="unique_card_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}, {self.table}"
+
+
+class ScorecardHole(models.Model):
+    """Strokes for one hole on a scorecard (numbers over 9 are playoff holes)."""
+
+    scorecard = models.ForeignKey(Scorecard, on_delete=models.CASCADE, related_name="holes")
+    number = models.PositiveSmallIntegerField()
+    strokes = models.IntegerField()
+
+    class Meta:
+        ordering = ["scorecard", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["scorecard", "number"], name="unique_card_hole"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scorecard}, hole {self.number}: {self.strokes}"

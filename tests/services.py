@@ -1,0 +1,54 @@
+"""Which outside services the suite can reach: PostgreSQL, Redis, Chromium.
+
+As a script (`python tests/services.py postgres redis`) it exits 0 when all are there.
+When one is missing it exits 1 with a note (the suite skips that part), or, under
+CI (`CI=true`), 2: there a missing service is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sys
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+POSTGRES_ADDR = ("127.0.0.1", 5432)
+REDIS_ADDR = ("127.0.0.1", 6379)
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def _listening(addr: tuple[str, int]) -> bool:
+    try:
+        with socket.create_connection(addr, timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def missing(name: str) -> str | None:
+    """A sentence saying why `name` cannot be used here, or None when it can."""
+    if name == "postgres":
+        return None if _listening(POSTGRES_ADDR) else "PostgreSQL is not listening on 5432"
+    if name == "redis":
+        return None if _listening(REDIS_ADDR) else "Redis is not listening on 6379"
+    if name == "chromium":
+        found = os.path.exists(CHROMIUM) or shutil.which("chromium")
+        return None if found else f"Chromium is not installed at {CHROMIUM}"
+    raise ValueError(f"unknown service {name!r}")
+
+
+def main(names: list[str]) -> int:
+    problems = [p for p in map(missing, names) if p]
+    if not problems:
+        return 0
+    for problem in problems:
+        print(f"{'ERROR' if in_ci() else 'SKIPPED'}: {problem}.", file=sys.stderr)
+    return 2 if in_ci() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,129 @@
+"""Sign-up, log-in, log-out and password flows through Django's test client."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from leagues.models import Player
+from tests.factories import PASSWORD, make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def signup(client, username="ana", password="fresh-greens-2024", **extra):
+    data = {"username": username, "password1": password, "password2": password, **extra}
+    return client.post(reverse("signup"), data)
+
+
+def test_home_page_says_what_the_site_is_and_links_to_sign_up(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert b"Play Nine" in response.content
+    assert reverse("signup").encode() in response.content
+
+
+def test_signup_creates_a_player_and_logs_them_in(client):
+    response = signup(client, display_name="Ana B.")
+    assert response.status_code == 302
+    player = Player.objects.get(username="ana")
+    assert player.display_name == "Ana B."
+    assert player.name == "Ana B."
+    assert client.get(reverse("home")).context["user"] == player
+
+
+def test_signup_refuses_a_taken_username_whatever_its_case(client):
+    make_player("ana")
+    response = signup(client, username="ANA")
+    assert response.status_code == 200
+    assert "That username is taken" in response.content.decode()
+    assert Player.objects.count() == 1
+
+
+def test_signup_refuses_mismatched_and_weak_passwords(client):
+    response = client.post(
+        reverse("signup"), {"username": "bo", "password1": "abc", "password2": "abd"}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["password2"]
+    assert not Player.objects.filter(username="bo").exists()
+    response = signup(client, username="bo", password="12345678")
+    assert response.context["form"].errors["password2"]
+    assert not Player.objects.filter(username="bo").exists()
+
+
+def test_signup_follows_a_safe_next_and_ignores_a_foreign_one(client):
+    response = signup(client, username="cy", next="/accounts/password_change/")
+    assert response["Location"] == "/accounts/password_change/"
+    client.logout()
+    response = signup(client, username="di", next="https://evil.example/")
+    assert response["Location"] == reverse("home")
+
+
+def test_login_with_the_right_password_and_refused_with_a_wrong_one(client):
+    make_player("ana")
+    response = client.post(reverse("login"), {"username": "ana", "password": "wrong"})
+    assert response.status_code == 200
+    assert "correct username and password" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    response = client.post(reverse("login"), {"username": "ana", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"]
+
+
+def test_logout_is_a_post_and_ends_the_session(client):
+    player = make_player()
+    client.force_login(player)
+    assert client.get(reverse("logout")).status_code == 405
+    response = client.post(reverse("logout"))
+    assert "You are logged out" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_pages_that_need_an_account_redirect_to_login_and_back(client):
+    response = client.get(reverse("password_change"))
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={reverse('password_change')}"
+
+
+def test_password_change_needs_the_old_password(client):
+    player = make_player()
+    client.force_login(player)
+    url = reverse("password_change")
+    new = "a-brand-new-passphrase-7"
+    response = client.post(
+        url, {"old_password": "nope", "new_password1": new, "new_password2": new}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["old_password"]
+    response = client.post(
+        url, {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.check_password(new)
+
+
+def test_password_reset_sends_a_link_that_sets_a_new_password(client):
+    make_player("ana", email="ana@example.com")
+    client.post(reverse("password_reset"), {"email": "ana@example.com"})
+    assert len(mail.outbox) == 1
+    link = next(line for line in mail.outbox[0].body.splitlines() if "/reset/" in line)
+    path = link[link.index("/accounts/reset/") :].strip()
+    response = client.get(path, follow=True)
+    new = "reset-passphrase-99"
+    response = client.post(
+        response.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}
+    )
+    assert response.status_code == 302
+    assert Player.objects.get(username="ana").check_password(new)
+
+
+def test_admin_is_for_staff_only(client):
+    client.force_login(make_player())
+    response = client.get("/admin/")
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
+    client.force_login(make_player(is_staff=True, is_superuser=True))
+    assert client.get("/admin/leagues/player/").status_code == 200
