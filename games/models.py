@@ -7,6 +7,7 @@ replaying on every move.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -23,6 +24,10 @@ def variant_choices() -> list[tuple[str, str]]:
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
+
+
+def new_deal_seed() -> int:
+    return secrets.randbits(62)
 
 
 class Table(models.Model):
@@ -59,6 +64,10 @@ class Table(models.Model):
     invite_code = models.CharField(max_length=20, default=new_invite_code, unique=True)
     turn_timer = models.PositiveSmallIntegerField(choices=Timer.choices, default=Timer.OFF)
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    deal_seed = models.BigIntegerField(
+        default=new_deal_seed,
+        help_text="Every deal of the match derives from it: tables sharing it share deals.",
+    )
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
@@ -75,6 +84,11 @@ class Table(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
+
+    def hole_seed(self, number: int) -> int:
+        """The seed of hole `number`: the same on every table with this deal seed."""
+        digest = hashlib.sha256(f"{self.deal_seed}:{number}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 2
 
 
 class Seat(models.Model):
