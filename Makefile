@@ -64,8 +64,11 @@ format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
+# Benchmarks print figures; they assert nothing. The load benchmark needs PostgreSQL
+# and Redis (as in production) and takes a few minutes.
 bench: $(VENV)/.installed-dev | var
 	$(PY) tests/bench/bench_engine.py
+	$(PY) tests/bench/bench_load.py --processes 1,2 --tables 25,100,250 --seconds 15
 
 clean:
 	rm -rf var .pytest_cache .ruff_cache

@@ -1,0 +1,285 @@
+"""Load benchmark: N tables of four players over WebSockets, beside two baselines.
+
+    python tests/bench/bench_load.py                 # 25, 100 and 250 tables, 1 process
+    python tests/bench/bench_load.py --processes 1,2 --tables 25,100,250 --seconds 20
+
+For each table count it starts daphne (one or more processes on PostgreSQL and Redis,
+as in production), connects four signed-in players per table, and has every table
+make one move a second (open loop: a move is sent on time whether or not the last one
+was answered) for a fixed time. The same is done against two baselines on the same
+server: an echo consumer and a bare group fan-out (no database, no rendering). It
+prints moves per second, latency from sending a move to the last seat receiving its
+update (p50/p95/p99/max), errors, server CPU and memory, and each p99 against the
+fan-out's; then checks the move logs: no move lost, none doubled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+DB_NAME = "fairway_bench"
+SERVER_ENV = {
+    "DATABASE_URL": f"{PG}/{DB_NAME}",
+    "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3"),
+    "DEBUG": "false",
+    "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "SECURE_SSL_REDIRECT": "false",
+    "LOG_LEVEL": "WARNING",
+    "DB_CONN_MAX_AGE": "60",
+}
+os.environ.update(SERVER_ENV)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from websockets.asyncio.client import connect  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Server:
+    """One daphne process serving Fairway plus the baseline routes."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+        cmd.append("tests.bench.bench_asgi:application")
+        log_path = ROOT / "var" / f"bench-daphne-{self.port}.log"
+        log_path.parent.mkdir(exist_ok=True)
+        with open(log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                cmd, cwd=ROOT, env={**os.environ}, stdout=log, stderr=log
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("daphne did not start")
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=15)
+
+
+@dataclass
+class Result:
+    scenario: str
+    tables: int
+    processes: int
+    sent: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    seconds: float = 0.0
+    cpu_percent: float = 0.0
+    rss_mb: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+    def p(self, q: float) -> float:
+        return percentile(self.latencies, q) * 1000
+
+
+class Seat:
+    """One WebSocket of one player; records when each message id arrives."""
+
+    def __init__(self, url: str, cookie: str | None, origin: str) -> None:
+        self.url, self.cookie, self.origin = url, cookie, origin
+        self.arrivals: dict[str, float] = {}
+        self.frames: list[str] = []
+        self.ws = None
+        self.task: asyncio.Task | None = None
+        self.on_frame = None
+
+    async def open(self) -> None:
+        headers = {"Cookie": f"sessionid={self.cookie}"} if self.cookie else None
+        self.ws = await connect(
+            self.url,
+            origin=self.origin,
+            additional_headers=headers,
+            compression=None,
+            open_timeout=30,
+            ping_interval=None,
+            max_size=None,
+        )
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for message in self.ws:
+                now = time.perf_counter()
+                if self.on_frame is not None:
+                    self.on_frame(self, message, now)
+                else:
+                    self.arrivals[json.loads(message)["id"]] = now
+        except Exception:  # a closed socket ends the reader; the counts tell the story
+            pass
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.task is not None:
+            await self.task
+
+
+async def open_all(seats: list[Seat], batch: int = 50) -> int:
+    """Connect every seat, a batch at a time; returns how many failed."""
+    failed = 0
+    for start in range(0, len(seats), batch):
+        results = await asyncio.gather(
+            *(s.open() for s in seats[start : start + batch]), return_exceptions=True
+        )
+        failed += sum(isinstance(r, Exception) for r in results)
+    return failed
+
+
+async def run_baseline(kind: str, servers: list[Server], tables: int, seconds: float) -> Result:
+    result = Result(kind, tables, len(servers))
+    seats: list[list[Seat]] = []
+    for t in range(tables):
+        row = []
+        for s in range(4):
+            port = servers[(t + s) % len(servers)].port
+            path = "ws/bench/echo/" if kind == "echo" else f"ws/bench/fanout/t{t}/"
+            row.append(Seat(f"ws://127.0.0.1:{port}/{path}", None, f"http://127.0.0.1:{port}"))
+        seats.append(row)
+    result.errors += await open_all([s for row in seats for s in row])
+    await asyncio.sleep(0.5)
+    sent: dict[str, tuple[float, list[Seat]]] = {}
+
+    async def table_loop(t: int, start: float) -> None:
+        k = 0
+        pad = "x" * 200
+        while (at := start + t / tables + k) < start + seconds:
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+            mover = seats[t][k % 4]
+            mid = f"{t}-{k}"
+            receivers = [mover] if kind == "echo" else seats[t]
+            sent[mid] = (time.perf_counter(), receivers)
+            try:
+                await mover.ws.send(json.dumps({"id": mid, "pad": pad}))
+            except Exception:
+                result.errors += 1
+            k += 1
+
+    cpu0 = [s.cpu_seconds() for s in servers]
+    start = time.perf_counter() + 0.2
+    await asyncio.gather(*(table_loop(t, start) for t in range(tables)))
+    await asyncio.sleep(2.0)
+    result.seconds = seconds
+    result.cpu_percent = sum(s.cpu_seconds() - c for s, c in zip(servers, cpu0, strict=True))
+    result.cpu_percent *= 100 / (time.perf_counter() - start)
+    result.rss_mb = sum(s.rss_mb() for s in servers)
+    for mid, (t0, receivers) in sent.items():
+        arrivals = [r.arrivals.get(mid) for r in receivers]
+        if None in arrivals:
+            result.errors += 1
+        else:
+            result.latencies.append(max(arrivals) - t0)
+    result.sent = len(sent)
+    await asyncio.gather(*(s.close() for row in seats for s in row), return_exceptions=True)
+    return result
+
+
+def format_row(r: Result, fanout_p99: float | None) -> str:
+    ratio = f"{r.p(0.99) / fanout_p99:5.1f}x" if fanout_p99 else "    -"
+    return (
+        f"{r.processes:>4} {r.tables:>6} {r.scenario:<8} {r.rate:>8.1f} {r.p(0.5):>8.1f} "
+        f"{r.p(0.95):>8.1f} {r.p(0.99):>8.1f} {r.p(1.0):>8.1f} {r.errors:>6} "
+        f"{r.cpu_percent:>6.0f}% {r.rss_mb:>7.0f} {ratio}"
+    )
+
+
+HEADER = (
+    f"{'proc':>4} {'tables':>6} {'scenario':<8} {'moves/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+    f"{'p99 ms':>8} {'max ms':>8} {'errors':>6} {'cpu':>7} {'rss MB':>7} p99/fanout"
+)
+
+
+def prepare_database() -> None:
+    """A fresh, migrated benchmark database."""
+    subprocess.run(
+        ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DB_NAME],
+        capture_output=True,
+    )
+    subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB_NAME], check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, check=True
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", default="25,100,250")
+    parser.add_argument("--processes", default="1")
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--scenarios", default="echo,fanout,table")
+    args = parser.parse_args()
+    prepare_database()
+    from tests.bench import table_load
+
+    scenarios = args.scenarios.split(",")
+    print(HEADER)
+    for processes in map(int, args.processes.split(",")):
+        for tables in map(int, args.tables.split(",")):
+            servers = [Server() for _ in range(processes)]
+            try:
+                results = {}
+                for kind in scenarios:
+                    if kind == "table":
+                        run = table_load.run_tables(servers, tables, args.seconds)
+                    else:
+                        run = run_baseline(kind, servers, tables, args.seconds)
+                    results[kind] = asyncio.run(run)
+                fan = results.get("fanout")
+                for r in results.values():
+                    print(format_row(r, fan.p(0.99) if fan else None), flush=True)
+                    for note in r.notes:
+                        print(f"       {note}")
+            finally:
+                for s in servers:
+                    s.stop()
+
+
+if __name__ == "__main__":
+    main()
