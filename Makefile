@@ -9,7 +9,8 @@ PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/fairway
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test test-sqlite test-postgres test-e2e lint format bench superuser clean
+
+.PHONY: run serve test test-sqlite test-postgres test-e2e lint format bench superuser clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +34,10 @@ run: $(VENV)/.installed | var
 	@echo "  Fairway is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	@echo
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+# Production: WORKERS daphne processes from BASE_PORT (see README.md).
+serve: $(VENV)/.installed
+	deploy/serve.sh
 
 superuser: $(VENV)/.installed | var
 	$(PY) manage.py createsuperuser

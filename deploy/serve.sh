@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Production start: migrate, collect static files, check the deploy settings, then run
+# WORKERS daphne processes on consecutive ports from BASE_PORT, behind a reverse proxy
+# (see deploy/nginx.conf). Stops them all on SIGTERM or Ctrl+C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+: "${DATABASE_URL:?set DATABASE_URL (PostgreSQL) for production}"
+: "${SECRET_KEY:?set SECRET_KEY}"
+WORKERS=${WORKERS:-2}
+BASE_PORT=${BASE_PORT:-8001}
+BIND=${BIND:-127.0.0.1}
+PY=${PY:-.venv/bin/python}
+export DEBUG=${DEBUG:-false}
+if [ "$WORKERS" -gt 1 ] && [ -z "${REDIS_URL:-}" ]; then
+  echo "REDIS_URL is required with more than one worker: the processes share the channel layer." >&2
+  exit 2
+fi
+
+"$PY" manage.py migrate --noinput
+"$PY" manage.py collectstatic --noinput -v0
+"$PY" manage.py check --deploy --fail-level WARNING
+
+pids=()
+stop() {
+  # SIGTERM lets each daphne close its sockets so browsers reconnect to another worker.
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait
+}
+trap stop INT TERM
+
+for ((i = 0; i < WORKERS; i++)); do
+  port=$((BASE_PORT + i))
+  "$PY" -m daphne -b "$BIND" -p "$port" --proxy-headers \
+    --websocket-max-message-size 65536 config.asgi:application &
+  pids+=("$!")
+  echo "worker $((i + 1)) on $BIND:$port"
+done
+wait
