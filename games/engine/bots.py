@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import HOLE_IN_ONE, Card
 from .hole import (
     FINAL_TURNS,
-    OVER,
     PLAY,
     TEE_OFF,
     Action,
     HoleState,
-    apply_action,
     legal_actions,
     view,
 )
@@ -31,21 +30,30 @@ from .variants import VARIANTS, Variant
 
 BOT_LEVELS = ("random", "greedy", "expert")
 
-# Greedy's judgement, in strokes.
-TAKE_DISCARD_GAIN = 2.0  # what the discard top must save to beat a blind draw
-FEED_WEIGHT = 0.35  # how much a gift to the next player counts against a discard
-FEED_ALLOWANCE = 2.0  # what the next player expects from a blind draw anyway
-OUT_MARGIN = 1.0  # going out (with last turns) is fine when at most this far behind
-LATE_TURNS = 30  # per player: after this many actions each, anyone goes out or knocks
-KNOCK_AT = 2.0  # knock with an estimate this low whatever the others show
-KNOCK_LEAD = 3.0  # or when this far ahead of everyone with at most 8 strokes showing
 
-# The expert's work budget, counted in simulated actions (no clock in the engine).
-EXPERT_BUDGET = 100000
-EXPERT_HORIZON = 100
-EXPERT_MIN_SAMPLES = 4
-EXPERT_MAX_SAMPLES = 12
-EXPERT_CANDIDATES = 4
+@dataclass(frozen=True)
+class Style:
+    """A greedy player's judgement, in strokes."""
+
+    #: What the discard top must save to be taken rather than a blind draw.
+    take_gain: float = 2.0
+    #: How much a gift to the next player counts against a discard (0: not minded).
+    feed_weight: float = 0.35
+    #: What the next player expects from a blind draw anyway.
+    feed_allowance: float = 2.0
+    #: Going out (with last turns to come) is fine when at most this far behind.
+    out_margin: float = 1.0
+    #: Knock with an estimate this low whatever the others show ...
+    knock_at: float = 2.0
+    #: ... or when this far ahead of everyone with at most 8 strokes showing.
+    knock_lead: float = 3.0
+
+
+GREEDY = Style()
+#: The play-outs skip the courtesy of minding the next player: it is the slow part.
+QUICK = Style(feed_weight=0.0)
+FEED_CANDIDATES = 4  # how many of the best options are checked for gifts
+LATE_TURNS = 30  # per player: after this many actions each, anyone goes out or knocks
 
 
 def choose_action(state: HoleState, seat: int, level: str, rng: random.Random) -> Action:
@@ -60,8 +68,8 @@ def choose_action(state: HoleState, seat: int, level: str, rng: random.Random) -
     seen = view(state, seat)
     scene = Scene.from_view(seen)
     if level == "greedy" or seen["phase"] == TEE_OFF:
-        return greedy_action(scene, rng, careful=True)
-    return _expert_action(scene, seen, legal, rng)
+        return greedy_action(scene, rng)
+    return _expert_action(scene, rng)
 
 
 # --- what a seat knows ------------------------------------------------------------------
@@ -283,12 +291,12 @@ class Estimator:
 # --- greedy -------------------------------------------------------------------------------
 
 
-def greedy_action(scene: Scene, rng: random.Random, *, careful: bool = True) -> Action:
+def greedy_action(scene: Scene, rng: random.Random, style: Style = GREEDY) -> Action:
     """The greedy policy: the move with the best estimate after it, with a few good habits.
 
     It keeps low cards, builds pairs, takes the discard only when it saves enough,
     flips when holding nothing useful, skips rather than reveal its last card when
-    that would go out while behind, and (when `careful`) weighs what its discard
+    that would go out while behind, and weighs what its discard
     would give the next player.
     """
     rules = scene.rules
@@ -305,15 +313,15 @@ def greedy_action(scene: Scene, rng: random.Random, *, careful: bool = True) -> 
             swap = _best_swap(scene, estimator, force=False)
             if swap is not None:
                 return swap
-        if rules.can_knock and scene.phase == PLAY and _should_knock(scene, estimator, now):
+        if rules.can_knock and scene.phase == PLAY and _should_knock(scene, estimator, now, style):
             return {"type": "knock"}
         top = scene.discard_top
         if top is not None:
-            best, _ = _best_use(scene, estimator, now, top, "discard", careful=False)
-            if now - best >= TAKE_DISCARD_GAIN:
+            best, _ = _best_use(scene, estimator, now, top, "discard", QUICK)
+            if now - best >= style.take_gain:
                 return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "pile"}
-    _, action = _best_use(scene, estimator, now, scene.held, scene.held_from, careful=careful)
+    _, action = _best_use(scene, estimator, now, scene.held, scene.held_from, style)
     return action
 
 
@@ -350,16 +358,27 @@ def _late(scene: Scene) -> bool:
     return scene.version > LATE_TURNS * scene.players
 
 
-def _should_knock(scene: Scene, estimator: Estimator, now: float) -> bool:
-    if now <= KNOCK_AT or _late(scene):
+def _should_knock(scene: Scene, estimator: Estimator, now: float, style: Style) -> bool:
+    if now <= style.knock_at or _late(scene):
         return True
-    return now <= 8 and now <= _min_opponent(scene, estimator) - KNOCK_LEAD
+    return now <= 8 and now <= _min_opponent(scene, estimator) - style.knock_lead
+
+
+Judged = tuple[float, int, Action, Card | None]  # value, order, action, card discarded
 
 
 def _best_use(
-    scene: Scene, estimator: Estimator, now: float, card: Card, source: str | None, *, careful: bool
+    scene: Scene, estimator: Estimator, now: float, card: Card, source: str | None, style: Style
 ) -> tuple[float, Action]:
     """The best thing to do holding `card`, and its judged score (lower is better)."""
+    value, _, action, _ = _options(scene, estimator, now, card, source, style)[0]
+    return value, action
+
+
+def _options(
+    scene: Scene, estimator: Estimator, now: float, card: Card, source: str | None, style: Style
+) -> list[Judged]:
+    """Every use of `card`, best first, each with its judged score."""
     rules = scene.rules
     mine = scene.layouts[scene.me]
     hidden = mine.count(None)
@@ -378,28 +397,30 @@ def _best_use(
             options.append((now, hidden == 0, card, {"type": "discard"}))
     going_out_matters = scene.phase == PLAY and (rules.ends_at_once or rules.last_turns_after_out)
     min_opponent: float | None = None
-    judged: list[tuple[float, int, Action, Card | None]] = []
+    judged: list[Judged] = []
     for index, (score, out, discarded, action) in enumerate(options):
         value = score
         if going_out_matters and out:
             if min_opponent is None:
                 min_opponent = _min_opponent(scene, estimator)
-            margin = 0.0 if rules.ends_at_once else OUT_MARGIN
+            margin = 0.0 if rules.ends_at_once else style.out_margin
             if score <= min_opponent + margin or _late(scene):
                 value -= 0.1  # going out while ahead ends the hole on good terms
             else:
                 value += 100.0  # behind: keep playing rather than end the hole
         judged.append((value, index, action, discarded))
     judged.sort(key=lambda item: (item[0], item[1]))
-    if careful:
-        judged = _mind_the_next_player(scene, estimator, judged)
-    value, _, action, _ = judged[0]
-    return value, action
+    if style.feed_weight:
+        judged = _mind_the_next_player(scene, estimator, judged, style)
+    return judged
 
 
 def _mind_the_next_player(
-    scene: Scene, estimator: Estimator, judged: list[tuple[float, int, Action, Card | None]]
-) -> list[tuple[float, int, Action, Card | None]]:
+    scene: Scene,
+    estimator: Estimator,
+    judged: list[Judged],
+    style: Style,
+) -> list[Judged]:
     following = (scene.me + 1) % scene.players
     if scene.phase == FINAL_TURNS and following == scene.finisher:
         return judged
@@ -407,138 +428,96 @@ def _mind_the_next_player(
     before = estimator.estimate(theirs)
     gifts: dict[Card, float] = {}
     rescored = []
-    for value, index, action, discarded in judged[:EXPERT_CANDIDATES]:
+    for value, index, action, discarded in judged[:FEED_CANDIDATES]:
         if discarded is not None:
             gift = gifts.get(discarded)
             if gift is None:
                 best = min(before, *estimator.replacing(theirs, discarded))
                 gift = gifts[discarded] = before - best
-            value += FEED_WEIGHT * max(0.0, gift - FEED_ALLOWANCE)
+            value += style.feed_weight * max(0.0, gift - style.feed_allowance)
         rescored.append((value, index, action, discarded))
     rescored.sort(key=lambda item: (item[0], item[1]))
-    return rescored + judged[EXPERT_CANDIDATES:]
+    return rescored + judged[FEED_CANDIDATES:]
 
 
 # --- expert -------------------------------------------------------------------------------
 
+#: How much the expert counts the expected saving of its next draw from the pile.
+EXPERT_FUTURE = 1.0
+#: How many of greedy's best options the expert looks beyond.
+EXPERT_CANDIDATES = 5
 
-def _expert_action(
-    scene: Scene, seen: dict[str, Any], legal: list[Action], rng: random.Random
-) -> Action:
-    """Compare the best few moves by playing the hole out in imagined deals."""
-    greedy = greedy_action(scene, rng, careful=True)
+
+def _representatives(rules: Variant) -> dict[Any, Card]:
+    # One card per rank: all cards of a rank score alike and pair alike.
+    cards: dict[Any, Card] = {}
+    for card in rules.values:
+        cards.setdefault(rules.ranks[card], card)
+    return cards
+
+
+_REPRESENTATIVES = {key: _representatives(rules) for key, rules in VARIANTS.items()}
+
+
+def _expert_action(scene: Scene, rng: random.Random) -> Action:
+    """Greedy's judgement, looking one draw further ahead over the unseen cards.
+
+    Drawing: compare the discard top with the expected best use of an unseen card.
+    Holding: among greedy's best few options, prefer the layout whose next blind
+    draw promises the most, averaged over every card still unseen.
+    """
+    greedy = greedy_action(scene, rng)
     if scene.phase == TEE_OFF or greedy["type"] in ("swap", "knock"):
         return greedy
-    candidates = _expert_candidates(scene, legal, greedy)
-    if len(candidates) == 1:
-        return candidates[0]
-    # Each play-out looks HORIZON rounds ahead (to the end once someone has gone out).
-    length = EXPERT_HORIZON * scene.players * 2
-    samples = EXPERT_BUDGET // (length * len(candidates))
-    samples = max(EXPERT_MIN_SAMPLES, min(EXPERT_MAX_SAMPLES, samples))
-    totals = [0.0] * len(candidates)
-    for _ in range(samples):
-        world = _imagine(seen, scene.pool, rng)
-        seed = rng.getrandbits(32)
-        for index, action in enumerate(candidates):
-            # The same imagined deal and the same play-out dice for every candidate,
-            # so their difference is the move, not the luck.
-            totals[index] += _play_out(apply_action(world, scene.me, action), scene, seed)
-    best = min(range(len(candidates)), key=lambda index: (totals[index], index))
-    return candidates[best]
-
-
-def _expert_candidates(scene: Scene, legal: list[Action], greedy: Action) -> list[Action]:
-    if not scene.i_hold:
-        return [action for action in legal if action["type"] == "draw"]
     estimator = Estimator.of(scene)
     mine = scene.layouts[scene.me]
     now = estimator.estimate(mine)
-    scored = []
-    for action in legal:
-        trial = list(mine)
+    if not scene.i_hold:
+        if scene.discard_top is None:
+            return greedy
+        take, _ = _best_use(scene, estimator, now, scene.discard_top, "discard", GREEDY)
+        blind = _expected(
+            scene, lambda card: _best_use(scene, estimator, now, card, "pile", QUICK)[0]
+        )
+        return {"type": "draw", "source": "discard" if take < blind else "pile"}
+    judged = _options(scene, estimator, now, scene.held, scene.held_from, GREEDY)
+    if scene.phase == FINAL_TURNS:
+        return judged[0][2]
+    best_value, best_action = None, greedy
+    for value, _, action, _ in judged[:EXPERT_CANDIDATES]:
+        if value >= 50:  # refused options (going out while behind) stay refused
+            continue
+        after = mine
         if action["type"] == "replace":
-            trial[action["position"]] = scene.held
-            scored.append((estimator.estimate(trial), action))
-        else:
-            scored.append((now, action))
-    scored.sort(key=lambda item: item[0])
-    chosen = [greedy]
-    for _, action in scored:
-        if len(chosen) >= EXPERT_CANDIDATES:
-            break
-        if action != greedy and action not in chosen:
-            chosen.append(action)
-    return chosen
+            after = list(mine)
+            after[action["position"]] = scene.held
+        future = 0.0
+        if None in after and not (action["type"] == "flip" and after.count(None) == 1):
+            future = _next_draw_saving(scene, estimator, after)
+        total = value - EXPERT_FUTURE * future
+        if best_value is None or total < best_value - 1e-9:
+            best_value, best_action = total, action
+    return best_action
 
 
-def _imagine(seen: dict[str, Any], pool: Pool, rng: random.Random) -> HoleState:
-    """One possible hole consistent with the view: unseen cards dealt at random."""
-    rules = VARIANTS[seen["variant"]]
-    visible = [card for layout in seen["layouts"] for card in layout if card is not None]
-    visible.extend(seen["discard_pile"])
-    if seen["held"] is not None:
-        visible.append(seen["held"])
-    remaining = Counter(rules.deck(seen["players"]))
-    remaining.subtract(visible)
-    # A canonical order before shuffling, so only the bot's own dice decide the deal.
-    unseen = sorted(remaining.elements(), key=lambda card: (str(type(card)), card))
-    rng.shuffle(unseen)
-    layouts = []
-    face_up = []
-    for layout in seen["layouts"]:
-        layouts.append(tuple(card if card is not None else unseen.pop() for card in layout))
-        face_up.append(tuple(card is not None for card in layout))
-    held = seen["held"]
-    if seen["holding"] is not None and held is None:
-        held = unseen.pop()
-    draw_pile = tuple(unseen[: seen["draw_count"]])
-    return HoleState(
-        variant=seen["variant"],
-        players=seen["players"],
-        dealer=seen["dealer"],
-        seed=0,
-        phase=seen["phase"],
-        turn=seen["turn"],
-        version=seen["version"],
-        layouts=tuple(layouts),
-        face_up=tuple(face_up),
-        draw_pile=draw_pile,
-        discard_pile=tuple(seen["discard_pile"]),
-        holding=seen["holding"],
-        held=held,
-        held_from=seen["held_from"],
-        teed_off=tuple(seen["teed_off"]),
-        drawn=tuple(seen["drawn"]),
-        finisher=seen["finisher"],
-        discarded=tuple(seen["discarded"]),
-        rng_state=random.Random(rng.getrandbits(32)).getstate(),
-        scores=None,
-    )
+def _expected(scene: Scene, judge: Callable[[Card], float]) -> float:
+    """The mean of `judge(card)` over the unseen cards."""
+    pool = scene.pool
+    if pool.size == 0:
+        return 0.0
+    cards = _REPRESENTATIVES[scene.rules.key]
+    return sum(judge(cards[rank]) * count for rank, count in pool.counts.items()) / pool.size
 
 
-def _play_out(state: HoleState, scene: Scene, seed: int) -> float:
-    """Play the imagined hole on with greedy everywhere; my score minus the others' mean.
+def _next_draw_saving(scene: Scene, estimator: Estimator, after: list[Card | None]) -> float:
+    """What my next blind draw is expected to save on the layout `after`."""
+    layouts = list(scene.layouts)
+    layouts[scene.me] = after
+    later = replace(scene, layouts=layouts, i_hold=True, held_from="pile")
+    base = estimator.estimate(after)
 
-    The play-out stops after `EXPERT_HORIZON` rounds and judges the layouts by their
-    estimates, unless someone has gone out: then it plays to the real end.
-    """
-    rng = random.Random(seed)
-    horizon = EXPERT_HORIZON * scene.players * 2
-    steps = 0
-    while state.phase != OVER and (steps < horizon or state.phase == FINAL_TURNS):
-        seat = state.turn
-        action = greedy_action(Scene.from_state(state, seat, scene.pool), rng, careful=False)
-        state = apply_action(state, seat, action)
-        steps += 1
-    if state.scores is not None:
-        scores: list[float] = list(state.scores)
-    else:
-        estimator = Estimator.of(scene)
-        scores = [
-            estimator.estimate([c if up else None for c, up in zip(layout, face_up, strict=True)])
-            for layout, face_up in zip(state.layouts, state.face_up, strict=True)
-        ]
-    me = scene.me
-    others = [score for seat, score in enumerate(scores) if seat != me]
-    return scores[me] - sum(others) / len(others)
+    def saving(card: Card) -> float:
+        value, _ = _best_use(later, estimator, base, card, "pile", QUICK)
+        return max(0.0, base - value)
+
+    return _expected(later, saving)

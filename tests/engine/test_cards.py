@@ -65,9 +65,10 @@ def test_card_label_and_text(variant, card, label, text):
     assert card_text(variant, card) == text
 
 
-@pytest.mark.parametrize(("variant", "card"), [("play-nine", 13), ("play-nine", True),
-                                                ("play-nine", "5"), ("golf-6", "1S"),
-                                                ("golf-6", 5)])
+@pytest.mark.parametrize(
+    ("variant", "card"),
+    [("play-nine", 13), ("play-nine", True), ("play-nine", "5"), ("golf-6", "1S"), ("golf-6", 5)],
+)
 def test_unknown_cards_have_no_label(variant, card):
     """A value that is no card of the game is a ValueError, not a guess."""
     with pytest.raises(ValueError):
