@@ -12,8 +12,11 @@ from games.engine.simulate import mean_ci95, play_hole, simulate
 
 from .helpers import acting_seat, stacked_deck
 
-CASES = [(key, players) for key, rules in VARIANTS.items()
-         for players in (rules.min_players, rules.max_players)]
+CASES = [
+    (key, players)
+    for key, rules in VARIANTS.items()
+    for players in (rules.min_players, rules.max_players)
+]
 
 
 @pytest.mark.parametrize(("variant", "players"), CASES)
@@ -63,12 +66,16 @@ def test_bots_decide_only_from_what_their_seat_may_know(variant, level):
     players = rules.min_players + 1
     for seed in range(3):
         first, second = _deals_differing_in_hidden_cards(variant, players, seed)
-        states = [new_hole(variant, players, deck=deck, dealer=players - 1) for deck in
-                  (first, second)]
+        states = [
+            new_hole(variant, players, deck=deck, dealer=players - 1) for deck in (first, second)
+        ]
         for seat in range(players):
-            states = [apply_action(s, seat, {"type": "tee_off",
-                                             "positions": list(range(rules.opening_flips))})
-                      for s in states]
+            states = [
+                apply_action(
+                    s, seat, {"type": "tee_off", "positions": list(range(rules.opening_flips))}
+                )
+                for s in states
+            ]
         # The first decision of every seat in turn, and the start of the first turn.
         seat = states[0].turn
         choices = [choose_action(s, seat, level, random.Random(seed)) for s in states]
@@ -109,8 +116,9 @@ def test_the_expert_skips_rather_than_go_out_far_behind():
     state = apply_action(state, 0, {"type": "tee_off", "positions": [0, 1]})
     state = apply_action(state, 1, {"type": "tee_off", "positions": [0, 1]})
     # Seat 1 turns everything up except position 7 (a stacked layout, played by hand).
-    state = state.__class__(**{**state.__dict__, "face_up": (
-        state.face_up[0], (True,) * 7 + (False,))})
+    state = state.__class__(
+        **{**state.__dict__, "face_up": (state.face_up[0], (True,) * 7 + (False,))}
+    )
     state = apply_action(state, 0, {"type": "draw", "source": "pile"})
     state = apply_action(state, 0, {"type": "flip", "position": 2})
     state = apply_action(state, 1, {"type": "draw", "source": "pile"})

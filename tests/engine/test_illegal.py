@@ -68,8 +68,9 @@ def test_the_hole_is_over():
     """Nothing is legal once the hole is over."""
     state = tee_off_all(new_hole("golf-4", 3, seed=1))
     for seat in (1, 2, 0):
-        state = apply_action(state, seat, {"type": "knock"} if seat == 1 else {
-            "type": "draw", "source": "pile"})
+        state = apply_action(
+            state, seat, {"type": "knock"} if seat == 1 else {"type": "draw", "source": "pile"}
+        )
         if seat != 1:
             state = apply_action(state, seat, {"type": "discard"})
     assert state.phase == "over"

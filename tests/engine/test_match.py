@@ -23,9 +23,7 @@ def test_a_match_is_nine_holes():
 
 def test_the_dealer_moves_one_seat_left_each_hole_playoffs_included():
     """Hole k is dealt by first_dealer + k, around the table."""
-    assert [dealer_for_hole(2, hole, 4) for hole in range(11)] == [
-        2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0
-    ]
+    assert [dealer_for_hole(2, hole, 4) for hole in range(11)] == [2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0]
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -40,8 +38,11 @@ def test_the_lowest_card_deals_and_ties_draw_again(variant):
         assert all(rules.values[last[dealer]] < rules.values[last[s]] for s in drawn if s != dealer)
         for earlier, later in zip(rounds, rounds[1:], strict=False):
             low = min(rules.values[card] for card in earlier if card is not None)
-            tied = [seat for seat, card in enumerate(earlier) if card is not None
-                    and rules.values[card] == low]
+            tied = [
+                seat
+                for seat, card in enumerate(earlier)
+                if card is not None and rules.values[card] == low
+            ]
             assert [seat for seat, card in enumerate(later) if card is not None] == tied
 
 
@@ -107,7 +108,7 @@ def test_playoff_losers_share_second_place():
 
 
 def test_only_contenders_scores_decide_a_playoff():
-    """In golf-4 everyone plays the playoff hole, but a non-contender's low score decides nothing."""
+    """In golf-4 everyone plays the playoff; a non-contender's low score decides nothing."""
     holes = [[1, 1, 3]] * 9 + [[5, 4, -2]]
     status = match_status(holes, 3)
     assert status.winner == 1

@@ -21,21 +21,30 @@ from games.engine import (
 
 from .helpers import acting_seat
 
-CASES = [(key, players) for key, rules in VARIANTS.items()
-         for players in range(rules.min_players, rules.max_players + 1)]
+CASES = [
+    (key, players)
+    for key, rules in VARIANTS.items()
+    for players in range(rules.min_players, rules.max_players + 1)
+]
 
 games = st.sampled_from(CASES)
 seeds = st.integers(min_value=0, max_value=2**32)
 
 junk_values = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 12), st.text(max_size=3),
-    st.sampled_from(["pile", "discard"]), st.lists(st.integers(-1, 9), max_size=4),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 12),
+    st.text(max_size=3),
+    st.sampled_from(["pile", "discard"]),
+    st.lists(st.integers(-1, 9), max_size=4),
 )
 junk_actions = st.one_of(
     st.dictionaries(
         st.sampled_from(["type", "position", "positions", "source", "card"]),
-        st.one_of(junk_values, st.sampled_from(
-            ["tee_off", "draw", "replace", "flip", "discard", "knock", "swap"])),
+        st.one_of(
+            junk_values,
+            st.sampled_from(["tee_off", "draw", "replace", "flip", "discard", "knock", "swap"]),
+        ),
         max_size=3,
     ),
     junk_values,
@@ -128,8 +137,12 @@ def _hidden_deck_indices(state, actions):
         if len(after.draw_pile) > len(current.draw_pile):
             refilled = True
         current = after
-    hidden = [origin[seat][p] for seat in range(players) for p in range(size)
-              if not current.face_up[seat][p]]
+    hidden = [
+        origin[seat][p]
+        for seat in range(players)
+        for p in range(size)
+        if not current.face_up[seat][p]
+    ]
     if not refilled:
         hidden += range(draw_start + drawn, draw_start + drawn + len(current.draw_pile))
     return [index for index in hidden if index not in seen]
@@ -157,8 +170,9 @@ def test_views_never_show_a_hidden_card(game, seed):
         # Each view shows exactly the face-up cards.
         for watcher in [None, *range(players)]:
             seen = view(state, watcher)
-            for layout, cards, face_up in zip(seen["layouts"], state.layouts, state.face_up,
-                                              strict=True):
+            for layout, cards, face_up in zip(
+                seen["layouts"], state.layouts, state.face_up, strict=True
+            ):
                 assert layout == [c if up else None for c, up in zip(cards, face_up, strict=True)]
     start = new_hole(variant, players, deck=deck, dealer=dealer)
     hidden = _hidden_deck_indices(start, actions)

@@ -28,12 +28,35 @@ def test_the_same_seed_plays_the_same_holes():
 
 def test_command_line_prints_a_table_then_one_json_line(capsys):
     """The last stdout line is one JSON object with the figures."""
-    assert main(["--variant", "golf-4", "--players", "3", "--holes", "10",
-                 "--bots", "random", "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "--variant",
+                "golf-4",
+                "--players",
+                "3",
+                "--holes",
+                "10",
+                "--bots",
+                "random",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     lines = capsys.readouterr().out.strip().splitlines()
     summary = json.loads(lines[-1])
-    for key in ("variant", "players", "holes", "seconds", "holes_per_second", "mean_scores",
-                "wins", "ci95"):
+    for key in (
+        "variant",
+        "players",
+        "holes",
+        "seconds",
+        "holes_per_second",
+        "mean_scores",
+        "wins",
+        "ci95",
+    ):
         assert key in summary
     assert summary["variant"] == "golf-4" and summary["holes"] == 10
     assert "strokes/hole" in "\n".join(lines[:-1])

@@ -55,8 +55,17 @@ def test_view_has_the_contract_keys_and_is_json_ready():
     """The keys of ENGINE.md, and nothing json cannot carry."""
     seen = view(new_hole("golf-9-3deck", 4, seed=2), 3)
     for key in (
-        "variant", "phase", "turn", "version", "dealer", "layouts", "discard_top",
-        "draw_count", "holding", "held", "scores",
+        "variant",
+        "phase",
+        "turn",
+        "version",
+        "dealer",
+        "layouts",
+        "discard_top",
+        "draw_count",
+        "holding",
+        "held",
+        "scores",
     ):
         assert key in seen
     assert json.loads(json.dumps(seen)) == seen
