@@ -2,9 +2,9 @@
 
 A bot keeps nothing between calls: `choose_action` reads `view(state, seat)` (and
 the legal actions, which follow from it) and never a face-down card or the draw
-pile's order. The expert imagines the unseen cards in many possible ways and
-plays each imagined hole out with the greedy policy, so even its look-ahead is
-built on what the seat can know.
+pile's order. The unseen cards are reckoned as a pool (the deck less every card
+in sight), and the expert looks one blind draw ahead by averaging over that pool,
+so even its look-ahead is built on what the seat can know.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Style:
 
 
 GREEDY = Style()
-#: The play-outs skip the courtesy of minding the next player: it is the slow part.
+#: For inner look-ahead: skips minding the next player, the slow part.
 QUICK = Style(feed_weight=0.0)
 FEED_CANDIDATES = 4  # how many of the best options are checked for gifts
 LATE_TURNS = 30  # per player: after this many actions each, anyone goes out or knocks
@@ -82,7 +82,7 @@ class Pool:
     counts: dict[Any, int]
     size: int
     mean: float
-    #: The estimator built on this pool, kept so play-outs reuse its sums.
+    #: The estimator built on this pool, kept so a decision's look-ahead reuses its sums.
     estimator: Estimator | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -144,32 +144,6 @@ class Scene:
             i_hold=seen["holding"] == me,
             may_swap=rules.can_swap and seen["teed_off"][me] and not seen["drawn"][me],
             teed_off=seen["teed_off"][me],
-            pool=pool,
-        )
-
-    @classmethod
-    def from_state(cls, state: HoleState, seat: int, pool: Pool) -> Scene:
-        """A quick scene for play-outs: the same public facts, with a pool fixed beforehand."""
-        rules = VARIANTS[state.variant]
-        layouts = [
-            [card if up else None for card, up in zip(layout, face_up, strict=True)]
-            for layout, face_up in zip(state.layouts, state.face_up, strict=True)
-        ]
-        held = state.held if state.holding == seat or state.held_from == "discard" else None
-        return cls(
-            rules=rules,
-            players=state.players,
-            me=seat,
-            phase=state.phase,
-            version=state.version,
-            finisher=state.finisher,
-            layouts=layouts,
-            discard_top=state.discard_pile[-1] if state.discard_pile else None,
-            held=held,
-            held_from=state.held_from,
-            i_hold=state.holding == seat,
-            may_swap=rules.can_swap and state.teed_off[seat] and not state.drawn[seat],
-            teed_off=state.teed_off[seat],
             pool=pool,
         )
 
