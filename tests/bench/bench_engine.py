@@ -1,0 +1,145 @@
+"""Benchmark of the rules engine: speed against a deep-copying baseline, and bot strength.
+
+    python tests/bench/bench_engine.py          # the full run
+    python tests/bench/bench_engine.py --quick  # a short run
+
+Prints, in one run: holes per second of 4-player Play Nine between random bots with
+the real engine and with a baseline that deep-copies the whole state before each
+action, and their ratio; score_layout calls per second; the expert's median and 95th
+percentile decision time; and the strength of expert and greedy against weaker seats.
+Each figure is followed by PASS or FAIL against its aim.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from games.engine import apply_action, legal_actions, new_hole, score_layout  # noqa: E402
+from games.engine.bots import choose_action  # noqa: E402
+from games.engine.hole import OVER, TEE_OFF  # noqa: E402
+from games.engine.simulate import mean_ci95, simulate  # noqa: E402
+
+SPEEDUP_AIM = 3.0
+# Holes per second measured for a straightforward deep-copying engine, for reference.
+REFERENCE_HOLES_PER_SECOND = 500.0
+SCORE_LAYOUT_AIM = 200_000
+EXPERT_MEDIAN_AIM_MS = 20.0
+
+
+def _deep_copying_apply(state, seat, action):
+    # The baseline: a straightforward engine that copies the whole state on each action.
+    return apply_action(copy.deepcopy(state), seat, action)
+
+
+def random_holes_per_second(holes: int, apply=apply_action, seed: int = 1) -> float:
+    """4-player Play Nine holes per second between random bots, through `apply`."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    for hole in range(holes):
+        state = new_hole("play-nine", 4, seed=rng.getrandbits(63), dealer=hole % 4)
+        while state.phase != OVER:
+            seat = state.teed_off.index(False) if state.phase == TEE_OFF else state.turn
+            state = apply(state, seat, rng.choice(legal_actions(state, seat)))
+    return holes / (time.perf_counter() - started)
+
+
+def score_layout_per_second(calls: int, seed: int = 1) -> float:
+    """score_layout calls per second on random Play Nine layouts."""
+    rng = random.Random(seed)
+    deck = [-5] * 4 + [value for value in range(13) for _ in range(8)]
+    layouts = [rng.sample(deck, 8) for _ in range(1000)]
+    started = time.perf_counter()
+    for index in range(calls):
+        score_layout("play-nine", layouts[index % 1000])
+    return calls / (time.perf_counter() - started)
+
+
+def expert_decision_times(holes: int, seed: int = 1) -> list[float]:
+    """Milliseconds per expert decision, seat 0 of 4-player Play Nine against greedy."""
+    rng = random.Random(seed)
+    times = []
+    levels = ["expert", "greedy", "greedy", "greedy"]
+    for hole in range(holes):
+        state = new_hole("play-nine", 4, seed=rng.getrandbits(63), dealer=hole % 4)
+        while state.phase != OVER:
+            seat = state.teed_off.index(False) if state.phase == TEE_OFF else state.turn
+            started = time.perf_counter()
+            action = choose_action(state, seat, levels[seat], rng)
+            if seat == 0:
+                times.append(1000 * (time.perf_counter() - started))
+            state = apply_action(state, seat, action)
+    return times
+
+
+def strength(bots: str, holes: int) -> tuple[float, float, float, float, bool]:
+    """Seat 0's mean and 95% half-width, the other seats' pooled ones, and PASS."""
+    result = simulate("play-nine", 4, holes, bots, seed=1)
+    first, first_ci = mean_ci95([row[0] for row in result.scores])
+    rest, rest_ci = mean_ci95([score for row in result.scores for score in row[1:]])
+    return first, first_ci, rest, rest_ci, first + first_ci < rest - rest_ci
+
+
+def verdict(passed: bool) -> str:
+    """The word printed against an aim."""
+    return "PASS" if passed else "FAIL"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a short run")
+    args = parser.parse_args()
+    speed_holes = 150 if args.quick else 1000
+    strength_holes = 200 if args.quick else 2000
+
+    real = random_holes_per_second(speed_holes)
+    baseline = random_holes_per_second(max(speed_holes // 4, 50), _deep_copying_apply)
+    ratio = real / baseline
+    print("4-player Play Nine, random bots")
+    print(f"  engine            {real:10.1f} holes/s")
+    print(f"  deep-copy baseline{baseline:10.1f} holes/s")
+    passed = ratio >= SPEEDUP_AIM
+    print(f"  ratio             {ratio:10.2f} x   (aim >= {SPEEDUP_AIM:.0f}x) {verdict(passed)}")
+    reference = real / REFERENCE_HOLES_PER_SECOND
+    print(
+        f"  vs the reference deep-copying engine ({REFERENCE_HOLES_PER_SECOND:.0f} holes/s): "
+        f"{reference:.2f} x {verdict(reference >= SPEEDUP_AIM)}"
+    )
+
+    calls = score_layout_per_second(50_000 if args.quick else 300_000)
+    print(
+        f"score_layout        {calls:10.0f} calls/s (aim > {SCORE_LAYOUT_AIM:,}) "
+        f"{verdict(calls > SCORE_LAYOUT_AIM)}"
+    )
+
+    times = sorted(expert_decision_times(20 if args.quick else 100))
+    median = statistics.median(times)
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(
+        f"expert decision     median {median:.2f} ms, p95 {p95:.2f} ms over {len(times)} "
+        f"decisions (aim median < {EXPERT_MEDIAN_AIM_MS:.0f} ms) "
+        f"{verdict(median < EXPERT_MEDIAN_AIM_MS)}"
+    )
+
+    for bots, strong, weak in (
+        ("expert,greedy,greedy,greedy", "expert", "greedy"),
+        ("greedy,random,random,random", "greedy", "random"),
+    ):
+        first, first_ci, rest, rest_ci, passed = strength(bots, strength_holes)
+        print(
+            f"strength {strong} vs {weak}, {strength_holes} holes: {strong} {first:.2f} "
+            f"± {first_ci:.2f}, {weak} seats {rest:.2f} ± {rest_ci:.2f} strokes/hole "
+            f"(aim: separate 95% intervals) {verdict(passed)}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
