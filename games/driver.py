@@ -10,6 +10,7 @@ server that was stopped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from channels.db import database_sync_to_async
@@ -43,10 +44,8 @@ class Driver:
                 wait = SWEEP_SECONDS
             wait = SWEEP_SECONDS if wait is None else min(max(wait, 0.0), SWEEP_SECONDS)
             if wait > 0:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout=wait)
-                except TimeoutError:
-                    pass
             self.wake.clear()
 
 
@@ -69,7 +68,5 @@ async def stop() -> None:
     driver = _drivers.pop(asyncio.get_running_loop(), None)
     if driver is not None:
         driver.task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await driver.task
-        except asyncio.CancelledError:
-            pass

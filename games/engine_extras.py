@@ -110,6 +110,9 @@ playoff_players = getattr(match, "playoff_players", _playoff_players)
 HOLES: int = match.HOLES
 
 try:
-    from games.engine.bots import BOT_LEVELS, choose_action  # noqa: F811
+    from games.engine import bots as _bots
 except ImportError:
     choose_action = _choose_action
+else:
+    BOT_LEVELS = _bots.BOT_LEVELS
+    choose_action = _bots.choose_action

@@ -9,6 +9,7 @@ player can read, and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 from collections.abc import Sequence
@@ -24,7 +25,6 @@ from django.utils import timezone
 from games import engine
 from games.engine_extras import (
     BOT_LEVELS,
-    HOLES,
     choose_action,
     choose_first_dealer,
     dealer_for_hole,
@@ -118,7 +118,7 @@ def create_table(
     turn_timer: int = 0,
     deal_seed: int | None = None,
 ) -> Table:
-    """Open a table; `players` fill the free seats from 0 in order, `bots` maps position -> level."""
+    """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level."""
     rules = engine.VARIANTS.get(variant)
     if rules is None:
         raise GameError("Choose one of the games on offer.")
@@ -460,10 +460,9 @@ def drive_due(now: datetime | None = None) -> float | None:
         if waiting is None:
             continue
         if waiting.due <= now:
-            try:
+            # GameError: another process acted first, or the table moved on.
+            with contextlib.suppress(GameError):
                 act_for_table(table_id=table.pk, version=table.version, now=now)
-            except GameError:
-                pass  # another process acted first, or the table moved on
             soonest = 0.0
             continue
         wait = (waiting.due - now).total_seconds()
