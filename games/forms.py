@@ -29,6 +29,7 @@ class CreateTableForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         for position in range(1, MAX_SEATS):
             self.fields[f"seat_{position}"] = forms.ChoiceField(
@@ -37,6 +38,9 @@ class CreateTableForm(forms.Form):
                 initial="open",
                 required=False,
             )
+
+    def main_fields(self):
+        return [self[name] for name in ("variant", "seat_count", "is_public", "turn_timer")]
 
     def seat_fields(self):
         return [self[f"seat_{position}"] for position in range(1, MAX_SEATS)]
