@@ -90,7 +90,7 @@ def test_two_players_create_join_start_and_play_a_hole(daphne_server, playwright
         version = table.version
         # Whoever has a control to use, uses it; then both screens catch up.
         actor = None
-        for name, page in pages.items():
+        for page in pages.values():
             page.wait_for_selector(f'#table-status[data-version="{version}"]', state="attached")
         for name, page in pages.items():
             if page.locator("[ws-send] button, #tee-off-button").count():

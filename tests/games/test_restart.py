@@ -1,4 +1,4 @@
-"""A real daphne server stopped mid-hole and started again: the table, its moves and bots carry on."""
+"""A real daphne server stopped mid-hole and started again: the table, moves and bots carry on."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_a_restarted_server_carries_on_with_the_table_its_moves_and_bots(server)
         frame = ws.recv(timeout=10)
         # The reconnecting client sees the table as the database has it.
         assert f'data-version="{people.version}"' in frame
-        assert re.search(r'name="version" value="%d"' % people.version, frame)
+        assert re.search(rf'name="version" value="{people.version}"', frame)
         assert "Your tee off" in frame
         assert wait_for(lambda: Table.objects.get(pk=bots_only.pk).status == Table.Status.FINISHED)
     assert Move.objects.filter(hole__table=bots_only).count() > moves_then
