@@ -125,6 +125,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Live play: how long a bot waits before its move and the end of a hole stays shown.
+FAIRWAY_BOT_DELAY = float(os.environ.get("FAIRWAY_BOT_DELAY", "0.8"))
+FAIRWAY_HOLE_PAUSE = float(os.environ.get("FAIRWAY_HOLE_PAUSE", "4"))
+
 AUTH_USER_MODEL = "leagues.Player"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -68,6 +68,12 @@ class Table(models.Model):
         default=new_deal_seed,
         help_text="Every deal of the match derives from it: tables sharing it share deals.",
     )
+    version = models.PositiveIntegerField(
+        default=0, help_text="Grows with every change; clients send the version they saw."
+    )
+    turn_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the current wait began (bots and turn timer)."
+    )
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
@@ -161,6 +167,9 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
     by_bot = models.BooleanField(default=False)
+    summary = models.CharField(
+        max_length=200, blank=True, help_text="What everyone saw, e.g. 'took the 3 ...'."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,8 +1,20 @@
+"""Pages of play: the lobby, tables, replays and the rules."""
+
 from django.urls import path
 
 from . import views
 
 app_name = "games"
 urlpatterns = [
+    path("play/", views.lobby, name="lobby"),
+    path("play/tables/", views.lobby_tables, name="lobby_tables"),
+    path("play/new/", views.new_table, name="new_table"),
+    path("play/invite/<str:code>/", views.invite, name="invite"),
+    path("rules/", views.rules, name="rules"),
     path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/join/", views.join, name="join"),
+    path("tables/<int:table_id>/leave/", views.leave, name="leave"),
+    path("tables/<int:table_id>/start/", views.start, name="start"),
+    path("tables/<int:table_id>/rematch/", views.rematch, name="rematch"),
+    path("tables/<int:table_id>/holes/<int:number>/", views.replay, name="replay"),
 ]

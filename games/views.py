@@ -1,17 +1,219 @@
-"""Pages and HTMX partials for play."""
+"""Pages and HTMX partials for play: the lobby, the table, replays and the rules.
+
+The table page and its live frames render the same partials (`table.html#...`), so
+what a player sees after a reload and after a push cannot drift apart.
+"""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
-from .models import Table
+from games import engine
+
+from . import selectors, services
+from .forms import CreateTableForm
+from .models import Hole, Table
+
+FRAME_PARTS = ("status", "board", "scorecard", "log")
+
+
+def render_frame(table_id: int, user, alert: str = "") -> str:
+    """The live parts of a table as `user` may see them, each swapped out of band by id."""
+    table = Table.objects.get(pk=table_id)
+    context = selectors.table_context(table, user)
+    context.update(oob=True, alert=alert)
+    parts = [render_to_string(f"games/table.html#{part}", context) for part in FRAME_PARTS]
+    parts.append(render_to_string("games/table.html#alert", context))
+    return "".join(parts)
+
+
+def render_alert(message: str) -> str:
+    """A polite message for one viewer only, the table left as it is."""
+    return render_to_string("games/table.html#alert", {"alert": message, "oob": True})
+
+
+def _invited(request: HttpRequest, table: Table) -> bool:
+    return table.pk in request.session.get("invited_tables", [])
+
+
+def _watchable(request: HttpRequest, table_id: int) -> Table:
+    table = get_object_or_404(Table, pk=table_id)
+    if not selectors.may_watch(table, request.user, _invited(request, table)):
+        raise Http404("No such table.")
+    return table
+
+
+@require_GET
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "form": CreateTableForm(),
+            "open_tables": selectors.open_tables(),
+            "my_tables": selectors.my_tables(request.user),
+            "watch_tables": selectors.watchable_tables(),
+        },
+    )
+
+
+@require_GET
+@login_required
+def lobby_tables(request: HttpRequest) -> HttpResponse:
+    """The lobby's live list of open tables (polled by htmx)."""
+    return render(
+        request,
+        "games/lobby.html#open-tables",
+        {"open_tables": selectors.open_tables(), "watch_tables": selectors.watchable_tables()},
+    )
+
+
+@require_POST
+@login_required
+def new_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if form.is_valid():
+        try:
+            table = services.create_table(
+                host=request.user,
+                variant=form.cleaned_data["variant"],
+                seat_count=form.cleaned_data["seat_count"],
+                bots=form.bots(),
+                players=[request.user],
+                is_public=form.cleaned_data["is_public"],
+                turn_timer=form.cleaned_data["turn_timer"],
+            )
+        except services.GameError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect(table)
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "form": form,
+            "open_tables": selectors.open_tables(),
+            "my_tables": selectors.my_tables(request.user),
+            "watch_tables": selectors.watchable_tables(),
+        },
+        status=400,
+    )
+
+
+@require_GET
+@login_required
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    table = get_object_or_404(Table, invite_code=code)
+    invited = request.session.get("invited_tables", [])
+    if table.pk not in invited:
+        request.session["invited_tables"] = [*invited, table.pk][-50:]
+    return redirect(table)
 
 
 @require_GET
 @login_required
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
-    return render(request, "games/table.html", {"table": table})
+    table = _watchable(request, table_id)
+    context = selectors.table_context(table, request.user)
+    context["invite_url"] = request.build_absolute_uri(f"/play/invite/{table.invite_code}/")
+    return render(request, "games/table.html", context)
+
+
+def _seat_action(request: HttpRequest, table_id: int, act) -> HttpResponse:
+    table = _watchable(request, table_id)
+    try:
+        outcome = act(table)
+    except services.GameError as error:
+        if request.htmx:
+            return HttpResponse(render_alert(str(error)))
+        messages.error(request, str(error))
+        return redirect(table)
+    target = outcome if isinstance(outcome, Table) else table
+    if request.htmx:
+        if target.pk != table.pk:
+            return HttpResponseClientRedirect(target.get_absolute_url())
+        # The news arrives over the table's socket; clear any old message.
+        return HttpResponse(render_alert(""))
+    return redirect(target)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, table_id: int) -> HttpResponse:
+    position = request.POST.get("position")
+    position = int(position) if position and position.isdigit() else None
+    return _seat_action(
+        request,
+        table_id,
+        lambda t: services.join_table(table=t, player=request.user, position=position),
+    )
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(
+        request, table_id, lambda t: services.leave_table(table=t, player=request.user)
+    )
+
+
+@require_POST
+@login_required
+def start(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, lambda t: services.start_match(table=t, by=request.user))
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, lambda t: services.rematch(table=t, by=request.user))
+
+
+@require_GET
+@login_required
+def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    """Step through a finished hole move by move, as a spectator saw it."""
+    table = _watchable(request, table_id)
+    hole = get_object_or_404(Hole, table=table, number=number, finished_at__isnull=False)
+    states = selectors.replay_states(hole)
+    try:
+        step = min(max(int(request.GET.get("move", 0)), 0), len(states) - 1)
+    except ValueError:
+        step = 0
+    state, move = states[step]
+    view = engine.view(state, None)
+    seats = list(table.seats.select_related("player"))
+    courses = selectors.courses_for(table, seats, hole, view, None, selectors.Controls(), [])
+    names = {s.position: s.name for s in seats}
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "table": table,
+            "rules": engine.VARIANTS[table.variant],
+            "controls": selectors.Controls(),
+            "hole": hole,
+            "step": step,
+            "last": len(states) - 1,
+            "courses": courses,
+            "view": view,
+            "discard": selectors.card_name(table.variant, view["discard_top"])
+            if view["discard_top"] is not None
+            else None,
+            "discard_tone": selectors.tone(table.variant, view["discard_top"]),
+            "sentence": f"{names[move.seat]} {move.summary}" if move else "The deal.",
+            "holes": table.holes.filter(finished_at__isnull=False).order_by("number"),
+        },
+    )
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/rules.html", {"variants": engine.VARIANTS})

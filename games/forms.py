@@ -1,0 +1,66 @@
+"""Forms for setting up a table."""
+
+from __future__ import annotations
+
+from django import forms
+
+from games import engine
+from games.engine_extras import BOT_LEVELS
+
+from .models import Table, variant_choices
+
+MAX_SEATS = max(v.max_players for v in engine.VARIANTS.values())
+SEAT_CHOICES = [("open", "Open for a player")] + [(level, f"Bot: {level}") for level in BOT_LEVELS]
+
+
+class CreateTableForm(forms.Form):
+    """A new table: the game, its seats (open or bots), who may find it, the turn timer."""
+
+    variant = forms.ChoiceField(label="Game", choices=variant_choices)
+    seat_count = forms.IntegerField(label="Seats", min_value=2, max_value=MAX_SEATS, initial=2)
+    is_public = forms.TypedChoiceField(
+        label="Who can join",
+        choices=[("1", "Anyone (listed in the lobby)"), ("0", "Only people with the invite link")],
+        coerce=lambda value: value == "1",
+        initial="1",
+    )
+    turn_timer = forms.TypedChoiceField(
+        label="Turn timer", choices=Table.Timer.choices, coerce=int, initial=0
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        for position in range(1, MAX_SEATS):
+            self.fields[f"seat_{position}"] = forms.ChoiceField(
+                label=f"Seat {position + 1}",
+                choices=SEAT_CHOICES,
+                initial="open",
+                required=False,
+            )
+
+    def main_fields(self):
+        return [self[name] for name in ("variant", "seat_count", "is_public", "turn_timer")]
+
+    def seat_fields(self):
+        return [self[f"seat_{position}"] for position in range(1, MAX_SEATS)]
+
+    def clean(self):
+        data = super().clean()
+        variant = engine.VARIANTS.get(data.get("variant", ""))
+        count = data.get("seat_count")
+        if variant and count and not variant.min_players <= count <= variant.max_players:
+            self.add_error(
+                "seat_count",
+                f"{variant.name} is for {variant.min_players} to {variant.max_players} players.",
+            )
+        return data
+
+    def bots(self) -> dict[int, str]:
+        """Bot levels by seat position (the host sits at seat 0)."""
+        count = self.cleaned_data["seat_count"]
+        return {
+            position: level
+            for position in range(1, count)
+            if (level := self.cleaned_data.get(f"seat_{position}") or "open") != "open"
+        }

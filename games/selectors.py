@@ -1,0 +1,332 @@
+"""Reads for the play pages: what one viewer may see of a table, ready for the templates.
+
+Everything a template shows of a hole comes from `engine.view(state, seat)` of the
+viewer's own seat (None for a spectator), so a face-down card or the draw pile's order
+can never reach a page or a frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q
+
+from games import engine
+from games.engine_extras import HOLES, state_from_dict
+
+from .models import Hole, Move, Seat, Table
+from .scorecards import hole_scores
+
+LOG_LENGTH = 6
+
+
+@dataclass
+class Slot:
+    """One card place of a course as a viewer sees it."""
+
+    position: int
+    card: Any
+    text: str
+    label: str
+    face_up: bool
+    tone: str = ""
+    paired: bool = False
+    replace: bool = False
+    flip: bool = False
+    tee: bool = False
+
+
+@dataclass
+class Course:
+    """One seat's cards in the variant's shape, with who sits there."""
+
+    position: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    is_turn: bool
+    is_dealer: bool
+    rows: list[list[Slot]]
+    score: int | None = None
+    sitting_out: bool = False
+
+
+@dataclass
+class Controls:
+    """The actions the viewer may take now: only these become buttons."""
+
+    draw_pile: bool = False
+    draw_discard: bool = False
+    discard: bool = False
+    knock: bool = False
+    tee_off: int = 0
+    swaps: list[tuple[int, int]] = field(default_factory=list)
+    next_hole: bool = False
+    rematch: bool = False
+
+    @property
+    def any(self) -> bool:
+        return bool(
+            self.draw_pile or self.draw_discard or self.discard or self.knock or self.tee_off
+        )
+
+
+def tone(variant: str, card: Any) -> str:
+    """A colour class for a face-up card (the suit's colour, or the Play Nine value band)."""
+    if card is None:
+        return "down"
+    if variant == "play-nine":
+        if card < 0:
+            return "ace"
+        return "low" if card <= 4 else "mid" if card <= 8 else "high"
+    if card == "JK":
+        return "joker"
+    return "red" if card[-1] in "HD" else "black"
+
+
+def card_name(variant: str, card: Any) -> tuple[str, str]:
+    """The short face and the screen-reader label of a card; face down when None."""
+    if card is None:
+        return "", "face down"
+    return engine.card_text(variant, card), engine.card_label(variant, card)
+
+
+def viewer_seat(table: Table, user) -> Seat | None:
+    """The seat `user` holds at `table`, or None for a spectator."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in table.seats.all() if s.player_id == user.pk), None)
+
+
+def may_watch(table: Table, user, invited: bool = False) -> bool:
+    """Public tables are open to every signed-in player; private ones to invitees and players."""
+    return table.is_public or invited or viewer_seat(table, user) is not None
+
+
+def table_context(table: Table, user) -> dict[str, Any]:
+    """Everything the table page and its live frames show to `user`."""
+    table = Table.objects.prefetch_related("seats__player").get(pk=table.pk)
+    seats = list(table.seats.all())
+    me = viewer_seat(table, user)
+    hole = table.holes.order_by("-number").first()
+    context: dict[str, Any] = {
+        "table": table,
+        "rules": engine.VARIANTS[table.variant],
+        "seats": seats,
+        "me": me,
+        "is_host": user is not None and table.host_id == getattr(user, "pk", None),
+        "free_seats": sum(1 for s in seats if s.player_id is None and not s.bot_level),
+        "hole": hole,
+        "controls": Controls(),
+        "courses": [],
+        "view": None,
+        "log": [],
+        "scorecard": scorecard_rows(table),
+        "rematch": table.rematches.order_by("-created_at").first(),
+    }
+    if hole is None:
+        return context
+    state = state_from_dict(hole.state)
+    my_seat = (
+        hole.seat_positions.index(me.position)
+        if me is not None and me.position in hole.seat_positions
+        else None
+    )
+    view = engine.view(state, my_seat)
+    actions = engine.legal_actions(state, my_seat) if my_seat is not None else []
+    if table.status != Table.Status.PLAYING:
+        actions = []
+    controls = controls_for(actions, hole, table, me)
+    context.update(
+        view=view,
+        controls=controls,
+        courses=courses_for(table, seats, hole, view, my_seat, controls, actions),
+        held=card_name(table.variant, view["held"]) if view["held"] is not None else None,
+        held_tone=tone(table.variant, view["held"]),
+        discard=card_name(table.variant, view["discard_top"])
+        if view["discard_top"] is not None
+        else None,
+        discard_tone=tone(table.variant, view["discard_top"]),
+        holder=_seat_name(seats, hole, view["holding"]),
+        turn_name=_seat_name(seats, hole, view["turn"]),
+        my_turn=my_seat is not None and view["turn"] == my_seat,
+        dealer_name=next(s.name for s in seats if s.position == hole.dealer),
+        is_playoff=hole.number > HOLES,
+        log=move_log(table, seats),
+        results=_results(table, seats) if table.status == Table.Status.FINISHED else None,
+    )
+    return context
+
+
+def _seat_name(seats: list[Seat], hole: Hole, engine_seat: int | None) -> str | None:
+    if engine_seat is None:
+        return None
+    position = hole.seat_positions[engine_seat]
+    return next(s.name for s in seats if s.position == position)
+
+
+def controls_for(actions: list[dict], hole: Hole, table: Table, me: Seat | None) -> Controls:
+    """Turn the engine's legal actions into the buttons the viewer gets."""
+    controls = Controls()
+    for action in actions:
+        kind = action["type"]
+        if kind == "draw":
+            if action["source"] == "pile":
+                controls.draw_pile = True
+            else:
+                controls.draw_discard = True
+        elif kind == "discard":
+            controls.discard = True
+        elif kind == "knock":
+            controls.knock = True
+        elif kind == "tee_off":
+            controls.tee_off = len(action["positions"])
+        elif kind == "swap":
+            controls.swaps.append(tuple(action["positions"]))
+    seated = me is not None
+    playing = table.status == Table.Status.PLAYING
+    controls.next_hole = seated and playing and hole.finished_at is not None
+    controls.rematch = seated and table.status == Table.Status.FINISHED
+    return controls
+
+
+def courses_for(
+    table: Table,
+    seats: list[Seat],
+    hole: Hole,
+    view: dict,
+    my_seat: int | None,
+    controls: Controls,
+    actions: list[dict],
+) -> list[Course]:
+    """Every seat's course, the viewer's own first (it is drawn nearest and largest)."""
+    rules = engine.VARIANTS[table.variant]
+    replace = {a["position"] for a in actions if a["type"] == "replace"}
+    flip = {a["position"] for a in actions if a["type"] == "flip"}
+    over = view["phase"] == engine.OVER
+    courses = []
+    for seat in seats:
+        if seat.position not in hole.seat_positions:
+            courses.append(
+                Course(seat.position, seat.name, seat.is_bot, False, False, False, [], None, True)
+            )
+            continue
+        index = hole.seat_positions.index(seat.position)
+        cards = view["layouts"][index]
+        paired: set[int] = set()
+        if over:
+            paired = {p for g in engine.scoring_pairs(table.variant, cards) for p in g}
+        mine = index == my_seat
+        slots = []
+        for position, card in enumerate(cards):
+            text, label = card_name(table.variant, card)
+            slots.append(
+                Slot(
+                    position=position,
+                    card=card,
+                    text=text,
+                    label=label,
+                    face_up=card is not None,
+                    tone=tone(table.variant, card),
+                    paired=position in paired,
+                    replace=mine and position in replace,
+                    flip=mine and position in flip,
+                    tee=mine and bool(controls.tee_off) and card is None,
+                )
+            )
+        rows = [slots[r * rules.cols : (r + 1) * rules.cols] for r in range(rules.rows)]
+        courses.append(
+            Course(
+                position=seat.position,
+                name=seat.name,
+                is_bot=seat.is_bot,
+                is_me=mine,
+                is_turn=view["turn"] == index
+                or (view["phase"] == engine.TEE_OFF and not view["teed_off"][index]),
+                is_dealer=hole.dealer == seat.position,
+                rows=rows,
+                score=view["scores"][index] if view["scores"] is not None else None,
+            )
+        )
+    courses.sort(key=lambda c: (not c.is_me, c.position))
+    return courses
+
+
+def move_log(table: Table, seats: list[Seat]) -> list[str]:
+    """The last moves of the match as sentences, newest first."""
+    names = {s.position: s.name for s in seats}
+    moves = (
+        Move.objects.filter(hole__table=table)
+        .select_related("hole")
+        .order_by("-hole__number", "-seq")[:LOG_LENGTH]
+    )
+    return [f"{names.get(m.seat, 'Someone')} {m.summary}" for m in moves]
+
+
+def scorecard_rows(table: Table) -> dict[str, Any]:
+    """Strokes per hole per player, totals and places, as the scorecard table shows them."""
+    cards = list(table.scorecards.order_by("position"))
+    if not cards:
+        return {"numbers": list(range(1, HOLES + 1)), "rows": []}
+    by_hole = hole_scores(table)
+    numbers = list(range(1, max(HOLES, len(by_hole)) + 1))
+    rows = []
+    for card in cards:
+        strokes = [by_hole[n - 1][card.position] if n - 1 < len(by_hole) else None for n in numbers]
+        rows.append({"card": card, "strokes": strokes})
+    return {"numbers": numbers, "rows": rows}
+
+
+def _results(table: Table, seats: list[Seat]) -> list[Any]:
+    return list(table.scorecards.order_by("place", "position"))
+
+
+def open_tables():
+    """Public tables waiting for players, newest first, with their seat counts."""
+    return (
+        Table.objects.filter(status=Table.Status.OPEN, is_public=True, kind=Table.Kind.LIVE)
+        .select_related("host")
+        .annotate(
+            taken=Count("seats", filter=Q(seats__player__isnull=False) | ~Q(seats__bot_level=""))
+        )
+        .order_by("-created_at")[:50]
+    )
+
+
+def my_tables(user):
+    """The tables `user` sits at that are waiting or in play."""
+    return (
+        Table.objects.filter(
+            seats__player=user, status__in=[Table.Status.OPEN, Table.Status.PLAYING]
+        )
+        .select_related("host")
+        .distinct()
+        .order_by("-created_at")
+    )
+
+
+def watchable_tables():
+    """Public tables in play, for spectators."""
+    return (
+        Table.objects.filter(status=Table.Status.PLAYING, is_public=True)
+        .select_related("host")
+        .order_by("-started_at")[:20]
+    )
+
+
+def replay_states(hole: Hole) -> list[tuple[Any, Move | None]]:
+    """Every state of a finished hole from its deal, with the move that led to it."""
+    state = engine.new_hole(
+        hole.table.variant,
+        len(hole.seat_positions),
+        seed=hole.seed,
+        deck=hole.deck,
+        dealer=hole.seat_positions.index(hole.dealer),
+    )
+    states: list[tuple[Any, Move | None]] = [(state, None)]
+    for move in hole.moves.order_by("seq"):
+        seat = hole.seat_positions.index(move.seat)
+        state = engine.apply_action(state, seat, move.action)
+        states.append((state, move))
+    return states

@@ -1,0 +1,484 @@
+"""The one door through which a game changes.
+
+Every write to a table goes through these functions: each runs in one transaction
+with the table's row locked, checks the version the caller saw, asks the engine,
+appends to the move log and only after the commit announces the new version to the
+table's group on the channel layer. A refusal raises `GameError` with a sentence a
+player can read, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.engine_extras import (
+    BOT_LEVELS,
+    choose_action,
+    choose_first_dealer,
+    dealer_for_hole,
+    describe_action,
+    playoff_players,
+    state_from_dict,
+    state_to_dict,
+)
+
+from .models import Hole, Move, Seat, Table
+from .scorecards import open_scorecards, record_hole
+
+logger = logging.getLogger(__name__)
+
+TIMER_BOT_LEVEL = "greedy"
+
+
+class GameError(ValueError):
+    """A refused request; `str(error)` is a sentence for the player."""
+
+
+class StaleVersion(GameError):
+    """The caller acted on an old picture of the table: nothing was applied."""
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """What an applied move did: the table's new version and whether a hole or match ended."""
+
+    table_id: int
+    version: int
+    hole_over: bool = False
+    match_over: bool = False
+
+
+def group_name(table_id: int) -> str:
+    """The channel-layer group of a table's live connections."""
+    return f"table_{table_id}"
+
+
+LOBBY_GROUP = "lobby"
+
+
+def bot_delay() -> float:
+    """Seconds a bot waits before acting, so people can follow (read at call time)."""
+    return float(getattr(settings, "FAIRWAY_BOT_DELAY", 0.8))
+
+
+def hole_pause() -> float:
+    """Seconds the end of a hole stays on screen before the next hole is dealt."""
+    return float(getattr(settings, "FAIRWAY_HOLE_PAUSE", 4.0))
+
+
+# --- announcing -------------------------------------------------------------------------
+
+
+def _announce(table: Table) -> None:
+    """After the commit, tell the table's connections (and the lobby) the new version."""
+    table_id, version = table.pk, table.version
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(
+                group_name(table_id), {"type": "table.changed", "version": version}
+            )
+        except Exception:  # The database is the truth; a lost message costs a resync.
+            logger.exception("Could not announce table %s version %s", table_id, version)
+
+    transaction.on_commit(send)
+
+
+def _touch(table: Table, now: datetime | None = None) -> None:
+    table.version += 1
+    table.turn_started_at = now or timezone.now()
+
+
+# --- before the match -----------------------------------------------------------------------
+
+
+def create_table(
+    *,
+    host,
+    variant: str,
+    seat_count: int,
+    bots: dict[int, str] | None = None,
+    players: Sequence = (),
+    is_public: bool = True,
+    turn_timer: int = 0,
+    deal_seed: int | None = None,
+) -> Table:
+    """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level."""
+    rules = engine.VARIANTS.get(variant)
+    if rules is None:
+        raise GameError("Choose one of the games on offer.")
+    if not rules.min_players <= seat_count <= rules.max_players:
+        raise GameError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players.")
+    bots = dict(bots or {})
+    for position, level in bots.items():
+        if not 0 <= position < seat_count:
+            raise GameError(f"There is no seat {position + 1} at a {seat_count}-seat table.")
+        if level not in BOT_LEVELS:
+            raise GameError(f"Bots play at one of these levels: {', '.join(BOT_LEVELS)}.")
+    free = [p for p in range(seat_count) if p not in bots]
+    players = list(players)
+    if len(players) > len(free):
+        raise GameError("There are more players than free seats.")
+    if len({getattr(p, "pk", p) for p in players}) != len(players):
+        raise GameError("A player takes one seat only.")
+    if turn_timer not in Table.Timer.values:
+        raise GameError("The turn timer is off, 30 s, 60 s or 2 minutes.")
+    with transaction.atomic():
+        fields = {"deal_seed": deal_seed} if deal_seed is not None else {}
+        table = Table.objects.create(
+            variant=variant,
+            host=host,
+            seat_count=seat_count,
+            is_public=is_public,
+            turn_timer=turn_timer,
+            **fields,
+        )
+        seated = dict(zip(free, players, strict=False))
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                position=position,
+                player=seated.get(position),
+                bot_level=bots.get(position, ""),
+            )
+            for position in range(seat_count)
+        )
+        _announce(table)
+    return table
+
+
+def _locked(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise GameError("There is no such table.") from None
+
+
+def join_table(*, table: Table, player, position: int | None = None) -> Seat:
+    """Sit `player` at a free seat (the first free one unless `position` is given)."""
+    with transaction.atomic():
+        locked = _locked(table.pk)
+        if locked.status != Table.Status.OPEN:
+            raise GameError("This table has already started.")
+        seats = list(locked.seats.select_for_update().order_by("position"))
+        if any(seat.player_id == player.pk for seat in seats):
+            raise GameError("You already have a seat at this table.")
+        free = [s for s in seats if s.player_id is None and not s.bot_level]
+        if position is not None:
+            free = [s for s in free if s.position == position]
+        if not free:
+            raise GameError("That seat is taken." if position is not None else "The table is full.")
+        seat = free[0]
+        seat.player = player
+        seat.save(update_fields=["player"])
+        _touch(locked)
+        locked.save(update_fields=["version", "turn_started_at"])
+        _announce(locked)
+    table.refresh_from_db()
+    return seat
+
+
+def leave_table(*, table: Table, player) -> None:
+    """Give up `player`'s seat before the match starts."""
+    with transaction.atomic():
+        locked = _locked(table.pk)
+        if locked.status != Table.Status.OPEN:
+            raise GameError("The match has started: seats are fixed until it ends.")
+        updated = locked.seats.filter(player=player).update(player=None)
+        if not updated:
+            raise GameError("You have no seat at this table.")
+        _touch(locked)
+        locked.save(update_fields=["version", "turn_started_at"])
+        _announce(locked)
+    table.refresh_from_db()
+
+
+def start_match(*, table: Table, by) -> Table:
+    """The host starts the match once every seat is taken (bots count): deal hole 1."""
+    with transaction.atomic():
+        locked = _locked(table.pk)
+        if by is not None and locked.host_id != by.pk:
+            raise GameError("Only the host can start the match.")
+        if locked.status != Table.Status.OPEN:
+            raise GameError("This match has already started.")
+        seats = list(locked.seats.all())
+        if any(s.player_id is None and not s.bot_level for s in seats):
+            raise GameError("Wait until every seat is taken.")
+        now = timezone.now()
+        dealer, _rounds = choose_first_dealer(locked.variant, locked.seat_count, locked.deal_seed)
+        locked.first_dealer = dealer
+        locked.status = Table.Status.PLAYING
+        locked.started_at = now
+        open_scorecards(table=locked)
+        _deal(locked, 1, list(range(locked.seat_count)))
+        _touch(locked, now)
+        locked.save()
+        _announce(locked)
+    table.refresh_from_db()
+    return table
+
+
+def rematch(*, table: Table, by) -> Table:
+    """A new match at a new table with the same seats, variant and settings."""
+    if table.status != Table.Status.FINISHED:
+        raise GameError("A rematch comes after the match is over.")
+    seats = list(table.seats.order_by("position"))
+    if not any(s.player_id == by.pk for s in seats):
+        raise GameError("Only the players of this match can ask for a rematch.")
+    existing = table.rematches.first()
+    if existing is not None:
+        return existing
+    with transaction.atomic():
+        new = Table.objects.create(
+            variant=table.variant,
+            host=by,
+            seat_count=table.seat_count,
+            is_public=table.is_public,
+            turn_timer=table.turn_timer,
+            rematch_of=table,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=new, position=s.position, player=s.player, bot_level=s.bot_level)
+            for s in seats
+        )
+        new = start_match(table=new, by=None)
+        # The old table's page links to the new one.
+        old = _locked(table.pk)
+        _touch(old)
+        old.save(update_fields=["version", "turn_started_at"])
+        _announce(old)
+    return new
+
+
+# --- the match --------------------------------------------------------------------------------
+
+
+def _deal(table: Table, number: int, positions: list[int]) -> Hole:
+    """Deal hole `number` to the seats at `positions`, the dealer moved left each hole."""
+    dealer_position = dealer_for_hole(table.first_dealer or 0, number - 1, table.seat_count)
+    # A playoff may deal fewer seats: the deal goes to the next dealt seat clockwise.
+    while dealer_position not in positions:
+        dealer_position = (dealer_position + 1) % table.seat_count
+    seed = table.hole_seed(number)
+    state = engine.new_hole(
+        table.variant, len(positions), seed=seed, dealer=positions.index(dealer_position)
+    )
+    return Hole.objects.create(
+        table=table,
+        number=number,
+        dealer=dealer_position,
+        seed=seed,
+        seat_positions=positions,
+        state=state_to_dict(state),
+        version=state.version,
+    )
+
+
+def current_hole(table: Table) -> Hole | None:
+    """The table's latest hole, or None before the match starts."""
+    return table.holes.order_by("-number").first()
+
+
+def _play(table: Table, hole: Hole, position: int, action: dict, *, by_bot: bool) -> MoveResult:
+    """Apply one action of the seat at `position` to `hole` (the table row is locked)."""
+    state = state_from_dict(hole.state)
+    if position not in hole.seat_positions:
+        raise GameError("You sit out this playoff hole.")
+    seat = hole.seat_positions.index(position)
+    try:
+        after = engine.apply_action(state, seat, action)
+    except engine.IllegalAction as error:
+        raise GameError(str(error)) from None
+    summary = describe_action(state, seat, action, after)
+    if by_bot and table.seats.filter(position=position, bot_level="").exists():
+        summary += " (played by the timer)"
+    now = timezone.now()
+    Move.objects.create(
+        hole=hole,
+        seq=after.version,
+        seat=position,
+        action=action,
+        by_bot=by_bot,
+        summary=summary[:200],
+    )
+    hole.state = state_to_dict(after)
+    hole.version = after.version
+    hole_over = after.phase == engine.OVER
+    match_over = False
+    if hole_over:
+        hole.scores = list(after.scores)
+        hole.finished_at = now
+        strokes = dict(zip(hole.seat_positions, after.scores, strict=True))
+        status = record_hole(table=table, number=hole.number, strokes=strokes)
+        if status.over:
+            match_over = True
+            table.status = Table.Status.FINISHED
+            table.finished_at = now
+    hole.save()
+    _touch(table, now)
+    table.save()
+    _announce(table)
+    return MoveResult(table.pk, table.version, hole_over=hole_over, match_over=match_over)
+
+
+def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResult:
+    """Apply `player`'s action if `version` is the table's current one; else refuse."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        seat = table.seats.filter(player=player).first() if player is not None else None
+        if seat is None:
+            raise GameError("You are watching: only players at the table can move.")
+        if table.status != Table.Status.PLAYING:
+            raise GameError("The match is not in play.")
+        if version != table.version:
+            raise StaleVersion("The table had moved on: here it is as it stands now.")
+        hole = current_hole(table)
+        if hole.finished_at is not None:
+            raise GameError("The hole is over: the next one is being dealt.")
+        return _play(table, hole, seat.position, action, by_bot=False)
+
+
+def next_hole(*, table_id: int, version: int, by=None) -> MoveResult:
+    """Deal the next hole after a finished one (a player's "Next hole", or the driver)."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        if by is not None and not table.seats.filter(player=by).exists():
+            raise GameError("You are watching: only players at the table can deal.")
+        if version != table.version:
+            raise StaleVersion("The table had moved on: here it is as it stands now.")
+        hole = current_hole(table)
+        if table.status != Table.Status.PLAYING or hole is None or hole.finished_at is None:
+            raise GameError("There is no hole to deal now.")
+        from .scorecards import refresh_results
+
+        status = refresh_results(table=table)
+        positions = list(range(table.seat_count))
+        if status.next_hole_is_playoff:
+            positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
+        _deal(table, hole.number + 1, positions)
+        _touch(table)
+        table.save()
+        _announce(table)
+        return MoveResult(table.pk, table.version)
+
+
+# --- bots and the turn timer ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What a table waits for: a bot, the turn timer, or the next deal; and from when."""
+
+    kind: str  # "bot", "timer" or "deal"
+    positions: tuple[int, ...]
+    due: datetime
+
+
+def pending(table: Table, hole: Hole | None = None) -> Pending | None:
+    """What the table waits for that the server does itself, or None (people to act)."""
+    if table.status != Table.Status.PLAYING:
+        return None
+    hole = hole or current_hole(table)
+    if hole is None:
+        return None
+    since = table.turn_started_at or timezone.now()
+    if hole.finished_at is not None:
+        return Pending("deal", (), since + timedelta(seconds=hole_pause()))
+    state = state_from_dict(hole.state)
+    if state.phase == engine.TEE_OFF:
+        waiting = [hole.seat_positions[s] for s, done in enumerate(state.teed_off) if not done]
+    else:
+        waiting = [hole.seat_positions[state.turn]]
+    bots = {s.position for s in table.seats.all() if s.bot_level}
+    bot_turns = tuple(p for p in waiting if p in bots)
+    if bot_turns:
+        return Pending("bot", bot_turns[:1], since + timedelta(seconds=bot_delay()))
+    if table.turn_timer:
+        return Pending("timer", tuple(waiting), since + timedelta(seconds=table.turn_timer))
+    return None
+
+
+def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -> MoveResult:
+    """Do what the table waits for if it is due: a bot's move, a timer move or the next deal.
+
+    The caller passes the version it read, so two processes never act twice.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = _locked(table_id)
+        if version != table.version:
+            raise StaleVersion("Someone else acted first.")
+        hole = current_hole(table)
+        waiting = pending(table, hole)
+        if waiting is None or waiting.due > now:
+            raise GameError("Nothing is due at this table.")
+    if waiting.kind == "deal":
+        return next_hole(table_id=table_id, version=version)
+    with transaction.atomic():
+        table = _locked(table_id)
+        if version != table.version:
+            raise StaleVersion("Someone else acted first.")
+        hole = current_hole(table)
+        bots = {s.position: s.bot_level for s in table.seats.all()}
+        result = None
+        for position in waiting.positions:
+            state = state_from_dict(hole.state)
+            seat = hole.seat_positions.index(position)
+            level = bots.get(position) or TIMER_BOT_LEVEL
+            rng = random.Random(f"{table.deal_seed}:{hole.number}:{state.version}:{seat}")
+            action = choose_action(state, seat, level, rng)
+            result = _play(table, hole, position, action, by_bot=True)
+            if result.hole_over:
+                break
+        return result
+
+
+def drive_due(now: datetime | None = None) -> float | None:
+    """Act at every playing table whose bot, timer or deal is due.
+
+    Returns the seconds until the next thing falls due (None: nothing waits).
+    """
+    now = now or timezone.now()
+    soonest: float | None = None
+    for table in Table.objects.filter(status=Table.Status.PLAYING).prefetch_related("seats"):
+        waiting = pending(table)
+        if waiting is None:
+            continue
+        if waiting.due <= now:
+            # GameError: another process acted first, or the table moved on.
+            with contextlib.suppress(GameError):
+                act_for_table(table_id=table.pk, version=table.version, now=now)
+            soonest = 0.0
+            continue
+        wait = (waiting.due - now).total_seconds()
+        soonest = wait if soonest is None else min(soonest, wait)
+    return soonest
+
+
+def play_out(*, table_id: int, limit: int = 100_000) -> Table:
+    """Drive a table with no one waiting on the clock until it needs a person or ends.
+
+    For tests, simulations and the admin: every due wait is treated as due now.
+    """
+    far = timezone.now() + timedelta(days=365)
+    for _ in range(limit):
+        table = Table.objects.get(pk=table_id)
+        if pending(table) is None:
+            return table
+        act_for_table(table_id=table_id, version=table.version, now=far)
+    raise GameError("The table did not settle.")

@@ -1,0 +1,119 @@
+"""In real browsers: two players set up a table, tee off and play a hole, each seeing the other."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Move, Table
+from tests.conftest import DaphneServer
+from tests.factories import PASSWORD, make_player
+
+pytestmark = pytest.mark.e2e
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+
+@pytest.fixture
+def daphne_server(transactional_db):
+    """The live server, keeping a finished hole on screen until a player deals the next."""
+    server = DaphneServer(
+        extra_env={"FAIRWAY_HOLE_PAUSE": "3600", "FAIRWAY_BOT_DELAY": "0.1"}
+    ).start()
+    yield server
+    server.stop()
+
+
+def sign_in(browser, server, username: str, viewport=None):
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server.url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    return context, page
+
+
+def take_turn(page) -> None:
+    """Whatever the page offers: tee off, draw, or place the card held."""
+    if page.locator("#tee-off-button").count():
+        page.locator(".tee-off label.pick").nth(0).click()
+        page.locator(".tee-off label.pick").nth(5).click()
+        page.locator("#tee-off-button").click()
+    elif page.locator("#draw-pile").count():
+        page.locator("#draw-pile").focus()
+        page.keyboard.press("Enter")  # every action works by keyboard
+    elif page.locator("button.flip").count():
+        page.locator("button.flip").first.click()
+    elif page.locator("#discard-button").count():
+        page.locator("#discard-button").click()
+    else:
+        page.locator("button.card-button[id^=replace-]").first.click()
+
+
+def test_two_players_create_join_start_and_play_a_hole(daphne_server, playwright_browser):
+    make_player("ana", display_name="Ana")
+    make_player("ben", display_name="Ben")
+    ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
+    ben_context, ben = sign_in(
+        playwright_browser, daphne_server, "ben", viewport={"width": 390, "height": 844}
+    )
+
+    ana.goto(daphne_server.url + "/play/")
+    ana.get_by_label("Game", exact=True).select_option("play-nine")
+    ana.get_by_label("Seats", exact=True).fill("2")
+    ana.get_by_role("button", name="Create the table").click()
+    expect(ana.get_by_role("heading", name=re.compile("Play Nine"))).to_be_visible()
+    table = Table.objects.get()
+
+    # Ben finds it in the lobby (the list refreshes itself) and sits down.
+    ben.goto(daphne_server.url + "/play/")
+    ben.get_by_role("link", name=f"Open table {table.pk}").click()
+    ben.get_by_role("button", name="Sit here").click()
+    expect(ana.get_by_text("Ben", exact=True)).to_be_visible()
+    ana.get_by_role("button", name="Start the match").click()
+    expect(ana.get_by_text("Hole 1 of 9")).to_be_visible()
+    expect(ben.get_by_text("Hole 1 of 9")).to_be_visible()
+
+    pages = {"ana": ana, "ben": ben}
+    for _ in range(200):
+        table.refresh_from_db()
+        hole = table.holes.order_by("-number").first()
+        if hole.finished_at is not None:
+            break
+        count = Move.objects.filter(hole=hole).count()
+        version = table.version
+        # Whoever has a control to use, uses it; then both screens catch up.
+        actor = None
+        for page in pages.values():
+            page.wait_for_selector(f'#table-status[data-version="{version}"]', state="attached")
+        for name, page in pages.items():
+            if page.locator("[ws-send] button, #tee-off-button").count():
+                actor = name
+                break
+        assert actor, "someone can always act"
+        if pages[actor].locator("#tee-off-button").count() == 0 and count > 2:
+            ana.screenshot(path=str(SCREENSHOTS / "table.png"), full_page=True)
+            ben.screenshot(path=str(SCREENSHOTS / "table-phone.png"), full_page=True)
+        take_turn(pages[actor])
+        other = pages["ben" if actor == "ana" else "ana"]
+        last = Move.objects.filter(hole=hole).order_by("-seq").first()
+        while last is None or last.seq <= count:
+            other.wait_for_timeout(50)
+            last = Move.objects.filter(hole=hole).order_by("-seq").first()
+        # The other screen shows the move in its log.
+        expect(other.locator("#table-log li.latest")).to_contain_text(last.summary[:20])
+    else:
+        pytest.fail("the hole did not end")
+
+    for page in pages.values():
+        expect(page.get_by_text(re.compile("Hole over"))).to_be_visible()
+        expect(page.locator("#table-scorecard td.num a").first).to_be_visible()
+    ana.screenshot(path=str(SCREENSHOTS / "table-hole-over.png"), full_page=True)
+    ana_context.close()
+    ben_context.close()

@@ -1,0 +1,44 @@
+"""Fixtures for play: quick bots, seated players, live connections through the real ASGI app."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from games import driver
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(settings):
+    """Bots act and holes are dealt without a pause (tests never wait on the clock)."""
+    settings.FAIRWAY_BOT_DELAY = 0
+    settings.FAIRWAY_HOLE_PAUSE = 0
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(user, table_id: int) -> tuple[WebsocketCommunicator, str]:
+    """A signed-in connection to a table, and the full render it receives first."""
+    cookie = await database_sync_to_async(session_cookie)(user)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/tables/{table_id}/",
+        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator, await communicator.receive_from(timeout=10)
+
+
+@pytest.fixture
+async def stop_driver():
+    """Stop this test's table driver when the test ends."""
+    yield
+    await driver.stop()

@@ -1,0 +1,41 @@
+"""Plain helpers for play tests: pick a quick move, read a table's current hole."""
+
+from __future__ import annotations
+
+from games import engine
+from games.engine_extras import state_from_dict
+from games.models import Hole, Table
+
+
+def current(table_id: int) -> tuple[Table, Hole, engine.HoleState]:
+    table = Table.objects.get(pk=table_id)
+    hole = table.holes.order_by("-number").first()
+    return table, hole, state_from_dict(hole.state)
+
+
+def quick_action(state: engine.HoleState, seat: int) -> dict:
+    """A legal action that brings the hole to its end fast: turn cards up."""
+    actions = engine.legal_actions(state, seat)
+    by_type: dict[str, list[dict]] = {}
+    for action in actions:
+        by_type.setdefault(action["type"], []).append(action)
+    if "tee_off" in by_type:
+        return by_type["tee_off"][0]
+    if "draw" in by_type:
+        return next(a for a in by_type["draw"] if a["source"] == "pile")
+    if "flip" in by_type:
+        return by_type["flip"][0]
+    face_down = [p for p, up in enumerate(state.face_up[seat]) if not up]
+    for action in by_type.get("replace", []):
+        if action["position"] in face_down:
+            return action
+    if "discard" in by_type:
+        return by_type["discard"][0]
+    return actions[0]
+
+
+def next_actor(state: engine.HoleState) -> int:
+    """The engine seat that acts next (the first not teed off during tee off)."""
+    if state.phase == engine.TEE_OFF:
+        return state.teed_off.index(False)
+    return state.turn

@@ -1,0 +1,253 @@
+"""Live play through the real ASGI application: frames in, frames out, the database the truth."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import engine, services
+from games.engine_extras import state_to_dict
+from games.models import Hole, Move, Table
+from tests.factories import make_player
+from tests.games.conftest import connect
+from tests.games.helpers import current, next_actor, quick_action
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("stop_driver")]
+
+
+def frame_for(action: dict, version: int) -> str:
+    """A message as htmx's ws extension sends a form: strings, plus its HEADERS."""
+    data: dict = {"type": action["type"], "version": str(version)}
+    for key in ("source", "position"):
+        if key in action:
+            data[key] = str(action[key])
+    if "positions" in action:
+        data["positions"] = [str(p) for p in action["positions"]]
+    data["HEADERS"] = {"HX-Request": "true", "HX-Trigger": None}
+    return json.dumps(data)
+
+
+@database_sync_to_async
+def two_players(variant: str = "play-nine", **extra):
+    ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
+    table = services.create_table(
+        host=ana, variant=variant, seat_count=2, players=[ana, ben], **extra
+    )
+    services.start_match(table=table, by=ana)
+    return table, ana, ben
+
+
+@database_sync_to_async
+def snapshot(table_id: int) -> tuple[int, dict, int]:
+    table, hole, _ = current(table_id)
+    return Move.objects.count(), hole.state, table.version
+
+
+async def test_two_players_play_a_full_hole_over_their_sockets(settings):
+    settings.FAIRWAY_HOLE_PAUSE = 3600  # keep the finished hole on the table
+    table, ana, ben = await two_players()
+    ana_ws, first = await connect(ana, table.pk)
+    ben_ws, _ = await connect(ben, table.pk)
+    assert "Tee off" in first
+    players = {0: ana_ws, 1: ben_ws}
+    moves = 0
+    while True:
+        db_table, hole, state = await database_sync_to_async(current)(table.pk)
+        if hole.finished_at is not None:
+            break
+        seat = next_actor(state)
+        action = quick_action(state, seat)
+        await players[hole.seat_positions[seat]].send_to(frame_for(action, db_table.version))
+        ana_frame = await ana_ws.receive_from(timeout=10)
+        ben_frame = await ben_ws.receive_from(timeout=10)
+        moves += 1
+        # Each screen shows the other's move in the log.
+        assert 'id="table-log"' in ana_frame and 'id="table-log"' in ben_frame
+        assert f'name="version" value="{db_table.version + 1}"' in ana_frame + ben_frame or (
+            "Hole over" in ana_frame
+        )
+    assert "Hole over" in ana_frame and "Hole over" in ben_frame
+    assert "paired" in ana_frame or "stroke" in ana_frame
+    count = await database_sync_to_async(Move.objects.filter(hole=hole).count)()
+    assert count == moves == state.version
+    strokes = await database_sync_to_async(
+        lambda: sorted(
+            c.holes.get(number=1).strokes for c in Table.objects.get(pk=table.pk).scorecards.all()
+        )
+    )()
+    assert strokes == sorted(hole.scores)
+    await ana_ws.disconnect()
+    await ben_ws.disconnect()
+
+
+async def test_bad_input_gets_a_polite_error_and_changes_nothing():
+    table, ana, ben = await two_players()
+    stranger = await database_sync_to_async(make_player)("cy")
+    ana_ws, _ = await connect(ana, table.pk)
+    spectator, _ = await connect(stranger, table.pk)
+    before = await snapshot(table.pk)
+    version = before[2]
+    tee = {"type": "tee_off", "positions": [0, 1]}
+    bad = [
+        (ana_ws, "not json at all", "not understood"),
+        (ana_ws, "[1, 2]", "not understood"),
+        (ana_ws, json.dumps({"type": "draw", "source": "pile"}), "no version"),
+        (ana_ws, json.dumps({"type": "teleport", "version": version}), "not a move"),
+        (ana_ws, json.dumps({"type": "replace", "position": "x", "version": version}), "whole"),
+        (ana_ws, json.dumps({"type": "knock", "seat": 1, "version": version}), "not understood"),
+        (ana_ws, json.dumps({"type": "knock", "version": version, "pad": "x" * 5000}), "too long"),
+        (ana_ws, frame_for({"type": "draw", "source": "pile"}, version), "tees off"),
+        (ana_ws, frame_for({"type": "tee_off", "positions": [0, 0]}, version), "different"),
+        (spectator, frame_for(tee, version), "watching"),
+        (ana_ws, frame_for(tee, version - 1), "moved on"),
+    ]
+    for sender, text, message in bad:
+        await sender.send_to(text)
+        reply = await sender.receive_from(timeout=10)
+        assert 'role="alert"' in reply and message in reply, (text[:60], reply[-300:])
+        assert await snapshot(table.pk) == before
+    assert await ana_ws.receive_nothing()
+    assert await spectator.receive_nothing()
+
+    # A double submit: the first applies, the second is refused as stale.
+    await ana_ws.send_to(frame_for(tee, version))
+    await ana_ws.send_to(frame_for(tee, version))
+    replies = [await ana_ws.receive_from(timeout=10) for _ in range(2)]
+    assert sum("moved on" in r for r in replies) == 1
+    count, _, new_version = await snapshot(table.pk)
+    assert count == 1 and new_version == version + 1
+    # Ben acting out of turn once play starts is refused too.
+    await ana_ws.disconnect()
+    await spectator.disconnect()
+
+
+async def test_a_spectator_sees_the_table_but_gets_no_buttons():
+    table, ana, ben = await two_players()
+    stranger = await database_sync_to_async(make_player)("cy")
+    spectator, frame = await connect(stranger, table.pk)
+    assert 'id="table-board"' in frame
+    assert "ws-send" not in frame
+    await spectator.disconnect()
+
+
+async def test_a_private_table_refuses_an_uninvited_connection():
+    table, ana, ben = await two_players(is_public=False)
+    stranger = await database_sync_to_async(make_player)("cy")
+    with pytest.raises(AssertionError):
+        await connect(stranger, table.pk)
+
+
+async def test_connecting_starts_the_driver_that_finishes_a_bot_only_match():
+    """A table no process drives (as after a restart) finishes once a client connects."""
+
+    @database_sync_to_async
+    def bot_table():
+        host = make_player("host")
+        table = services.create_table(
+            host=host, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "random"}
+        )
+        services.start_match(table=table, by=host)
+        return table, host
+
+    table, host = await bot_table()
+    ws, _ = await connect(host, table.pk)
+    for _ in range(3000):
+        status = await database_sync_to_async(
+            lambda: Table.objects.values_list("status", flat=True).get(pk=table.pk)
+        )()
+        if status == Table.Status.FINISHED:
+            break
+        await asyncio.sleep(0.05)
+    assert status == Table.Status.FINISHED
+    await ws.disconnect()
+
+
+# --- hidden cards never leave the server ---------------------------------------------------
+
+
+def _decks(variant: str, players: int, dealer: int) -> tuple[list, list]:
+    """Two decks that differ only in one card that stays face down and the pile's bottom."""
+    deck = engine.VARIANTS[variant].deck(players)
+    random.Random(4).shuffle(deck)
+    second = (dealer + 2) % players  # the seat dealt second
+    hidden = 7 * players + (second - dealer - 1) % players  # its position 7
+    bottom = len(deck) - 1
+    while deck[hidden] == deck[bottom]:
+        bottom -= 1
+    other = list(deck)
+    other[hidden], other[bottom] = other[bottom], other[hidden]
+    return deck, other
+
+
+@database_sync_to_async
+def deal_deck(table_id: int, deck: list, version: int) -> None:
+    table = Table.objects.get(pk=table_id)
+    hole = table.holes.get(number=1)
+    hole.moves.all().delete()
+    state = engine.new_hole(table.variant, 2, deck=deck, dealer=hole.dealer)
+    Hole.objects.filter(pk=hole.pk).update(
+        deck=deck, seed=None, state=state_to_dict(state), version=0, finished_at=None
+    )
+    Table.objects.filter(pk=table_id).update(version=version)
+
+
+SCRIPT = [
+    # (seat dealt first = "p" or second = "q", action)
+    ("p", {"type": "tee_off", "positions": [0, 1]}),
+    ("q", {"type": "tee_off", "positions": [0, 1]}),
+    ("p", {"type": "draw", "source": "pile"}),
+    ("p", {"type": "replace", "position": 2}),
+    ("q", {"type": "draw", "source": "discard"}),
+    ("q", {"type": "replace", "position": 3}),
+    ("p", {"type": "draw", "source": "pile"}),
+    ("p", {"type": "flip", "position": 4}),
+    ("q", {"type": "draw", "source": "pile"}),
+    ("q", {"type": "replace", "position": 0}),
+]
+
+
+async def _play_script(table, users, stranger) -> list[str]:
+    _, hole, state = await database_sync_to_async(current)(table.pk)
+    first = hole.seat_positions[(state.dealer + 1) % 2]
+    by_role = {"p": first, "q": 1 - first}
+    sockets = {}
+    frames = []
+    for position, user in users.items():
+        sockets[position], frame = await connect(user, table.pk)
+        frames.append(frame)
+    spectator, frame = await connect(stranger, table.pk)
+    frames.append(frame)
+    for role, action in SCRIPT:
+        db_table, _, _ = await database_sync_to_async(current)(table.pk)
+        await sockets[by_role[role]].send_to(frame_for(action, db_table.version))
+        for ws in (*sockets.values(), spectator):
+            frames.append(await ws.receive_from(timeout=10))
+    assert not any("table-alert shown" in f for f in frames), "every move was applied"
+    for ws in (*sockets.values(), spectator):
+        await ws.disconnect()
+    return frames
+
+
+async def test_frames_to_seats_and_spectators_carry_no_hidden_card(settings):
+    settings.FAIRWAY_HOLE_PAUSE = 3600
+    table, ana, ben = await two_players()
+    stranger = await database_sync_to_async(make_player)("cy")
+    users = {0: ana, 1: ben}
+    _, hole, state = await database_sync_to_async(current)(table.pk)
+    deck_a, deck_b = _decks(table.variant, 2, state.dealer)
+    version = table.version
+    await deal_deck(table.pk, deck_a, version)
+    frames_a = await _play_script(table, users, stranger)
+    await deal_deck(table.pk, deck_b, version)
+    frames_b = await _play_script(table, users, stranger)
+    assert len(frames_a) == 3 + 3 * len(SCRIPT)
+    # Nothing to normalise: the frames carry no timestamps.
+    assert frames_a == frames_b
+    # The decks really differ, and the difference is still face down.
+    assert deck_a != deck_b
+    _, hole, state = await database_sync_to_async(current)(table.pk)
+    assert state.phase != engine.OVER

@@ -1,0 +1,77 @@
+"""A real daphne server stopped mid-hole and started again: the table, moves and bots carry on."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.test import Client
+from websockets.sync.client import connect
+
+from games import services
+from games.models import Move, Table
+from tests.conftest import DaphneServer
+from tests.factories import make_player
+
+
+@pytest.fixture
+def server(transactional_db):
+    server = DaphneServer(extra_env={"FAIRWAY_BOT_DELAY": "0", "FAIRWAY_HOLE_PAUSE": "0"})
+    yield server
+    server.stop()
+
+
+def open_socket(server: DaphneServer, user, table: Table):
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies["sessionid"].value
+    return connect(
+        f"{server.ws_url}/ws/tables/{table.pk}/",
+        additional_headers={"Origin": "http://127.0.0.1", "Cookie": f"sessionid={cookie}"},
+        open_timeout=10,
+    )
+
+
+def wait_for(predicate, seconds: float = 120) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_restarted_server_carries_on_with_the_table_its_moves_and_bots(server):
+    ana = make_player("ana", display_name="Ana")
+    people = services.create_table(
+        host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ana]
+    )
+    services.start_match(table=people, by=ana)
+    bots_only = services.create_table(
+        host=ana, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "random"}
+    )
+    services.start_match(table=bots_only, by=ana)
+
+    server.start()
+    with open_socket(server, ana, people) as ws:
+        ws.recv(timeout=10)
+        # The bot tees off as soon as the connection wakes the driver.
+        assert wait_for(lambda: Move.objects.filter(hole__table=people).exists())
+    assert wait_for(lambda: Move.objects.filter(hole__table=bots_only).count() > 3)
+    server.stop()  # mid-hole, mid-match
+
+    moves_then = Move.objects.filter(hole__table=bots_only).count()
+    people.refresh_from_db()
+    server.start()
+    with open_socket(server, ana, people) as ws:
+        frame = ws.recv(timeout=10)
+        # The reconnecting client sees the table as the database has it.
+        assert f'data-version="{people.version}"' in frame
+        assert re.search(rf'name="version" value="{people.version}"', frame)
+        assert "Your tee off" in frame
+        assert wait_for(lambda: Table.objects.get(pk=bots_only.pk).status == Table.Status.FINISHED)
+    assert Move.objects.filter(hole__table=bots_only).count() > moves_then
+    for hole in Table.objects.get(pk=bots_only.pk).holes.all():
+        seqs = list(hole.moves.values_list("seq", flat=True))
+        assert seqs == list(range(1, len(seqs) + 1))
