@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from games import engine
-from games.engine_extras import BOT_LEVELS
+from games.engine.bots import BOT_LEVELS
 
 from .models import Table, variant_choices
 

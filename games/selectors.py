@@ -13,7 +13,8 @@ from typing import Any
 from django.db.models import Count, Q
 
 from games import engine
-from games.engine_extras import HOLES, state_from_dict
+from games.engine import state_from_dict
+from games.engine.match import HOLES
 
 from .models import Hole, Move, Seat, Table
 from .scorecards import hole_scores

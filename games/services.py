@@ -23,15 +23,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.engine_extras import (
-    BOT_LEVELS,
-    choose_action,
+from games.engine import describe_action, state_from_dict, state_to_dict
+from games.engine.bots import BOT_LEVELS, choose_action
+from games.engine.match import (
     choose_first_dealer,
     dealer_for_hole,
-    describe_action,
+    playoff_dealer,
     playoff_players,
-    state_from_dict,
-    state_to_dict,
 )
 
 from .models import Hole, Move, Seat, Table
@@ -271,17 +269,14 @@ def rematch(*, table: Table, by) -> Table:
 def _deal(table: Table, number: int, positions: list[int]) -> Hole:
     """Deal hole `number` to the seats at `positions`, the dealer moved left each hole."""
     dealer_position = dealer_for_hole(table.first_dealer or 0, number - 1, table.seat_count)
-    # A playoff may deal fewer seats: the deal goes to the next dealt seat clockwise.
-    while dealer_position not in positions:
-        dealer_position = (dealer_position + 1) % table.seat_count
+    # A playoff may deal fewer seats; the engine says who deals among them.
+    dealer = playoff_dealer(dealer_position, positions, table.seat_count)
     seed = table.hole_seed(number)
-    state = engine.new_hole(
-        table.variant, len(positions), seed=seed, dealer=positions.index(dealer_position)
-    )
+    state = engine.new_hole(table.variant, len(positions), seed=seed, dealer=dealer)
     return Hole.objects.create(
         table=table,
         number=number,
-        dealer=dealer_position,
+        dealer=positions[dealer],
         seed=seed,
         seat_positions=positions,
         state=state_to_dict(state),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games import engine
-from games.engine_extras import state_from_dict
+from games.engine import state_from_dict
 from games.models import Hole, Table
 
 

@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import engine, services
-from games.engine_extras import state_to_dict
+from games.engine import state_to_dict
 from games.models import Hole, Move, Table
 from tests.factories import make_player
 from tests.games.conftest import connect

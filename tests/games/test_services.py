@@ -6,8 +6,7 @@ import pytest
 from django.utils import timezone
 
 from games import engine, services
-from games.engine import match
-from games.engine_extras import state_to_dict
+from games.engine import match, state_to_dict
 from games.models import Move, Scorecard, ScorecardHole, Table
 from games.selectors import replay_states
 from tests.factories import make_player
@@ -175,10 +174,8 @@ def test_a_full_match_with_bots_fills_the_scorecards_and_finishes():
     assert dealers[1] == (dealers[0] + 1) % 3 and dealers[2] == (dealers[1] + 1) % 3
 
 
-@pytest.mark.skipif(
-    not hasattr(match, "playoff_players"), reason="the engine's match rules have not landed yet"
-)
 def test_a_tie_after_nine_holes_goes_to_a_playoff_hole():
+    """Tied lowest totals play sudden-death holes until one seat wins."""
     host = make_player()
     for seed in range(1, 400):
         table = services.create_table(
@@ -261,6 +258,6 @@ def test_rematch_seats_the_same_players_at_a_new_table():
 
 def test_state_snapshots_round_trip_exactly():
     state = engine.new_hole("golf-9-3deck", 3, seed=7)
-    from games.engine_extras import state_from_dict
+    from games.engine import state_from_dict
 
     assert state_from_dict(state_to_dict(state)) == state
