@@ -1,28 +1,41 @@
-"""The rules engine (placeholder until the full engine lands): the variants' table."""
+"""The rules engine of Fairway: pure Python, no Django, no I/O, no global random state.
+
+The contract is ENGINE.md; everything about the cards is decided here.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .cards import card_label, card_text
+from .hole import (
+    FINAL_TURNS,
+    OVER,
+    PLAY,
+    TEE_OFF,
+    HoleState,
+    IllegalAction,
+    apply_action,
+    legal_actions,
+    new_hole,
+    view,
+)
+from .layouts import score_layout, scoring_pairs
+from .variants import VARIANTS, Variant
 
-
-@dataclass(frozen=True)
-class Variant:
-    key: str
-    name: str
-    rows: int
-    cols: int
-    min_players: int
-    max_players: int
-    opening_flips: int
-
-
-VARIANTS = {
-    v.key: v
-    for v in (
-        Variant("play-nine", "Play Nine", 2, 4, 2, 6, 2),
-        Variant("golf-6", "6-card Golf", 2, 3, 2, 6, 2),
-        Variant("golf-4", "4-card Golf", 2, 2, 3, 7, 2),
-        Variant("golf-9", "9-card Golf", 3, 3, 2, 6, 3),
-        Variant("golf-9-3deck", "9-card Golf, three decks", 3, 3, 2, 8, 3),
-    )
-}
+__all__ = [
+    "FINAL_TURNS",
+    "OVER",
+    "PLAY",
+    "TEE_OFF",
+    "VARIANTS",
+    "HoleState",
+    "IllegalAction",
+    "Variant",
+    "apply_action",
+    "card_label",
+    "card_text",
+    "legal_actions",
+    "new_hole",
+    "score_layout",
+    "scoring_pairs",
+    "view",
+]

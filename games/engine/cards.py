@@ -1,0 +1,85 @@
+"""The cards: what each deck holds, how a card is written, and how it is named.
+
+Play Nine cards are their stroke values as ints (-5 is the Hole-in-One, 0 the
+Mulligan). Standard cards are strings, rank then suit ("AS", "10D", "QH"); the
+joker is "JK". A card's score depends on the game, so values live with the
+variants; this module knows only ranks and faces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+Card = int | str
+
+HOLE_IN_ONE = -5
+PLAY_NINE_VALUES = (HOLE_IN_ONE, *range(13))
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+JOKER = "JK"
+
+_RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+#: Every standard card (jokers included) and its rank; suits never score.
+STANDARD_RANK: dict[str, str] = {rank + suit: rank for rank in RANKS for suit in SUITS}
+STANDARD_RANK[JOKER] = JOKER
+
+
+def play_nine_deck() -> list[int]:
+    """The 108-card Play Nine deck: four Hole-in-Ones and eight each of 0 to 12."""
+    return [HOLE_IN_ONE] * 4 + [value for value in range(13) for _ in range(8)]
+
+
+def standard_deck(decks: int = 1, jokers_per_deck: int = 0) -> list[str]:
+    """`decks` standard 52-card decks, each with `jokers_per_deck` jokers."""
+    one = [rank + suit for suit in SUITS for rank in RANKS] + [JOKER] * jokers_per_deck
+    return one * decks
+
+
+def is_play_nine_card(card: object) -> bool:
+    """Whether `card` is a Play Nine card (an int, never a bool)."""
+    return type(card) is int and (card == HOLE_IN_ONE or 0 <= card <= 12)
+
+
+def is_standard_card(card: object) -> bool:
+    """Whether `card` is a standard card or a joker, as written in this engine."""
+    return type(card) is str and card in STANDARD_RANK
+
+
+def card_label(variant_key: str, card: Card) -> str:
+    """The card's name for a screen reader: "Hole-in-One, minus 5", "Queen of hearts"."""
+    if variant_key == "play-nine":
+        if not is_play_nine_card(card):
+            raise ValueError(f"{card!r} is not a Play Nine card.")
+        if card == HOLE_IN_ONE:
+            return "Hole-in-One, minus 5"
+        if card == 0:
+            return "Mulligan, 0"
+        return str(card)
+    if not is_standard_card(card):
+        raise ValueError(f"{card!r} is not a standard card.")
+    if card == JOKER:
+        return "Joker"
+    rank, suit = card[:-1], card[-1]
+    return f"{_RANK_NAMES.get(rank, rank)} of {_SUIT_NAMES[suit]}"
+
+
+def card_text(variant_key: str, card: Card) -> str:
+    """The short face of a card: "-5", "12", "A\u2660", "10\u2666", "Joker"."""
+    if variant_key == "play-nine":
+        if not is_play_nine_card(card):
+            raise ValueError(f"{card!r} is not a Play Nine card.")
+        return str(card)
+    if not is_standard_card(card):
+        raise ValueError(f"{card!r} is not a standard card.")
+    if card == JOKER:
+        return "Joker"
+    return card[:-1] + _SUIT_SYMBOLS[card[-1]]
+
+
+def same_cards(a: Iterable[Card], b: Iterable[Card]) -> bool:
+    """Whether two collections hold the same cards, counting types (True is not 1)."""
+    key = lambda card: (type(card).__name__, card)  # noqa: E731
+    return sorted(a, key=key) == sorted(b, key=key)

@@ -1,0 +1,504 @@
+"""One hole: the deal, the tee off, the turns and the end, as a pure state machine.
+
+A `HoleState` is a value: `apply_action` never changes the state it is given but
+returns a new one. The new state shares every part the action left alone (the
+tuples of the untouched layouts, the piles when nobody drew) with the old one,
+so an action costs a few small tuple copies rather than a copy of the whole hole.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from .cards import Card
+from .layouts import score_layout
+from .variants import VARIANTS, Variant, get_variant
+
+TEE_OFF = "tee_off"
+PLAY = "play"
+FINAL_TURNS = "final_turns"
+OVER = "over"
+
+Action = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message is a sentence for the player."""
+
+
+@dataclass(frozen=True)
+class HoleState:
+    """Everything about one hole in play. Piles are stacks: their top card is last."""
+
+    variant: str
+    players: int
+    dealer: int
+    seed: int | str
+    phase: str
+    turn: int | None
+    version: int
+    #: One tuple of cards per seat, row-major; face-down cards are in it too.
+    layouts: tuple[tuple[Card, ...], ...]
+    face_up: tuple[tuple[bool, ...], ...]
+    draw_pile: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    #: The seat holding a drawn card, the card, and where it came from ("pile"/"discard").
+    holding: int | None
+    held: Card | None
+    held_from: str | None
+    teed_off: tuple[bool, ...]
+    #: Seats that have drawn at least once (rearranging stops at a seat's first draw).
+    drawn: tuple[bool, ...]
+    #: The seat that went out (or knocked) and so started the last turns.
+    finisher: int | None
+    #: Public record: every card laid face up on the discard pile this hole, in order,
+    #: including those later shuffled into a new draw pile. Everyone saw them.
+    discarded: tuple[Card, ...]
+    #: `random.Random.getstate()` of the hole's own random source, for refills.
+    rng_state: tuple = field(repr=False)
+    scores: list[int] | None
+
+    @property
+    def rules(self) -> Variant:
+        """The `Variant` this hole is played under."""
+        return VARIANTS[self.variant]
+
+
+def _evolve(state: HoleState, changes: dict[str, Any]) -> HoleState:
+    # Builds the successor without running the frozen dataclass's __init__: one
+    # dict copy plus the changed fields. This is what keeps apply_action cheap.
+    new = object.__new__(HoleState)
+    attributes = new.__dict__
+    attributes.update(state.__dict__)
+    attributes.update(changes)
+    return new
+
+
+def _new_seed() -> int:
+    # The operating system's entropy, so no global random state is touched.
+    return random.SystemRandom().getrandbits(63)
+
+
+def new_hole(
+    variant: str,
+    players: int,
+    *,
+    seed: int | str | None = None,
+    deck: list[Card] | None = None,
+    dealer: int = 0,
+) -> HoleState:
+    """Deal one hole: shuffle (unless `deck` is given, top card first) and deal from dealer's left."""
+    rules = get_variant(variant)
+    if type(players) is not int or not rules.min_players <= players <= rules.max_players:
+        raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players.")
+    if type(dealer) is not int or not 0 <= dealer < players:
+        raise ValueError("The dealer must be one of the seats.")
+    if seed is not None and type(seed) not in (int, str):
+        raise ValueError("A seed is an int or a string.")
+    full_deck = rules.deck(players)
+    if deck is not None:
+        cards = list(deck)
+        card_type = type(full_deck[0])
+        if any(type(card) is not card_type for card in cards) or Counter(cards) != Counter(
+            full_deck
+        ):
+            raise ValueError(f"The deck must hold exactly the {rules.name} cards.")
+        seed = 0 if seed is None else seed
+        rng = random.Random(seed)
+    else:
+        seed = _new_seed() if seed is None else seed
+        rng = random.Random(seed)
+        cards = full_deck
+        rng.shuffle(cards)
+
+    size = rules.size
+    layouts: list[list[Card]] = [[] for _ in range(players)]
+    index = 0
+    for _ in range(size):
+        for offset in range(1, players + 1):
+            layouts[(dealer + offset) % players].append(cards[index])
+            index += 1
+    discard = (cards[index],)
+    draw_pile = tuple(reversed(cards[index + 1 :]))
+    hidden = (False,) * size
+    return HoleState(
+        variant=rules.key,
+        players=players,
+        dealer=dealer,
+        seed=seed,
+        phase=TEE_OFF,
+        turn=None,
+        version=0,
+        layouts=tuple(tuple(layout) for layout in layouts),
+        face_up=(hidden,) * players,
+        draw_pile=draw_pile,
+        discard_pile=discard,
+        holding=None,
+        held=None,
+        held_from=None,
+        teed_off=(False,) * players,
+        drawn=(False,) * players,
+        finisher=None,
+        discarded=discard,
+        rng_state=rng.getstate(),
+        scores=None,
+    )
+
+
+# Position sets are computed once per game: every tee off and every swap.
+_TEE_OFFS: dict[str, list[tuple[int, ...]]] = {
+    key: list(combinations(range(rules.size), rules.opening_flips))
+    for key, rules in VARIANTS.items()
+}
+_PAIRS: dict[str, list[tuple[int, ...]]] = {
+    key: list(combinations(range(rules.size), 2)) for key, rules in VARIANTS.items()
+}
+
+
+def _seated(state: HoleState, seat: object) -> bool:
+    return type(seat) is int and 0 <= seat < state.players
+
+
+def legal_actions(state: HoleState, seat: int) -> list[Action]:
+    """Every action `seat` may take now; empty when none, or when it is not at the table."""
+    if not _seated(state, seat) or state.phase == OVER:
+        return []
+    rules = VARIANTS[state.variant]
+    if state.phase == TEE_OFF:
+        if not state.teed_off[seat]:
+            return [
+                {"type": "tee_off", "positions": list(positions)}
+                for positions in _TEE_OFFS[state.variant]
+            ]
+        if rules.can_swap:
+            return _swaps(state.variant)
+        return []
+    if state.turn != seat:
+        return []
+    if state.holding is None:
+        actions: list[Action] = []
+        if state.draw_pile:
+            actions.append({"type": "draw", "source": "pile"})
+        if state.discard_pile:
+            actions.append({"type": "draw", "source": "discard"})
+        if rules.can_knock and state.phase == PLAY:
+            actions.append({"type": "knock"})
+        if rules.can_swap and not state.drawn[seat]:
+            actions.extend(_swaps(state.variant))
+        return actions
+    actions = [{"type": "replace", "position": position} for position in range(rules.size)]
+    if state.held_from == "pile":
+        face_up = state.face_up[seat]
+        if rules.can_flip:
+            actions.extend(
+                {"type": "flip", "position": position}
+                for position, up in enumerate(face_up)
+                if not up
+            )
+        if rules.free_discard or (rules.skip_with_last_card and face_up.count(False) == 1):
+            actions.append({"type": "discard"})
+    return actions
+
+
+def _swaps(variant: str) -> list[Action]:
+    return [{"type": "swap", "positions": list(pair)} for pair in _PAIRS[variant]]
+
+
+# --- applying an action -------------------------------------------------------------
+
+_FIELDS = {
+    "tee_off": frozenset({"type", "positions"}),
+    "draw": frozenset({"type", "source"}),
+    "replace": frozenset({"type", "position"}),
+    "flip": frozenset({"type", "position"}),
+    "discard": frozenset({"type"}),
+    "knock": frozenset({"type"}),
+    "swap": frozenset({"type", "positions"}),
+}
+_NAMES = {"positions": "the positions", "source": "a source", "position": "a position"}
+
+
+def apply_action(state: HoleState, seat: int, action: Action) -> HoleState:
+    """Apply one action of `seat` and return the new state; `IllegalAction` if not allowed."""
+    if not _seated(state, seat):
+        raise IllegalAction("You are not seated at this table.")
+    if state.phase == OVER:
+        raise IllegalAction("The hole is over.")
+    if type(action) is not dict:
+        raise IllegalAction("That is not a move.")
+    kind = action.get("type")
+    fields = _FIELDS.get(kind) if type(kind) is str else None
+    if fields is None:
+        raise IllegalAction("That is not a move of this game.")
+    if action.keys() != fields:
+        missing = sorted(fields - action.keys())
+        if missing:
+            raise IllegalAction(f"This move needs {_NAMES[missing[0]]}.")
+        extra = sorted(str(key) for key in action.keys() - fields)
+        raise IllegalAction(f"This move does not take {extra[0]!r}.")
+    return _HANDLERS[kind](state, seat, action, VARIANTS[state.variant])
+
+
+def _position(rules: Variant, value: object) -> int:
+    if type(value) is not int:
+        raise IllegalAction("A position is a whole number.")
+    if not 0 <= value < rules.size:
+        raise IllegalAction(f"There is no position {value}; positions run 0 to {rules.size - 1}.")
+    return value
+
+
+def _positions(rules: Variant, value: object, count: int) -> tuple[int, ...]:
+    if type(value) is not list:
+        raise IllegalAction("Positions come as a list.")
+    if len(value) != count:
+        raise IllegalAction(f"Choose exactly {count} cards.")
+    positions = tuple(sorted(_position(rules, item) for item in value))
+    if len(set(positions)) != count:
+        raise IllegalAction("Choose different cards, not the same one twice.")
+    return positions
+
+
+def _my_turn(state: HoleState, seat: int) -> None:
+    if state.phase == TEE_OFF:
+        raise IllegalAction("Everyone tees off before the first draw.")
+    if state.turn != seat:
+        raise IllegalAction("It is not your turn.")
+
+
+def _tee_off(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+    positions = _positions(rules, action["positions"], rules.opening_flips)
+    if state.phase != TEE_OFF:
+        raise IllegalAction("Tee off is over.")
+    if state.teed_off[seat]:
+        raise IllegalAction("You already teed off.")
+    up = list(state.face_up[seat])
+    for position in positions:
+        up[position] = True
+    teed_off = _set(state.teed_off, seat, True)
+    changes: dict[str, Any] = {
+        "face_up": _set(state.face_up, seat, tuple(up)),
+        "teed_off": teed_off,
+        "version": state.version + 1,
+    }
+    if all(teed_off):
+        changes["phase"] = PLAY
+        changes["turn"] = (state.dealer + 1) % state.players
+    return _evolve(state, changes)
+
+
+def _draw(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+    source = action["source"]
+    if type(source) is not str or source not in ("pile", "discard"):
+        raise IllegalAction('Draw from the "pile" or from the "discard" pile.')
+    _my_turn(state, seat)
+    if state.holding is not None:
+        raise IllegalAction("You already drew a card.")
+    changes: dict[str, Any] = {
+        "holding": seat,
+        "held_from": source,
+        "version": state.version + 1,
+    }
+    if not state.drawn[seat]:
+        changes["drawn"] = _set(state.drawn, seat, True)
+    if source == "discard":
+        if not state.discard_pile:
+            raise IllegalAction("The discard pile is empty.")
+        changes["held"] = state.discard_pile[-1]
+        changes["discard_pile"] = state.discard_pile[:-1]
+        return _evolve(state, changes)
+    if not state.draw_pile:
+        raise IllegalAction("The draw pile is empty.")
+    changes["held"] = state.draw_pile[-1]
+    draw_pile = state.draw_pile[:-1]
+    if not draw_pile:
+        # Decision: the draw that empties the pile shuffles the discard pile, all
+        # but its top card, into a new draw pile with the hole's own random source.
+        rng = random.Random(0)
+        rng.setstate(state.rng_state)
+        refill = list(state.discard_pile[:-1])
+        rng.shuffle(refill)
+        draw_pile = tuple(refill)
+        changes["discard_pile"] = state.discard_pile[-1:]
+        changes["rng_state"] = rng.getstate()
+    changes["draw_pile"] = draw_pile
+    return _evolve(state, changes)
+
+
+def _holding(state: HoleState, seat: int) -> None:
+    _my_turn(state, seat)
+    if state.holding != seat:
+        raise IllegalAction("Take a card first.")
+
+
+def _replace(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+    position = _position(rules, action["position"])
+    _holding(state, seat)
+    layout = state.layouts[seat]
+    old = layout[position]
+    up = state.face_up[seat]
+    changes: dict[str, Any] = {
+        "layouts": _set(state.layouts, seat, _set(layout, position, state.held)),
+    }
+    if not up[position]:
+        changes["face_up"] = _set(state.face_up, seat, _set(up, position, True))
+    return _end_turn(state, seat, changes, old, rules)
+
+
+def _flip(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+    position = _position(rules, action["position"])
+    if not rules.can_flip:
+        raise IllegalAction(f"{rules.name} has no flip: replace a card or discard.")
+    _holding(state, seat)
+    if state.held_from == "discard":
+        raise IllegalAction("A card from the discard pile must replace one of yours.")
+    up = state.face_up[seat]
+    if up[position]:
+        raise IllegalAction("That card is already face up.")
+    changes = {"face_up": _set(state.face_up, seat, _set(up, position, True))}
+    return _end_turn(state, seat, changes, state.held, rules)
+
+
+def _discard(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+    _holding(state, seat)
+    if state.held_from == "discard":
+        raise IllegalAction("A card from the discard pile must replace one of yours.")
+    if not rules.free_discard and state.face_up[seat].count(False) != 1:
+        raise IllegalAction("You may skip only when exactly one of your cards is face down.")
+    return _end_turn(state, seat, {}, state.held, rules)
+
+
+def _knock(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+    if not rules.can_knock:
+        raise IllegalAction(f"There is no knocking in {rules.name}.")
+    _my_turn(state, seat)
+    if state.holding is not None:
+        raise IllegalAction("Knock at the start of your turn, before you draw.")
+    if state.phase != PLAY:
+        raise IllegalAction("Someone has already knocked.")
+    changes = {
+        "phase": FINAL_TURNS,
+        "finisher": seat,
+        "turn": (seat + 1) % state.players,
+        "version": state.version + 1,
+    }
+    return _evolve(state, changes)
+
+
+def _swap(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+    first, second = _positions(rules, action["positions"], 2)
+    if not rules.can_swap:
+        raise IllegalAction(f"There is no rearranging in {rules.name}.")
+    if state.phase == TEE_OFF:
+        if not state.teed_off[seat]:
+            raise IllegalAction("Tee off first, then rearrange.")
+    else:
+        if state.turn != seat:
+            raise IllegalAction("It is not your turn.")
+        if state.drawn[seat]:
+            raise IllegalAction("You can rearrange only before your first draw.")
+    layout = list(state.layouts[seat])
+    up = list(state.face_up[seat])
+    layout[first], layout[second] = layout[second], layout[first]
+    up[first], up[second] = up[second], up[first]
+    changes = {
+        "layouts": _set(state.layouts, seat, tuple(layout)),
+        "face_up": _set(state.face_up, seat, tuple(up)),
+        "version": state.version + 1,
+    }
+    return _evolve(state, changes)
+
+
+def _end_turn(
+    state: HoleState, seat: int, changes: dict[str, Any], discard: Card, rules: Variant
+) -> HoleState:
+    """Lay `discard` on the discard pile, then pass the turn or end the hole."""
+    changes["discard_pile"] = state.discard_pile + (discard,)
+    changes["discarded"] = state.discarded + (discard,)
+    changes["holding"] = None
+    changes["held"] = None
+    changes["held_from"] = None
+    changes["version"] = state.version + 1
+    face_up = changes.get("face_up", state.face_up)
+    phase = state.phase
+    finisher = state.finisher
+    if False not in face_up[seat]:
+        if rules.ends_at_once:
+            return _finish(_evolve(state, changes))
+        if rules.last_turns_after_out and phase == PLAY:
+            phase = changes["phase"] = FINAL_TURNS
+            finisher = changes["finisher"] = seat
+    following = (seat + 1) % state.players
+    if phase == FINAL_TURNS and following == finisher:
+        return _finish(_evolve(state, changes))
+    changes["turn"] = following
+    return _evolve(state, changes)
+
+
+def _finish(state: HoleState) -> HoleState:
+    """Turn every card up and score the hole."""
+    every = (True,) * len(state.face_up[0])
+    return _evolve(
+        state,
+        {
+            "phase": OVER,
+            "turn": None,
+            "face_up": (every,) * state.players,
+            "scores": [score_layout(state.variant, layout) for layout in state.layouts],
+        },
+    )
+
+
+def _set(items: tuple, index: int, value: Any) -> tuple:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+_HANDLERS = {
+    "tee_off": _tee_off,
+    "draw": _draw,
+    "replace": _replace,
+    "flip": _flip,
+    "discard": _discard,
+    "knock": _knock,
+    "swap": _swap,
+}
+
+
+# --- seeing ---------------------------------------------------------------------------
+
+
+def view(state: HoleState, seat: int | None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) may know, JSON-ready; face-down cards are None."""
+    if seat is not None and not _seated(state, seat):
+        raise ValueError("That seat is not at this table.")
+    layouts = [
+        [card if up else None for card, up in zip(layout, face_up, strict=True)]
+        for layout, face_up in zip(state.layouts, state.face_up, strict=True)
+    ]
+    held = state.held
+    if held is not None and state.held_from != "discard" and seat != state.holding:
+        held = None
+    return {
+        "variant": state.variant,
+        "players": state.players,
+        "seat": seat,
+        "phase": state.phase,
+        "turn": state.turn,
+        "version": state.version,
+        "dealer": state.dealer,
+        "layouts": layouts,
+        "discard_top": state.discard_pile[-1] if state.discard_pile else None,
+        "discard_pile": list(state.discard_pile),
+        "discarded": list(state.discarded),
+        "draw_count": len(state.draw_pile),
+        "holding": state.holding,
+        "held": held,
+        "held_from": state.held_from,
+        "teed_off": list(state.teed_off),
+        "drawn": list(state.drawn),
+        "finisher": state.finisher,
+        "scores": list(state.scores) if state.scores is not None else None,
+    }

@@ -1,0 +1,167 @@
+"""The five games: their layouts, decks, card values and which moves they allow."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .cards import JOKER, PLAY_NINE_VALUES, RANKS, STANDARD_RANK, Card, play_nine_deck
+from .cards import standard_deck
+
+# 6-, 4- and 9-card Golf: A = 1, 2 = -2, faces 3-10, J = Q = 10, K = 0.
+_GOLF_RANK_VALUES = {"A": 1, "2": -2, "J": 10, "Q": 10, "K": 0}
+_GOLF_RANK_VALUES.update({rank: int(rank) for rank in RANKS[2:10]})
+# Three decks with jokers: twos count 2 and the joker is the low card.
+_THREE_DECK_RANK_VALUES = {**_GOLF_RANK_VALUES, "2": 2, JOKER: -2}
+
+
+def _values(rank_values: Mapping[str, int]) -> dict[Card, int]:
+    return {card: rank_values[rank] for card, rank in STANDARD_RANK.items() if rank in rank_values}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One game of the family: everything the state machine asks about it."""
+
+    key: str
+    name: str
+    rows: int
+    cols: int
+    min_players: int
+    max_players: int
+    opening_flips: int
+    #: How the layout scores: "play-nine", "columns" (golf) or "adjacent" (three decks).
+    scoring: str
+    #: Play Nine: a card drawn from the pile may be discarded to turn a card up.
+    can_flip: bool = False
+    #: A card drawn from the pile may be discarded with nothing else done.
+    free_discard: bool = False
+    #: Play Nine's skip: discarding is allowed only with exactly one face-down card.
+    skip_with_last_card: bool = False
+    can_knock: bool = False
+    can_swap: bool = False
+    #: The hole ends the moment one layout is all face up (no last turns).
+    ends_at_once: bool = False
+    #: Exposing the last face-down card gives every other player one more turn.
+    last_turns_after_out: bool = False
+    #: Standard decks: how many decks for fewer than `more_decks_from` players.
+    decks: int = 1
+    more_decks_from: int | None = None
+    jokers_per_deck: int = 0
+    #: The score of each card of the deck.
+    values: Mapping[Card, int] = field(default_factory=dict, compare=False, repr=False)
+    #: What makes two cards a pair (Play Nine: the value; standard decks: the rank).
+    ranks: Mapping[Card, Card] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def size(self) -> int:
+        """How many cards a layout holds."""
+        return self.rows * self.cols
+
+    def deck(self, players: int) -> list[Card]:
+        """The whole deck for `players`, in a fixed order (shuffle before dealing)."""
+        if self.scoring == "play-nine":
+            return list(play_nine_deck())
+        decks = self.decks
+        if self.more_decks_from is not None and players >= self.more_decks_from:
+            decks += 1
+        return list(standard_deck(decks, self.jokers_per_deck))
+
+
+_PLAY_NINE_VALUES = {value: value for value in PLAY_NINE_VALUES}
+_golf_values = _values(_GOLF_RANK_VALUES)
+_three_deck_values = _values(_THREE_DECK_RANK_VALUES)
+_golf_ranks = {card: STANDARD_RANK[card] for card in _golf_values}
+
+VARIANTS: dict[str, Variant] = {
+    variant.key: variant
+    for variant in (
+        Variant(
+            key="play-nine",
+            name="Play Nine",
+            rows=2,
+            cols=4,
+            min_players=2,
+            max_players=6,
+            opening_flips=2,
+            scoring="play-nine",
+            can_flip=True,
+            skip_with_last_card=True,
+            last_turns_after_out=True,
+            values=_PLAY_NINE_VALUES,
+            ranks=_PLAY_NINE_VALUES,
+        ),
+        Variant(
+            key="golf-6",
+            name="6-card Golf",
+            rows=2,
+            cols=3,
+            min_players=2,
+            max_players=6,
+            opening_flips=2,
+            scoring="columns",
+            free_discard=True,
+            ends_at_once=True,
+            more_decks_from=4,
+            values=_golf_values,
+            ranks=_golf_ranks,
+        ),
+        Variant(
+            key="golf-4",
+            name="4-card Golf (knocking)",
+            rows=2,
+            cols=2,
+            min_players=3,
+            max_players=7,
+            opening_flips=2,
+            scoring="columns",
+            free_discard=True,
+            can_knock=True,
+            more_decks_from=4,
+            values=_golf_values,
+            ranks=_golf_ranks,
+        ),
+        Variant(
+            key="golf-9",
+            name="9-card Golf",
+            rows=3,
+            cols=3,
+            min_players=2,
+            max_players=6,
+            opening_flips=3,
+            scoring="columns",
+            free_discard=True,
+            ends_at_once=True,
+            more_decks_from=4,
+            values=_golf_values,
+            ranks=_golf_ranks,
+        ),
+        Variant(
+            key="golf-9-3deck",
+            name="9-card Golf, three decks with jokers",
+            rows=3,
+            cols=3,
+            min_players=2,
+            max_players=8,
+            opening_flips=3,
+            scoring="adjacent",
+            free_discard=True,
+            can_swap=True,
+            last_turns_after_out=True,
+            decks=3,
+            jokers_per_deck=2,
+            values=_three_deck_values,
+            ranks=dict(STANDARD_RANK),
+        ),
+    )
+}
+
+
+def get_variant(variant: str | Variant) -> Variant:
+    """The `Variant` for a key (or the variant itself); `ValueError` when unknown."""
+    if isinstance(variant, Variant):
+        return variant
+    try:
+        return VARIANTS[variant]
+    except (KeyError, TypeError):
+        raise ValueError(f"Unknown variant {variant!r}.") from None
