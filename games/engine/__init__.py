@@ -19,23 +19,46 @@ from .hole import (
     view,
 )
 from .layouts import score_layout, scoring_pairs
+from .match import (
+    HOLES,
+    MatchStatus,
+    choose_first_dealer,
+    dealer_for_hole,
+    match_status,
+    match_totals,
+    playoff_dealer,
+    playoff_players,
+)
+from .movelog import describe_action
+from .snapshot import state_from_dict, state_to_dict
 from .variants import VARIANTS, Variant
 
 __all__ = [
     "FINAL_TURNS",
+    "HOLES",
     "OVER",
     "PLAY",
     "TEE_OFF",
     "VARIANTS",
     "HoleState",
     "IllegalAction",
+    "MatchStatus",
     "Variant",
     "apply_action",
     "card_label",
     "card_text",
+    "choose_first_dealer",
+    "dealer_for_hole",
+    "describe_action",
     "legal_actions",
+    "match_status",
+    "match_totals",
     "new_hole",
+    "playoff_dealer",
+    "playoff_players",
     "score_layout",
     "scoring_pairs",
+    "state_from_dict",
+    "state_to_dict",
     "view",
 ]

@@ -91,7 +91,7 @@ def new_hole(
     deck: list[Card] | None = None,
     dealer: int = 0,
 ) -> HoleState:
-    """Deal one hole: shuffle (unless `deck` is given, top card first) and deal from dealer's left."""
+    """Deal one hole: shuffle (unless `deck` is given, top card first), deal from dealer+1."""
     rules = get_variant(variant)
     if type(players) is not int or not rules.min_players <= players <= rules.max_players:
         raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players.")

@@ -5,8 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .cards import JOKER, PLAY_NINE_VALUES, RANKS, STANDARD_RANK, Card, play_nine_deck
-from .cards import standard_deck
+from .cards import (
+    JOKER,
+    PLAY_NINE_VALUES,
+    RANKS,
+    STANDARD_RANK,
+    Card,
+    play_nine_deck,
+    standard_deck,
+)
 
 # 6-, 4- and 9-card Golf: A = 1, 2 = -2, faces 3-10, J = Q = 10, K = 0.
 _GOLF_RANK_VALUES = {"A": 1, "2": -2, "J": 10, "Q": 10, "K": 0}

@@ -1,0 +1,65 @@
+"""The move log's words: a short phrase for each action, naming only public cards."""
+
+from __future__ import annotations
+
+from .cards import Card, card_label
+from .hole import OVER, Action, HoleState
+
+
+def _name(variant: str, card: Card) -> str:
+    # Play Nine cards go by their number ("the -5"); standard cards by their name.
+    return str(card) if variant == "play-nine" else card_label(variant, card)
+
+
+def _a(name: str) -> str:
+    spoken_vowel = name[0] in "AEIOU8" or name.startswith("11")
+    return ("an " if spoken_vowel else "a ") + name
+
+
+def _list(names: list[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def describe_action(before: HoleState, seat: int, action: Action, after: HoleState) -> str:
+    """What `seat` did, without the subject: "drew from the draw pile", "knocked".
+
+    Names a card only once every player has seen it: the replaced card after it
+    lands face up on the discard pile, never a card drawn from the pile still in hand.
+    """
+    variant = before.variant
+    kind = action["type"]
+    name = lambda card: _name(variant, card)  # noqa: E731
+    text: str
+    if kind == "tee_off":
+        cards = [f"the {name(after.layouts[seat][p])}" for p in sorted(action["positions"])]
+        text = f"teed off, turning up {_list(cards)}"
+    elif kind == "draw" and action["source"] == "pile":
+        text = "drew from the draw pile"
+    elif kind == "draw":
+        text = f"took the {name(after.held)} from the discard pile"
+    elif kind == "replace":
+        position = action["position"]
+        old = before.layouts[seat][position]
+        new = name(before.held)
+        if before.face_up[seat][position]:
+            text = f"replaced their {name(old)} with the {new}"
+        else:
+            text = f"replaced a face-down card ({_a(name(old))}) with the {new}"
+    elif kind == "flip":
+        turned = after.layouts[seat][action["position"]]
+        text = f"discarded the {name(before.held)} and turned up {_a(name(turned))}"
+    elif kind == "discard":
+        skipped = " and skipped" if before.rules.skip_with_last_card else ""
+        text = f"discarded the {name(before.held)}{skipped}"
+    elif kind == "knock":
+        text = "knocked"
+    elif kind == "swap":
+        text = "swapped two cards"
+    else:
+        raise ValueError(f"Unknown action type {kind!r}.")
+    went_out = after.finisher == seat and before.finisher is None and kind != "knock"
+    if went_out or (before.rules.ends_at_once and after.phase == OVER):
+        text += ", going out"
+    return text
