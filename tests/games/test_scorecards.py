@@ -6,18 +6,11 @@ import pytest
 
 from games import scorecards
 from games.engine import score_layout
-from games.engine.match import match_status
 from games.models import ScorecardHole, Table
 from games.scorecards import HandScoreError, check_hand_scores, hole_score_range
 from tests.factories import even_holes, make_player
 
 NAMES = ["Ann", "Bea", "Cat"]
-
-# The engine's match rules decide playoffs; the placeholder on main knows none yet.
-engine_playoffs = pytest.mark.skipif(
-    match_status([[0, 0]] * 9, 2).next_hole_is_playoff is False,
-    reason="needs the engine's match rules (playoff holes)",
-)
 
 
 def messages(error: HandScoreError) -> str:
@@ -90,13 +83,11 @@ def test_a_playoff_hole_without_a_tie_is_refused():
         check_hand_scores("play-nine", holes, NAMES)
 
 
-@engine_playoffs
 def test_a_tie_for_the_lowest_total_needs_a_playoff_hole():
     with pytest.raises(HandScoreError, match="Ann and Bea are tied after hole 9"):
         check_hand_scores("play-nine", even_holes(30, 30, 40), NAMES)
 
 
-@engine_playoffs
 def test_only_the_tied_players_play_the_playoff_hole():
     holes = even_holes(30, 30, 40, playoff=[[3, 4, 2]])
     with pytest.raises(HandScoreError) as error:
@@ -105,7 +96,6 @@ def test_only_the_tied_players_play_the_playoff_hole():
     assert "only the tied players (Ann and Bea)" in error.value.problems[0].message
 
 
-@engine_playoffs
 def test_a_playoff_hole_decides_a_tie_and_the_loser_is_second():
     status = check_hand_scores("play-nine", even_holes(30, 30, 40, playoff=[[5, 4, None]]), NAMES)
     assert status.winner == 1

@@ -31,7 +31,8 @@ def league_with_two_nights():
     season = make_season(league)
     # Entered out of order: the later night first, so order comes from dates, not ids.
     late = make_night(season, date(2026, 4, 1))
-    played_table(late, [bea, cat], even_holes(30, 30))
+    # Level after nine holes; the playoff decides the match but not the rating ranks.
+    played_table(late, [bea, cat], even_holes(30, 30, playoff=[[3, 3], [2, 4]]))
     early = make_night(season, date(2026, 3, 1))
     played_table(early, [ann, bea, cat], even_holes(28, 35, 41))
     return league, (ann, bea, cat)

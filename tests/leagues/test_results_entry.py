@@ -116,3 +116,21 @@ def test_results_already_in_send_the_organiser_to_corrections(client, club_night
     response = post(client, cn, form_data(even_holes(20, 35, 40)))
     assert response.status_code == 302
     assert Table.objects.get(pk=cn.night_table.table.pk).scorecards.get(position=0).total == 30
+
+
+def test_a_tie_needs_a_playoff_among_the_tied_players_only(client, club_night):
+    cn = club_night
+    response = post(client, cn, form_data(even_holes(30, 30, 40)))
+    assert response.status_code == 400
+    assert "Mia and Noah are tied after hole 9" in response.content.decode()
+    response = post(client, cn, form_data(even_holes(30, 30, 40, playoff=[[4, 3, 5]])))
+    assert "only the tied players (Mia and Noah) play the playoff hole" in response.content.decode()
+    assert_nothing_saved(cn)
+
+
+def test_a_playoff_hole_decides_a_tie(client, club_night):
+    cn = club_night
+    response = post(client, cn, form_data(even_holes(30, 30, 40, playoff=[[4, 4], [5, 3]])))
+    assert response.status_code == 302
+    cards = Table.objects.get(pk=cn.night_table.table.pk).scorecards.order_by("position")
+    assert list(cards.values_list("total", "place")) == [(30, 2), (30, 1), (40, 3)]
