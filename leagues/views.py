@@ -287,6 +287,7 @@ def _night_page(request, night, *, players_form=None, seating_form=None, status=
     club = night.season.league.club
     role = _member_role(request, club)
     members = selectors.club_members(club)
+    tables = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
     return render(
         request,
         "leagues/night.html",
@@ -297,7 +298,8 @@ def _night_page(request, night, *, players_form=None, seating_form=None, status=
             "club": club,
             "is_organiser": role == "organiser",
             "present": night.players.order_by("display_name", "username"),
-            "tables": [selectors.table_view(nt) for nt in selectors.night_tables(night)],
+            "tables": tables,
+            "seated_for_good": any(view.table.status == Table.Status.FINISHED for view in tables),
             "holes": range(1, HOLES + 1),
             "corrections": selectors.corrections_for(night),
             "players_form": players_form
