@@ -153,14 +153,17 @@ def _create_live_table(*, host: Player, variant: str, players: Sequence[Player],
         from games.services import create_table
     except ImportError as error:  # live play not installed yet
         raise SeatingError("Live tables are not available yet: seat this night by hand.") from error
-    return create_table(
-        host=host,
-        variant=variant,
-        seat_count=len(players),
-        players=players,
-        is_public=False,
-        deal_seed=seed,
-    )
+    try:
+        return create_table(
+            host=host,
+            variant=variant,
+            seat_count=len(players),
+            players=players,
+            is_public=False,
+            deal_seed=seed,
+        )
+    except ValueError as error:  # live play's refusals are sentences for the organiser
+        raise SeatingError(str(error)) from error
 
 
 @transaction.atomic

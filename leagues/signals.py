@@ -23,6 +23,7 @@ def rate_finished_live_table(sender, instance: Table, **kwargs) -> None:
     night_table = (
         NightTable.objects.filter(table=instance).select_related("night__season__league").first()
     )
-    if night_table is not None:
+    # A finished table is saved again now and then; rate its match once.
+    if night_table is not None and not night_table.rating_changes.exists():
         league = night_table.night.season.league
         transaction.on_commit(lambda: rebuild_ratings(league=league))

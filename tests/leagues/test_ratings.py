@@ -114,3 +114,26 @@ def test_entering_results_through_the_service_updates_ratings_at_once():
         > 25
         > Rating.objects.get(league=league, player=bea).mu
     )
+
+
+def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_commit_callbacks):
+    from games import scorecards
+    from games.models import Seat, Table
+
+    ann, bea = make_player(), make_player()
+    league = make_league(make_club(members=[ann, bea]))
+    night = make_night(make_season(league))
+    table = Table.objects.create(variant="play-nine", kind=Table.Kind.LIVE, seat_count=2)
+    Seat.objects.create(table=table, position=0, player=ann)
+    Seat.objects.create(table=table, position=1, player=bea)
+    night.tables.create(table=table, number=1)
+    scorecards.open_scorecards(table=table)
+    for number, strokes in enumerate(even_holes(20, 30), start=1):
+        scorecards.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
+    with django_capture_on_commit_callbacks(execute=True):
+        table.save()
+    assert not Rating.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        table.status = Table.Status.FINISHED
+        table.save()
+    assert Rating.objects.get(league=league, player=ann).mu > 25
