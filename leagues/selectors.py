@@ -54,6 +54,7 @@ def role_in(player: Player, club: Club) -> str | None:
 
 
 def is_organiser(player: Player, club: Club) -> bool:
+    """Whether the player may change the club's leagues."""
     return role_in(player, club) == Membership.Role.ORGANISER
 
 
@@ -74,6 +75,7 @@ def organised_clubs(player: Player) -> QuerySet[Club]:
 
 
 def club_members(club: Club) -> QuerySet[Player]:
+    """The club's members, by name."""
     return Player.objects.filter(memberships__club=club).order_by("display_name", "username")
 
 
@@ -256,6 +258,7 @@ def league_ratings(league: League) -> list[Rating]:
 
 
 def rating_history(league: League, player: Player) -> list[RatingChange]:
+    """The player's rating after each rated match of the league, oldest first."""
     return list(
         RatingChange.objects.filter(league=league, player=player)
         .select_related("night_table__night")
@@ -369,6 +372,7 @@ def _pairs_made(cards: Iterable[Scorecard]) -> tuple[int | None, int]:
 
 
 def corrections_for(night: LeagueNight) -> QuerySet[ScoreCorrection]:
+    """The corrections made to the night's scorecards, newest first."""
     return ScoreCorrection.objects.filter(
         scorecard__table__night_table__night=night
     ).select_related("scorecard", "corrected_by")

@@ -79,6 +79,7 @@ def add_member(
 def create_league(
     *, club: Club, name: str, variant: str, points_per_place: str = "6,4,2,0", by: Player
 ) -> League:
+    """A new league of the club (organisers only)."""
     _require_organiser(by, club)
     league = League(club=club, name=name, variant=variant, points_per_place=points_per_place)
     league.full_clean()
@@ -87,6 +88,7 @@ def create_league(
 
 
 def create_season(*, league: League, name: str, start: date, end: date, by: Player) -> Season:
+    """A new season of the league (organisers only)."""
     _require_organiser(by, league.club)
     season = Season(league=league, name=name, start=start, end=end)
     season.full_clean()
@@ -97,6 +99,7 @@ def create_season(*, league: League, name: str, start: date, end: date, by: Play
 def create_night(
     *, season: Season, night_date: date, duplicate_deals: bool = False, by: Player
 ) -> LeagueNight:
+    """A new night of the season, on a date within it (organisers only)."""
     _require_organiser(by, season.league.club)
     if not season.start <= night_date <= season.end:
         raise ValidationError(

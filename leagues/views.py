@@ -97,6 +97,7 @@ def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
 @require_GET
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
+    """The visitor's clubs and leagues, and links to their own results."""
     clubs = selectors.clubs_of(request.user).prefetch_related("leagues")
     played = League.objects.filter(
         seasons__nights__tables__table__scorecards__player=request.user
@@ -124,12 +125,14 @@ def _club_page(request, club, *, league_form=None, member_form=None, status=200)
 @require_GET
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's leagues and members; organisers add both here."""
     return _club_page(request, get_object_or_404(Club, slug=slug))
 
 
 @require_POST
 @login_required
 def league_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser creates a league in their club."""
     club = get_object_or_404(Club, slug=slug)
     _organiser(request, club)
     form = LeagueForm(request.POST)
@@ -147,6 +150,7 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser adds a player (by username) to the club, or changes their role."""
     club = get_object_or_404(Club, slug=slug)
     _organiser(request, club)
     form = MemberForm(request.POST)
@@ -178,6 +182,7 @@ def _league_page(request, league, *, season_form=None, status=200):
 @require_GET
 @login_required
 def league(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A league's seasons and ratings."""
     return _league_page(
         request, get_object_or_404(League.objects.select_related("club"), pk=league_id)
     )
@@ -186,6 +191,7 @@ def league(request: HttpRequest, league_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def season_create(request: HttpRequest, league_id: int) -> HttpResponse:
+    """An organiser opens a season in the league."""
     league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
     _organiser(request, league.club)
     form = SeasonForm(request.POST)
@@ -229,12 +235,14 @@ def _season_page(request, season, *, night_form=None, status=200):
 @require_GET
 @login_required
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    """A season's standings (printable) and nights."""
     return _season_page(request, _season(season_id))
 
 
 @require_GET
 @login_required
 def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
+    """The season's standings as a CSV download."""
     season = _season(season_id)
     _member_role(request, season.league.club)
     filename = f"{slugify(season.league.name)}-{slugify(season.name)}-standings.csv"
@@ -255,6 +263,7 @@ def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
+    """An organiser adds a night to the season."""
     season = _season(season_id)
     _organiser(request, season.league.club)
     form = NightForm(request.POST)
@@ -313,12 +322,14 @@ def _night_page(request, night, *, players_form=None, seating_form=None, status=
 @require_GET
 @login_required
 def night(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A night: players present, seating, and every table's scorecard (printable)."""
     return _night_page(request, _night(night_id))
 
 
 @require_POST
 @login_required
 def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
+    """An organiser records who is present."""
     night = _night(night_id)
     club = night.season.league.club
     _organiser(request, club)
@@ -333,6 +344,7 @@ def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
+    """An organiser seats the players present at tables."""
     night = _night(night_id)
     _organiser(request, night.season.league.club)
     form = SeatingForm(request.POST)
@@ -350,6 +362,7 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Every scorecard of the night as a CSV download, a row per card."""
     night = _night(night_id)
     _member_role(request, night.season.league.club)
     response, writer = _csv_response(f"night-{night.date:%Y-%m-%d}-scorecards.csv")
@@ -378,6 +391,7 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """An organiser enters a hand-played table's holes; nothing is saved on error."""
     night_table = _night_table(night_table_id)
     _organiser(request, night_table.night.season.league.club)
     table = night_table.table
@@ -417,6 +431,7 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """An organiser corrects one hole of a finished table, with a reason."""
     night_table = _night_table(night_table_id)
     _organiser(request, night_table.night.season.league.club)
     form = CorrectionForm(request.POST or None, table=night_table.table)
@@ -460,6 +475,7 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse:
+    """A player's record in a league: matches, holes, rating over time, charts."""
     league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
     _member_role(request, league.club)
     person = get_object_or_404(Player, pk=player_id)
