@@ -1,17 +1,26 @@
 """Scorecards: one card per seat of a match, strokes per hole, total and place.
 
 Live tables write a hole's strokes here when the hole ends; hand-played league tables
-write all their holes at once. Totals and places are always recomputed from the
-holes (by the engine's match rules), never typed in.
+write all their holes at once, after `check_hand_scores` has found nothing wrong.
+Totals and places are always recomputed from the holes (by the engine's match
+rules), never typed in.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
 from django.db import transaction
+from django.utils import timezone
 
-from games.engine.match import MatchStatus, match_status
+from games.engine import VARIANTS, score_layout
+from games.engine.match import HOLES, MatchStatus, match_status
 
-from .models import Scorecard, ScorecardHole, Table
+from .models import Scorecard, ScorecardHole, Seat, Table
 
 
 def open_scorecards(*, table: Table) -> list[Scorecard]:
@@ -56,3 +65,260 @@ def refresh_results(*, table: Table) -> MatchStatus:
         card.place = status.places[card.position] if status.over else None
     Scorecard.objects.bulk_update(cards, ["total", "place"])
     return status
+
+
+# --- What a hole can score -------------------------------------------------------------
+
+
+@functools.cache
+def hole_score_range(variant: str) -> tuple[int, int]:
+    """The lowest and highest strokes one hole of `variant` can score.
+
+    Found with the engine's own `score_layout`, over every layout built from the
+    three lowest- (for the minimum) or highest-scoring ranks (for the maximum) of the
+    largest deck the variant uses, never holding more of a rank than that deck has.
+    Pairs and bonuses reward equal ranks whatever they are worth, so no other rank
+    reaches further.
+    """
+    rules = VARIANTS[variant]
+    by_rank: dict[object, list] = {}
+    for card in rules.deck(rules.max_players):
+        by_rank.setdefault(rules.ranks[card], []).append(card)
+    ranked = sorted(by_rank.values(), key=lambda cards: rules.values[cards[0]])
+    return _extreme_score(rules, ranked[:3], min), _extreme_score(rules, ranked[-3:], max)
+
+
+def _extreme_score(rules, groups: list[list], pick: Callable[[int, int], int]) -> int:
+    best: int | None = None
+    for choice in itertools.product(range(len(groups)), repeat=rules.size):
+        counts = Counter(choice)
+        if any(counts[i] > len(groups[i]) for i in counts):
+            continue
+        used: Counter[int] = Counter()
+        cards = []
+        for i in choice:
+            cards.append(groups[i][used[i]])
+            used[i] += 1
+        score = score_layout(rules, cards)
+        best = score if best is None else pick(best, score)
+    assert best is not None
+    return best
+
+
+# --- Hand-played matches ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreProblem:
+    """One thing wrong with entered scores: where (hole number, seat position) and what."""
+
+    message: str
+    hole: int | None = None
+    position: int | None = None
+
+
+class HandScoreError(ValueError):
+    """Entered scores break a rule; `problems` says each one, for the form to show."""
+
+    def __init__(self, problems: Sequence[ScoreProblem]):
+        self.problems = list(problems)
+        super().__init__(" ".join(problem.message for problem in self.problems))
+
+
+def check_hand_scores(
+    variant: str, hole_scores: Sequence[Sequence[object]], names: Sequence[str]
+) -> MatchStatus:
+    """The finished match's status, or `HandScoreError` listing every problem.
+
+    `hole_scores` holds one list per hole (the nine regulation holes, then playoff
+    holes) with one entry per seat: strokes as an int, or None where a seat did not
+    play. Every seat plays the nine holes; a playoff hole follows only a tie for the
+    lowest total and only the tied players' strokes are entered on it; each score
+    must be one the variant's layout can make; and the match must end with a winner.
+    """
+    players = len(names)
+    low, high = hole_score_range(variant)
+    game = VARIANTS[variant].name
+    problems: list[ScoreProblem] = []
+    if len(hole_scores) < HOLES:
+        problems.append(
+            ScoreProblem(f"A match has {HOLES} holes; {len(hole_scores)} were entered.")
+        )
+    for index, scores in enumerate(hole_scores):
+        number = index + 1
+        if len(scores) != players:
+            problems.append(ScoreProblem(f"Hole {number} needs one entry per player.", number))
+            continue
+        for position, strokes in enumerate(scores):
+            if strokes is None:
+                if number <= HOLES:
+                    problems.append(
+                        ScoreProblem(
+                            f"Hole {number}: enter strokes for {names[position]}.",
+                            number,
+                            position,
+                        )
+                    )
+            elif type(strokes) is not int:
+                problems.append(
+                    ScoreProblem(
+                        f"Hole {number}: strokes for {names[position]} must be a whole number.",
+                        number,
+                        position,
+                    )
+                )
+            elif not low <= strokes <= high:
+                problems.append(
+                    ScoreProblem(
+                        f"Hole {number}: {strokes} is not a {game} score "
+                        f"(a hole scores {low} to {high}).",
+                        number,
+                        position,
+                    )
+                )
+    if problems:
+        raise HandScoreError(problems)
+
+    for index in range(HOLES, len(hole_scores)):
+        number = index + 1
+        before = match_status(hole_scores[:index], players)
+        if before.over:
+            raise HandScoreError(
+                [
+                    ScoreProblem(
+                        f"Hole {number} is a playoff hole, but the match was decided after "
+                        f"hole {index}: a playoff is played only on a tie for the lowest total.",
+                        number,
+                    )
+                ]
+            )
+        outsiders = [
+            position
+            for position, strokes in enumerate(hole_scores[index])
+            if strokes is not None and position not in before.contenders
+        ]
+        missing = [p for p in before.contenders if hole_scores[index][p] is None]
+        tied = " and ".join(names[p] for p in before.contenders)
+        problems = [
+            ScoreProblem(
+                f"Hole {number}: only the tied players ({tied}) play the playoff hole.",
+                number,
+                position,
+            )
+            for position in outsiders
+        ] + [
+            ScoreProblem(f"Hole {number}: enter strokes for {names[p]}.", number, p)
+            for p in missing
+        ]
+        if problems:
+            raise HandScoreError(problems)
+
+    status = match_status(hole_scores, players)
+    if not status.over:
+        tied = " and ".join(names[p] for p in status.contenders)
+        raise HandScoreError(
+            [
+                ScoreProblem(
+                    f"{tied} are tied after hole {len(hole_scores)}: "
+                    f"enter a playoff hole between them."
+                )
+            ]
+        )
+    return status
+
+
+@transaction.atomic
+def open_hand_table(
+    *,
+    variant: str,
+    players: Sequence,
+    host=None,
+    deal_seed: int | None = None,
+) -> Table:
+    """A table played with a physical deck: its seats (players in order) and empty cards."""
+    rules = VARIANTS[variant]
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players.")
+    fields = {"deal_seed": deal_seed} if deal_seed is not None else {}
+    table = Table.objects.create(
+        variant=variant,
+        kind=Table.Kind.HAND,
+        status=Table.Status.PLAYING,
+        host=host,
+        seat_count=len(players),
+        is_public=False,
+        started_at=timezone.now(),
+        **fields,
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, position=position, player=player)
+        for position, player in enumerate(players)
+    )
+    open_scorecards(table=table)
+    return table
+
+
+@transaction.atomic
+def record_hand_results(*, table: Table, hole_scores: Sequence[Sequence[object]]) -> MatchStatus:
+    """Write every hole of a hand-played table at once and finish it; nothing on error.
+
+    Results are entered once: a change afterwards is a correction (`correct_hole`).
+    """
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    if locked.kind != Table.Kind.HAND:
+        raise ValueError("Only a table played with a physical deck takes results by hand.")
+    if locked.status == Table.Status.FINISHED:
+        raise ValueError("This table's results are in; change a hole with a correction.")
+    cards = open_scorecards(table=table)
+    check_hand_scores(table.variant, hole_scores, [card.name for card in cards])
+    ScorecardHole.objects.filter(scorecard__table=table).delete()
+    ScorecardHole.objects.bulk_create(
+        ScorecardHole(scorecard=cards[position], number=index + 1, strokes=strokes)
+        for index, scores in enumerate(hole_scores)
+        for position, strokes in enumerate(scores)
+        if strokes is not None
+    )
+    status = refresh_results(table=table)
+    table.status = Table.Status.FINISHED
+    table.finished_at = timezone.now()
+    table.save(update_fields=["status", "finished_at"])
+    return status
+
+
+def record_hand_match(
+    *,
+    variant: str,
+    players: Sequence,
+    hole_scores: Sequence[Sequence[object]],
+    host=None,
+    deal_seed: int | None = None,
+) -> Table:
+    """A finished hand-played table in one step: seats, cards and validated holes."""
+    with transaction.atomic():
+        table = open_hand_table(variant=variant, players=players, host=host, deal_seed=deal_seed)
+        record_hand_results(table=table, hole_scores=hole_scores)
+    return table
+
+
+@transaction.atomic
+def correct_hole(*, scorecard: Scorecard, number: int, strokes: int) -> int:
+    """Change the strokes of one recorded hole and refresh the match; the old value back.
+
+    The whole match must still follow the rules afterwards (`check_hand_scores`), so a
+    correction that would leave a tie without a playoff, or a playoff without a tie,
+    is refused and nothing changes.
+    """
+    hole = ScorecardHole.objects.select_for_update().get(scorecard=scorecard, number=number)
+    old = hole.strokes
+    hole.strokes = strokes
+    hole.save(update_fields=["strokes"])
+    table = scorecard.table
+    names = list(table.scorecards.order_by("position").values_list("name", flat=True))
+    if table.status == Table.Status.FINISHED:
+        check_hand_scores(table.variant, hole_scores(table), names)
+    else:
+        low, high = hole_score_range(table.variant)
+        if not low <= strokes <= high:
+            raise HandScoreError([ScoreProblem(f"A hole scores {low} to {high}.", number)])
+    refresh_results(table=table)
+    return old

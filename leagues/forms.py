@@ -1,11 +1,20 @@
-"""Account forms."""
+"""Forms: accounts, and the organiser's forms for leagues, nights, results and corrections."""
 
 from __future__ import annotations
+
+import re
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from .models import Player
+from games.engine.match import HOLES
+from games.models import Table
+from games.scorecards import HandScoreError, check_hand_scores
+
+from .models import League, LeagueNight, Membership, Player, Season
+
+PLAYOFF_ROWS = 3
+_WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,4}$")
 
 
 class SignUpForm(UserCreationForm):
@@ -22,3 +31,170 @@ class SignUpForm(UserCreationForm):
         if Player.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError("That username is taken. Please choose another.")
         return username
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class LeagueForm(forms.ModelForm):
+    class Meta:
+        model = League
+        fields = ("name", "variant", "points_per_place")
+
+
+class SeasonForm(forms.ModelForm):
+    class Meta:
+        model = Season
+        fields = ("name", "start", "end")
+        widgets = {"start": DateInput(), "end": DateInput()}
+
+
+class NightForm(forms.ModelForm):
+    class Meta:
+        model = LeagueNight
+        fields = ("date", "duplicate_deals")
+        widgets = {"date": DateInput()}
+
+
+class MemberForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+
+    def clean_username(self) -> Player:
+        username = self.cleaned_data["username"]
+        player = Player.objects.filter(username__iexact=username).first()
+        if player is None:
+            raise forms.ValidationError("No player has that username.")
+        return player
+
+
+class NightPlayersForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Players present",
+    )
+
+    def __init__(self, *args, members, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = members
+
+
+class SeatingForm(forms.Form):
+    method = forms.ChoiceField(
+        choices=[("random", "At random"), ("balanced", "Balanced by rating (snake seeding)")],
+        initial="random",
+    )
+    seats_per_table = forms.IntegerField(min_value=2, max_value=8, initial=4)
+    kind = forms.ChoiceField(
+        choices=Table.Kind.choices, initial=Table.Kind.HAND, label="Tables are played"
+    )
+
+
+class HandResultsForm(forms.Form):
+    """Strokes per hole for every card of a hand-played table: nine holes, then playoffs.
+
+    The cells are text so that anything typed comes back with a sentence about it;
+    the match rules themselves are checked by `games.scorecards.check_hand_scores`.
+    """
+
+    def __init__(self, *args, table: Table, names: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.names = names
+        self.numbers = list(range(1, HOLES + PLAYOFF_ROWS + 1))
+        self.problems: list[str] = []
+        self.hole_scores: list[list[object]] = []
+        for number in self.numbers:
+            for position, name in enumerate(names):
+                label = f"{name}, {'playoff ' if number > HOLES else ''}hole {number}"
+                self.fields[self.cell(number, position)] = forms.CharField(
+                    required=False,
+                    max_length=6,
+                    label=label,
+                    widget=forms.TextInput(
+                        attrs={"inputmode": "numeric", "size": 3, "autocomplete": "off"}
+                    ),
+                )
+
+    @staticmethod
+    def cell(number: int, position: int) -> str:
+        return f"h{number}_s{position}"
+
+    def rows(self):
+        """(hole number, is playoff, [bound fields]) for the template's grid."""
+        for number in self.numbers:
+            yield (
+                number,
+                number > HOLES,
+                [self[self.cell(number, p)] for p in range(len(self.names))],
+            )
+
+    def clean(self):
+        data = super().clean()
+        grid: list[list[object]] = []
+        for number in self.numbers:
+            row: list[object] = []
+            for position in range(len(self.names)):
+                raw = (data.get(self.cell(number, position)) or "").strip()
+                if raw == "":
+                    row.append(None)
+                elif _WHOLE_NUMBER.match(raw):
+                    row.append(int(raw))
+                else:
+                    row.append(raw)
+            grid.append(row)
+        # Trailing empty rows were never played; an empty row in the middle is reported.
+        while grid and all(value is None for value in grid[-1]):
+            grid.pop()
+        try:
+            check_hand_scores(self.table.variant, grid, self.names)
+        except HandScoreError as error:
+            for problem in error.problems:
+                self.problems.append(problem.message)
+                if problem.hole is not None and problem.position is not None:
+                    self.add_error(self.cell(problem.hole, problem.position), problem.message)
+            if not any(p.position is not None for p in error.problems):
+                raise forms.ValidationError([p.message for p in error.problems]) from None
+            raise forms.ValidationError("Nothing was saved: fix the scores marked below.") from None
+        self.hole_scores = grid
+        return data
+
+
+class CorrectionForm(forms.Form):
+    """One hole of one card at a table, its new strokes and why."""
+
+    scorecard = forms.TypedChoiceField(coerce=int, label="Player")
+    number = forms.TypedChoiceField(coerce=int, label="Hole")
+    strokes = forms.IntegerField(label="New strokes")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=500)
+
+    def __init__(self, *args, table: Table, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cards = {card.pk: card for card in table.scorecards.order_by("position")}
+        self.fields["scorecard"].choices = [(pk, card.name) for pk, card in self.cards.items()]
+        numbers = sorted(
+            set(
+                table.scorecards.values_list("holes__number", flat=True).exclude(holes__number=None)
+            )
+        )
+        self.fields["number"].choices = [
+            (n, f"Playoff hole {n}" if n > HOLES else f"Hole {n}") for n in numbers
+        ]
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("Say why the score changes.")
+        return reason
+
+    def clean(self):
+        data = super().clean()
+        card = self.cards.get(data.get("scorecard"))
+        if card is not None and "number" in data:
+            if not card.holes.filter(number=data["number"]).exists():
+                self.add_error("number", f"{card.name} did not play that hole.")
+            data["card"] = card
+        return data

@@ -1,9 +1,19 @@
-"""Players (the user model), and later clubs, leagues, seasons and nights."""
+"""Players (the user model), clubs and their members, leagues, seasons, nights and ratings.
+
+Standings and ratings are computed from games' scorecards; the only numbers stored
+here are ratings (rebuildable from scratch) and the audit trail of score corrections.
+"""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.db import models
+from django.urls import reverse
+
+from games.models import Scorecard, variant_choices
 
 
 class Player(AbstractUser):
@@ -25,3 +35,260 @@ class Player(AbstractUser):
     @property
     def name(self) -> str:
         return self.display_name or self.username
+
+
+class Club(models.Model):
+    """A club that runs leagues; its members are players and organisers."""
+
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=50, unique=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:club", args=[self.slug])
+
+
+class Membership(models.Model):
+    """A player's place in a club: a player, or an organiser who runs its leagues."""
+
+    class Role(models.TextChoices):
+        PLAYER = "player", "Player"
+        ORGANISER = "organiser", "Organiser"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "player__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="unique_membership"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.get_role_display()}, {self.club})"
+
+
+points_validator = RegexValidator(
+    r"^\s*\d+(\s*,\s*\d+)*\s*$",
+    "Points per place are whole numbers separated by commas, first place first: 6,4,2,0.",
+)
+
+
+class League(models.Model):
+    """A club's league of one variant; points per place turn match places into standings."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=20, choices=variant_choices, default="play-nine")
+    points_per_place = models.CharField(
+        max_length=60,
+        default="6,4,2,0",
+        validators=[points_validator],
+        help_text="Points for 1st, 2nd, 3rd... place in a match; places beyond the list score 0.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="unique_league_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:league", args=[self.pk])
+
+    @property
+    def points(self) -> list[int]:
+        """Points per place, first place first."""
+        return [int(part) for part in self.points_per_place.split(",") if part.strip()]
+
+    def points_for(self, place: int | None) -> int:
+        """The league points a match place earns (0 beyond the list or without a place)."""
+        if place is None or not 1 <= place <= len(self.points):
+            return 0
+        return self.points[place - 1]
+
+
+class Season(models.Model):
+    """A stretch of a league's nights with its own standings."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=80)
+    start = models.DateField()
+    end = models.DateField()
+
+    class Meta:
+        ordering = ["league", "-start"]
+
+    def __str__(self) -> str:
+        return f"{self.league.name}: {self.name}"
+
+    def clean(self) -> None:
+        if self.start and self.end and self.end < self.start:
+            raise ValidationError({"end": "A season ends on or after the day it starts."})
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:season", args=[self.pk])
+
+
+class LeagueNight(models.Model):
+    """One evening of a season: the players present and the tables they sat at."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="nights")
+    date = models.DateField()
+    duplicate_deals = models.BooleanField(
+        default=False,
+        help_text="Tables with the same number of seats play the same deals, hole by hole.",
+    )
+    players = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="league_nights"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "date", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.season}, {self.date:%d %b %Y}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:night", args=[self.pk])
+
+
+class NightTable(models.Model):
+    """A table of a league night: one games.Table, played live or with a physical deck."""
+
+    night = models.ForeignKey(LeagueNight, on_delete=models.CASCADE, related_name="tables")
+    table = models.OneToOneField(
+        "games.Table", on_delete=models.CASCADE, related_name="night_table"
+    )
+    number = models.PositiveSmallIntegerField(help_text="Table 1, 2, ... of the night.")
+
+    class Meta:
+        ordering = ["night", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "number"], name="unique_night_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.night}, table {self.number}"
+
+    @property
+    def is_hand(self) -> bool:
+        return self.table.kind == self.table.Kind.HAND
+
+    def get_absolute_url(self) -> str:
+        return f"{self.night.get_absolute_url()}#table-{self.number}"
+
+
+class Rating(models.Model):
+    """A player's current openskill rating in a league (rebuilt from the matches)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["league", "-mu"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="unique_rating"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.ordinal:.1f} in {self.league}"
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating shown and ranked by: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """A player's rating after one rated match: the history behind `Rating`."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    night_table = models.ForeignKey(
+        NightTable, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    sequence = models.PositiveIntegerField(help_text="The match's place in the league's order.")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        ordering = ["league", "sequence", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["night_table", "player"], name="unique_rating_change"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} after {self.night_table}: {self.ordinal:.1f}"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def ordinal_before(self) -> float:
+        return self.mu_before - 3 * self.sigma_before
+
+
+class ScoreCorrection(models.Model):
+    """The audit record of a changed hole: old and new strokes, who, when and why."""
+
+    scorecard = models.ForeignKey(
+        "games.Scorecard", on_delete=models.CASCADE, related_name="corrections"
+    )
+    hole_number = models.PositiveSmallIntegerField()
+    old_strokes = models.IntegerField()
+    new_strokes = models.IntegerField()
+    reason = models.TextField()
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="score_corrections",
+    )
+    corrected_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-corrected_at", "-pk"]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.scorecard.name}, hole {self.hole_number}: "
+            f"{self.old_strokes} -> {self.new_strokes}"
+        )
+
+
+class LeagueScorecard(Scorecard):
+    """A scorecard seen from the leagues: the admin's door to corrections, scoped by club."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "league scorecard"
+        verbose_name_plural = "league scorecards"

@@ -1,9 +1,35 @@
+"""Accounts and home at the top level; the league pages under /leagues/ (namespace "leagues")."""
+
 from django.urls import include, path
 
 from . import views
+
+league_patterns = [
+    path("", views.index, name="index"),
+    path("clubs/<slug:slug>/", views.club, name="club"),
+    path("clubs/<slug:slug>/leagues/new/", views.league_create, name="league_create"),
+    path("clubs/<slug:slug>/members/new/", views.member_add, name="member_add"),
+    path("<int:league_id>/", views.league, name="league"),
+    path("<int:league_id>/seasons/new/", views.season_create, name="season_create"),
+    path("<int:league_id>/players/<int:player_id>/", views.player, name="player"),
+    path("seasons/<int:season_id>/", views.season, name="season"),
+    path("seasons/<int:season_id>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("seasons/<int:season_id>/nights/new/", views.night_create, name="night_create"),
+    path("nights/<int:night_id>/", views.night, name="night"),
+    path("nights/<int:night_id>/players/", views.night_players, name="night_players"),
+    path("nights/<int:night_id>/seating/", views.night_seat, name="night_seat"),
+    path(
+        "nights/<int:night_id>/scorecards.csv",
+        views.night_scorecards_csv,
+        name="night_scorecards_csv",
+    ),
+    path("tables/<int:night_table_id>/results/", views.table_results, name="table_results"),
+    path("tables/<int:night_table_id>/correct/", views.table_correct, name="table_correct"),
+]
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("leagues/", include((league_patterns, "leagues"))),
 ]

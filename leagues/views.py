@@ -1,15 +1,41 @@
-"""Account pages and the home page."""
+"""Account pages, the home page, and the league pages: clubs, leagues, seasons, nights.
+
+Who may do what: anonymous visitors are sent to log in; a club's pages are 404 for
+anyone outside it (they do not learn it exists); members may look; only organisers
+change anything (403 for a member who tries).
+"""
 
 from __future__ import annotations
 
+import csv
+
 from django.contrib import messages
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .forms import SignUpForm
+from games.engine.match import HOLES
+from games.models import Table
+from games.scorecards import HandScoreError
+
+from . import charts, selectors, services
+from .forms import (
+    CorrectionForm,
+    HandResultsForm,
+    LeagueForm,
+    MemberForm,
+    NightForm,
+    NightPlayersForm,
+    SeasonForm,
+    SeatingForm,
+    SignUpForm,
+)
+from .models import Club, League, LeagueNight, NightTable, Player, Season
 
 
 @require_GET
@@ -33,3 +59,447 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome to Fairway, {player.name}!")
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+# --- Access ----------------------------------------------------------------------------
+
+
+def _member_role(request: HttpRequest, club: Club) -> str:
+    """The visitor's role in `club`; 404 for anyone outside it."""
+    role = selectors.role_in(request.user, club)
+    if role is None:
+        raise Http404("No such club.")
+    return role
+
+
+def _organiser(request: HttpRequest, club: Club) -> None:
+    """404 outside the club, 403 for a member who is not an organiser."""
+    if _member_role(request, club) != "organiser":
+        raise PermissionDenied("Only the club's organisers may do that.")
+
+
+def _night_table(night_table_id: int) -> NightTable:
+    return get_object_or_404(
+        NightTable.objects.select_related("table", "night__season__league__club"),
+        pk=night_table_id,
+    )
+
+
+def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response, csv.writer(response)
+
+
+# --- Clubs and leagues -----------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    """The visitor's clubs and leagues, and links to their own results."""
+    clubs = selectors.clubs_of(request.user).prefetch_related("leagues")
+    played = League.objects.filter(
+        seasons__nights__tables__table__scorecards__player=request.user
+    ).distinct()
+    return render(request, "leagues/index.html", {"clubs": clubs, "played": played})
+
+
+def _club_page(request, club, *, league_form=None, member_form=None, status=200):
+    role = _member_role(request, club)
+    return render(
+        request,
+        "leagues/club.html",
+        {
+            "club": club,
+            "is_organiser": role == "organiser",
+            "leagues": club.leagues.all(),
+            "members": club.memberships.select_related("player").order_by("player__username"),
+            "league_form": league_form or LeagueForm(),
+            "member_form": member_form or MemberForm(),
+        },
+        status=status,
+    )
+
+
+@require_GET
+@login_required
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's leagues and members; organisers add both here."""
+    return _club_page(request, get_object_or_404(Club, slug=slug))
+
+
+@require_POST
+@login_required
+def league_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser creates a league in their club."""
+    club = get_object_or_404(Club, slug=slug)
+    _organiser(request, club)
+    form = LeagueForm(request.POST)
+    if form.is_valid():
+        try:
+            league = services.create_league(club=club, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"{league.name} is ready: add its first season.")
+            return redirect(league)
+    return _club_page(request, club, league_form=form, status=400)
+
+
+@require_POST
+@login_required
+def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser adds a player (by username) to the club, or changes their role."""
+    club = get_object_or_404(Club, slug=slug)
+    _organiser(request, club)
+    form = MemberForm(request.POST)
+    if not form.is_valid():
+        return _club_page(request, club, member_form=form, status=400)
+    player = form.cleaned_data["username"]
+    services.add_member(club=club, player=player, role=form.cleaned_data["role"], by=request.user)
+    messages.success(request, f"{player.name} is a member of {club.name}.")
+    return redirect(club)
+
+
+def _league_page(request, league, *, season_form=None, status=200):
+    role = _member_role(request, league.club)
+    return render(
+        request,
+        "leagues/league.html",
+        {
+            "league": league,
+            "club": league.club,
+            "is_organiser": role == "organiser",
+            "seasons": league.seasons.all(),
+            "ratings": selectors.league_ratings(league),
+            "season_form": season_form or SeasonForm(),
+        },
+        status=status,
+    )
+
+
+@require_GET
+@login_required
+def league(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A league's seasons and ratings."""
+    return _league_page(
+        request, get_object_or_404(League.objects.select_related("club"), pk=league_id)
+    )
+
+
+@require_POST
+@login_required
+def season_create(request: HttpRequest, league_id: int) -> HttpResponse:
+    """An organiser opens a season in the league."""
+    league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
+    _organiser(request, league.club)
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            season = services.create_season(league=league, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"{season.name} is open: add its first night.")
+            return redirect(season)
+    return _league_page(request, league, season_form=form, status=400)
+
+
+# --- Seasons and standings -------------------------------------------------------------
+
+
+def _season(season_id: int) -> Season:
+    return get_object_or_404(Season.objects.select_related("league__club"), pk=season_id)
+
+
+def _season_page(request, season, *, night_form=None, status=200):
+    role = _member_role(request, season.league.club)
+    return render(
+        request,
+        "leagues/season.html",
+        {
+            "season": season,
+            "league": season.league,
+            "club": season.league.club,
+            "is_organiser": role == "organiser",
+            "standings": selectors.season_standings(season),
+            "tie_break_rule": selectors.TIE_BREAK_RULE,
+            "nights": season.nights.prefetch_related("tables__table"),
+            "night_form": night_form or NightForm(),
+        },
+        status=status,
+    )
+
+
+@require_GET
+@login_required
+def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    """A season's standings (printable) and nights."""
+    return _season_page(request, _season(season_id))
+
+
+@require_GET
+@login_required
+def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
+    """The season's standings as a CSV download."""
+    season = _season(season_id)
+    _member_role(request, season.league.club)
+    filename = f"{slugify(season.league.name)}-{slugify(season.name)}-standings.csv"
+    response, writer = _csv_response(filename)
+    writer.writerow(
+        ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins",
+         "points", "movement"]
+    )  # fmt: skip
+    for row in selectors.season_standings(season):
+        movement = "new" if row.is_new else ("" if row.movement is None else row.movement)
+        writer.writerow(
+            [row.place, row.player.name, row.matches, row.holes, row.strokes,
+             row.mean_display, row.wins, row.points, movement]
+        )  # fmt: skip
+    return response
+
+
+@require_POST
+@login_required
+def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
+    """An organiser adds a night to the season."""
+    season = _season(season_id)
+    _organiser(request, season.league.club)
+    form = NightForm(request.POST)
+    if form.is_valid():
+        try:
+            night = services.create_night(
+                season=season,
+                night_date=form.cleaned_data["date"],
+                duplicate_deals=form.cleaned_data["duplicate_deals"],
+                by=request.user,
+            )
+        except ValidationError as error:
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, "Night created: tick the players present, then seat them.")
+            return redirect(night)
+    return _season_page(request, season, night_form=form, status=400)
+
+
+# --- Nights ----------------------------------------------------------------------------
+
+
+def _night(night_id: int) -> LeagueNight:
+    return get_object_or_404(
+        LeagueNight.objects.select_related("season__league__club"), pk=night_id
+    )
+
+
+def _night_page(request, night, *, players_form=None, seating_form=None, status=200):
+    club = night.season.league.club
+    role = _member_role(request, club)
+    members = selectors.club_members(club)
+    tables = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
+    return render(
+        request,
+        "leagues/night.html",
+        {
+            "night": night,
+            "season": night.season,
+            "league": night.season.league,
+            "club": club,
+            "is_organiser": role == "organiser",
+            "present": night.players.order_by("display_name", "username"),
+            "tables": tables,
+            "seated_for_good": any(view.table.status == Table.Status.FINISHED for view in tables),
+            "holes": range(1, HOLES + 1),
+            "corrections": selectors.corrections_for(night),
+            "players_form": players_form
+            or NightPlayersForm(members=members, initial={"players": night.players.all()}),
+            "seating_form": seating_form or SeatingForm(),
+        },
+        status=status,
+    )
+
+
+@require_GET
+@login_required
+def night(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A night: players present, seating, and every table's scorecard (printable)."""
+    return _night_page(request, _night(night_id))
+
+
+@require_POST
+@login_required
+def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
+    """An organiser records who is present."""
+    night = _night(night_id)
+    club = night.season.league.club
+    _organiser(request, club)
+    form = NightPlayersForm(request.POST, members=selectors.club_members(club))
+    if not form.is_valid():
+        return _night_page(request, night, players_form=form, status=400)
+    services.set_night_players(night=night, players=form.cleaned_data["players"], by=request.user)
+    messages.success(request, f"{len(form.cleaned_data['players'])} players present.")
+    return redirect(night)
+
+
+@require_POST
+@login_required
+def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
+    """An organiser seats the players present at tables."""
+    night = _night(night_id)
+    _organiser(request, night.season.league.club)
+    form = SeatingForm(request.POST)
+    if form.is_valid():
+        try:
+            tables = services.seat_night(night=night, by=request.user, **form.cleaned_data)
+        except services.SeatingError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Players seated at {len(tables)} tables.")
+            return redirect(night)
+    return _night_page(request, night, seating_form=form, status=400)
+
+
+@require_GET
+@login_required
+def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Every scorecard of the night as a CSV download, a row per card."""
+    night = _night(night_id)
+    _member_role(request, night.season.league.club)
+    response, writer = _csv_response(f"night-{night.date:%Y-%m-%d}-scorecards.csv")
+    views = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
+    playoffs = max((len(v.playoff_numbers) for v in views), default=0)
+    writer.writerow(
+        ["table", "kind", "status", "player", *[f"hole_{n}" for n in range(1, HOLES + 1)],
+         *[f"playoff_{i}" for i in range(1, playoffs + 1)], "total", "place"]
+    )  # fmt: skip
+    for view in views:
+        for card_view in view.cards:
+            card = card_view.card
+            writer.writerow(
+                [view.night_table.number, view.table.kind, view.table.status, card.name,
+                 *["" if s is None else s for s in card_view.holes],
+                 *["" if s is None else s for s in card_view.playoff],
+                 *[""] * (playoffs - len(card_view.playoff)),
+                 card.total, card.place or ""]
+            )  # fmt: skip
+    return response
+
+
+# --- Results and corrections -----------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """An organiser enters a hand-played table's holes; nothing is saved on error."""
+    night_table = _night_table(night_table_id)
+    _organiser(request, night_table.night.season.league.club)
+    table = night_table.table
+    if table.kind != Table.Kind.HAND:
+        raise Http404("This table is played live.")
+    if table.status == Table.Status.FINISHED:
+        messages.info(request, "Results are in for this table: change a hole with a correction.")
+        return redirect("leagues:table_correct", night_table.pk)
+    names = [seat.name for seat in table.seats.select_related("player").order_by("position")]
+    form = HandResultsForm(request.POST or None, table=table, names=names)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.enter_hand_results(
+                night_table=night_table, hole_scores=form.hole_scores, by=request.user
+            )
+        except (HandScoreError, ValueError) as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Results saved for table {night_table.number}.")
+            return redirect(night_table.night)
+    return render(
+        request,
+        "leagues/table_results.html",
+        {
+            "night_table": night_table,
+            "night": night_table.night,
+            "season": night_table.night.season,
+            "league": night_table.night.season.league,
+            "club": night_table.night.season.league.club,
+            "form": form,
+            "names": names,
+        },
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """An organiser corrects one hole of a finished table, with a reason."""
+    night_table = _night_table(night_table_id)
+    _organiser(request, night_table.night.season.league.club)
+    form = CorrectionForm(request.POST or None, table=night_table.table)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.correct_score(
+                scorecard=data["card"],
+                number=data["number"],
+                strokes=data["strokes"],
+                reason=data["reason"],
+                by=request.user,
+            )
+        except HandScoreError as error:
+            form.add_error(None, [p.message for p in error.problems])
+        except ValidationError as error:
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, "Score corrected; standings and ratings are up to date.")
+            return redirect(night_table.night)
+    return render(
+        request,
+        "leagues/correction.html",
+        {
+            "night_table": night_table,
+            "night": night_table.night,
+            "season": night_table.night.season,
+            "league": night_table.night.season.league,
+            "club": night_table.night.season.league.club,
+            "table": selectors.table_view(night_table),
+            "holes": range(1, HOLES + 1),
+            "form": form,
+        },
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+# --- Players ---------------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse:
+    """A player's record in a league: matches, holes, rating over time, charts."""
+    league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
+    _member_role(request, league.club)
+    person = get_object_or_404(Player, pk=player_id)
+    record = selectors.player_record(league, person)
+    history = selectors.rating_history(league, person)
+    strokes_chart = charts.line_chart(
+        [(f"{line.date:%d %b}", line.card.total) for line in record.matches]
+    )
+    rating_chart = charts.line_chart(
+        [(f"{c.night_table.night.date:%d %b}", c.ordinal) for c in history], digits=1
+    )
+    rating = league.ratings.filter(player=person).first()
+    return render(
+        request,
+        "leagues/player.html",
+        {
+            "league": league,
+            "club": league.club,
+            "person": person,
+            "record": record,
+            "rating": rating,
+            "history": history,
+            "strokes_chart": strokes_chart,
+            "rating_chart": rating_chart,
+            "spread_chart": charts.histogram(record.spread),
+        },
+    )

@@ -1,0 +1,121 @@
+"""Chart geometry for inline SVG drawn on the server: a line over time and a histogram.
+
+Only numbers are worked out here; the templates draw them (with a title and a
+description, so a screen reader gets the chart too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+WIDTH, HEIGHT = 640, 220
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 30
+
+
+@dataclass(frozen=True)
+class Point:
+    x: float
+    y: float
+    label: str
+    value: float
+
+
+@dataclass(frozen=True)
+class Tick:
+    y: float
+    label: str
+
+
+@dataclass(frozen=True)
+class LineChart:
+    points: list[Point]
+    ticks: list[Tick]
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    right_edge: int = WIDTH - RIGHT
+    bottom_edge: int = HEIGHT - BOTTOM
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{p.x:.1f},{p.y:.1f}" for p in self.points)
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    label: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Histogram:
+    bars: list[Bar]
+    ticks: list[Tick]
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    right_edge: int = WIDTH - RIGHT
+    bottom_edge: int = HEIGHT - BOTTOM
+
+
+def _ticks(low: float, high: float, scale, digits: int) -> list[Tick]:
+    middle = (low + high) / 2
+    return [Tick(scale(v), f"{v:.{digits}f}") for v in dict.fromkeys((low, middle, high))]
+
+
+def line_chart(values: Sequence[tuple[str, float]], *, digits: int = 0) -> LineChart | None:
+    """Points for (label, value) pairs in order, or None with nothing to draw."""
+    if not values:
+        return None
+    numbers = [v for _, v in values]
+    low, high = min(numbers), max(numbers)
+    if low == high:
+        low, high = low - 1, high + 1
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def y_of(value: float) -> float:
+        return TOP + plot_h * (high - value) / (high - low)
+
+    step = plot_w / (len(values) - 1) if len(values) > 1 else 0
+    points = [
+        Point(LEFT + (step * i if len(values) > 1 else plot_w / 2), y_of(v), label, v)
+        for i, (label, v) in enumerate(values)
+    ]
+    return LineChart(points=points, ticks=_ticks(low, high, y_of, digits))
+
+
+def histogram(counts: Sequence[tuple[int, int]]) -> Histogram | None:
+    """Bars for (strokes, how many holes), one per score from the lowest to the highest."""
+    if not counts:
+        return None
+    by_score = dict(counts)
+    scores = list(range(min(by_score), max(by_score) + 1))
+    top = max(by_score.values())
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+    slot = plot_w / len(scores)
+    bars = []
+    for i, score in enumerate(scores):
+        count = by_score.get(score, 0)
+        height = plot_h * count / top
+        bars.append(
+            Bar(
+                x=LEFT + slot * i + slot * 0.1,
+                y=TOP + plot_h - height,
+                width=slot * 0.8,
+                height=height,
+                label=str(score),
+                count=count,
+            )
+        )
+
+    def y_of(value: float) -> float:
+        return TOP + plot_h * (top - value) / top
+
+    return Histogram(bars=bars, ticks=_ticks(0, top, y_of, 0))

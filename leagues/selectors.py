@@ -1,0 +1,378 @@
+"""Reads: who may see what, standings, played matches, ratings and a player's record.
+
+Standings are computed from finished tables' scorecards every time: nothing here is
+stored, so a correction shows at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from fractions import Fraction
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from games.engine import scoring_pairs
+from games.engine.match import HOLES
+from games.models import Hole, Scorecard, ScorecardHole, Table
+
+from .models import (
+    Club,
+    League,
+    LeagueNight,
+    Membership,
+    NightTable,
+    Player,
+    Rating,
+    RatingChange,
+    ScoreCorrection,
+    Season,
+)
+
+TIE_BREAK_RULE = (
+    "Ordered by league points, then match wins, then fewer strokes per hole, then name. "
+    "Players level on points, wins and strokes per hole share a place."
+)
+
+# --- Clubs and roles --------------------------------------------------------------------
+
+
+def role_in(player: Player, club: Club) -> str | None:
+    """The player's role in `club` ("player" or "organiser"), or None for a non-member.
+
+    A superuser counts as an organiser of every club.
+    """
+    if not player.is_authenticated:
+        return None
+    if player.is_superuser:
+        return Membership.Role.ORGANISER
+    return (
+        Membership.objects.filter(club=club, player=player).values_list("role", flat=True).first()
+    )
+
+
+def is_organiser(player: Player, club: Club) -> bool:
+    """Whether the player may change the club's leagues."""
+    return role_in(player, club) == Membership.Role.ORGANISER
+
+
+def clubs_of(player: Player) -> QuerySet[Club]:
+    """The clubs a player belongs to (every club for a superuser)."""
+    if player.is_superuser:
+        return Club.objects.all()
+    return Club.objects.filter(memberships__player=player).distinct()
+
+
+def organised_clubs(player: Player) -> QuerySet[Club]:
+    """The clubs a player organises (every club for a superuser)."""
+    if player.is_superuser:
+        return Club.objects.all()
+    return Club.objects.filter(
+        memberships__player=player, memberships__role=Membership.Role.ORGANISER
+    ).distinct()
+
+
+def club_members(club: Club) -> QuerySet[Player]:
+    """The club's members, by name."""
+    return Player.objects.filter(memberships__club=club).order_by("display_name", "username")
+
+
+# --- Matches ---------------------------------------------------------------------------
+
+
+def counted_tables(*, league: League | None = None, season: Season | None = None):
+    """Finished night tables of a league or season, oldest first (the rating order)."""
+    tables = NightTable.objects.filter(table__status=Table.Status.FINISHED)
+    if season is not None:
+        tables = tables.filter(night__season=season)
+    if league is not None:
+        tables = tables.filter(night__season__league=league)
+    return tables.select_related("table", "night", "night__season").order_by(
+        "night__date", "night__pk", "number"
+    )
+
+
+def ranked_cards(night_table: NightTable) -> list[Scorecard]:
+    """The cards of people (bots are not ranked) at a finished night table."""
+    return [
+        card
+        for card in night_table.table.scorecards.order_by("position")
+        if card.player_id is not None
+    ]
+
+
+def night_tables(night: LeagueNight) -> list[NightTable]:
+    """A night's tables with their seats, cards and holes, ready for the scorecards."""
+    cards = Scorecard.objects.order_by("position").prefetch_related(
+        Prefetch("holes", queryset=ScorecardHole.objects.order_by("number"))
+    )
+    return list(
+        night.tables.select_related("table")
+        .prefetch_related("table__seats__player", Prefetch("table__scorecards", queryset=cards))
+        .order_by("number")
+    )
+
+
+@dataclass
+class CardView:
+    """One scorecard as the pages print it: the nine holes, playoff holes, total, place."""
+
+    card: Scorecard
+    holes: list[int | None]
+    playoff: list[int | None]
+
+
+@dataclass
+class TableView:
+    night_table: NightTable
+    cards: list[CardView]
+    playoff_numbers: list[int]
+
+    @property
+    def table(self) -> Table:
+        return self.night_table.table
+
+
+def table_view(night_table: NightTable) -> TableView:
+    """The printable grid of one table: a row per card, a column per hole."""
+    cards = list(night_table.table.scorecards.all())
+    if not cards:
+        cards = []
+    numbers = sorted({h.number for card in cards for h in card.holes.all()})
+    playoff_numbers = [n for n in numbers if n > HOLES]
+    views = []
+    for card in cards:
+        strokes = {h.number: h.strokes for h in card.holes.all()}
+        views.append(
+            CardView(
+                card=card,
+                holes=[strokes.get(n) for n in range(1, HOLES + 1)],
+                playoff=[strokes.get(n) for n in playoff_numbers],
+            )
+        )
+    return TableView(night_table=night_table, cards=views, playoff_numbers=playoff_numbers)
+
+
+# --- Standings -------------------------------------------------------------------------
+
+
+@dataclass
+class StandingRow:
+    """One player's line in a season's standings."""
+
+    player: Player
+    matches: int = 0
+    holes: int = 0
+    strokes: int = 0
+    wins: int = 0
+    points: int = 0
+    place: int = 0
+    movement: int | None = None
+    is_new: bool = False
+
+    @property
+    def mean(self) -> Fraction | None:
+        """Strokes per hole, exact (shown rounded)."""
+        return Fraction(self.strokes, self.holes) if self.holes else None
+
+    @property
+    def mean_display(self) -> str:
+        return f"{float(self.mean):.2f}" if self.mean is not None else "–"
+
+    def sort_key(self) -> tuple:
+        mean = self.mean if self.mean is not None else Fraction(10**6)
+        return (-self.points, -self.wins, mean, self.player.name.lower(), self.player.pk)
+
+    def level_key(self) -> tuple:
+        return self.sort_key()[:3]
+
+
+def _season_cards(season: Season, before: date | None = None) -> QuerySet[Scorecard]:
+    cards = Scorecard.objects.filter(
+        table__night_table__night__season=season,
+        table__status=Table.Status.FINISHED,
+        player__isnull=False,
+    )
+    if before is not None:
+        cards = cards.filter(table__night_table__night__date__lt=before)
+    return cards.select_related("player").annotate(
+        regulation_holes=Count("holes", filter=Q(holes__number__lte=HOLES))
+    )
+
+
+def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
+    league = season.league
+    rows: dict[int, StandingRow] = {}
+    for card in _season_cards(season, before):
+        row = rows.setdefault(card.player_id, StandingRow(player=card.player))
+        row.matches += 1
+        row.holes += card.regulation_holes
+        row.strokes += card.total
+        row.wins += card.place == 1
+        row.points += league.points_for(card.place)
+    ordered = sorted(rows.values(), key=StandingRow.sort_key)
+    for index, row in enumerate(ordered):
+        if index and row.level_key() == ordered[index - 1].level_key():
+            row.place = ordered[index - 1].place
+        else:
+            row.place = index + 1
+    return ordered
+
+
+def season_standings(season: Season) -> list[StandingRow]:
+    """The season's standings, with each player's movement since the previous night.
+
+    Only finished tables count, and only people (bots are not ranked). See
+    `TIE_BREAK_RULE` for the order. `movement` is how many places a player rose
+    (negative: fell) since the standings before the latest night with results;
+    `is_new` marks a player who had no result before it.
+    """
+    rows = _standings(season)
+    dates = sorted(
+        set(
+            NightTable.objects.filter(
+                night__season=season, table__status=Table.Status.FINISHED
+            ).values_list("night__date", flat=True)
+        )
+    )
+    if len(dates) < 2:
+        return rows
+    before = {row.player.pk: row.place for row in _standings(season, before=dates[-1])}
+    for row in rows:
+        if row.player.pk in before:
+            row.movement = before[row.player.pk] - row.place
+        else:
+            row.is_new = True
+    return rows
+
+
+# --- Ratings ---------------------------------------------------------------------------
+
+
+def league_ratings(league: League) -> list[Rating]:
+    """The league's ratings, best ordinal first."""
+    ratings = list(league.ratings.select_related("player"))
+    return sorted(ratings, key=lambda r: (-r.ordinal, r.player.name.lower()))
+
+
+def rating_history(league: League, player: Player) -> list[RatingChange]:
+    """The player's rating after each rated match of the league, oldest first."""
+    return list(
+        RatingChange.objects.filter(league=league, player=player)
+        .select_related("night_table__night")
+        .order_by("sequence")
+    )
+
+
+# --- A player's record -----------------------------------------------------------------
+
+
+@dataclass
+class MatchLine:
+    night_table: NightTable
+    card: Scorecard
+    date: date
+    points: int = 0
+
+
+@dataclass
+class PlayerRecord:
+    """A player's league record: matches, holes and what the holes looked like."""
+
+    player: Player
+    matches: list[MatchLine] = field(default_factory=list)
+    hole_strokes: list[int] = field(default_factory=list)
+    pairs_made: int | None = None
+    pairs_holes: int = 0
+
+    @property
+    def holes(self) -> int:
+        return len(self.hole_strokes)
+
+    @property
+    def strokes(self) -> int:
+        return sum(self.hole_strokes)
+
+    @property
+    def mean_per_hole(self) -> float | None:
+        return self.strokes / self.holes if self.holes else None
+
+    @property
+    def mean_per_match(self) -> float | None:
+        if not self.matches:
+            return None
+        return sum(line.card.total for line in self.matches) / len(self.matches)
+
+    @property
+    def wins(self) -> int:
+        return sum(line.card.place == 1 for line in self.matches)
+
+    @property
+    def best_hole(self) -> int | None:
+        return min(self.hole_strokes) if self.hole_strokes else None
+
+    @property
+    def worst_hole(self) -> int | None:
+        return max(self.hole_strokes) if self.hole_strokes else None
+
+    @property
+    def spread(self) -> list[tuple[int, int]]:
+        """(strokes, how many holes) for every score the player made, lowest first."""
+        return sorted(Counter(self.hole_strokes).items())
+
+
+def player_record(league: League, player: Player) -> PlayerRecord:
+    """Everything the player page shows about `player` in `league` (regulation holes)."""
+    record = PlayerRecord(player=player)
+    cards = (
+        Scorecard.objects.filter(
+            player=player,
+            table__status=Table.Status.FINISHED,
+            table__night_table__night__season__league=league,
+        )
+        .select_related("table__night_table__night")
+        .prefetch_related(Prefetch("holes", queryset=ScorecardHole.objects.order_by("number")))
+        .order_by("table__night_table__night__date", "table__night_table__night__pk", "table__pk")
+    )
+    live_cards = []
+    for card in cards:
+        night_table = card.table.night_table
+        record.matches.append(
+            MatchLine(night_table, card, night_table.night.date, league.points_for(card.place))
+        )
+        record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)
+        if card.table.kind == Table.Kind.LIVE:
+            live_cards.append(card)
+    record.pairs_made, record.pairs_holes = _pairs_made(live_cards)
+    return record
+
+
+def _pairs_made(cards: Iterable[Scorecard]) -> tuple[int | None, int]:
+    """Pairs scored on live holes whose final layouts are known (None when none are)."""
+    pairs, holes = 0, 0
+    by_table = defaultdict(list)
+    for card in cards:
+        by_table[card.table_id].append(card.position)
+    for hole in Hole.objects.filter(table_id__in=by_table, number__lte=HOLES):
+        state = hole.state or {}
+        if state.get("phase") != "over" or "layouts" not in state:
+            continue
+        for position in by_table[hole.table_id]:
+            if position not in hole.seat_positions:
+                continue
+            layout = state["layouts"][hole.seat_positions.index(position)]
+            try:
+                pairs += len(scoring_pairs(state["variant"], layout))
+            except (KeyError, ValueError):
+                continue
+            holes += 1
+    return (pairs if holes else None), holes
+
+
+def corrections_for(night: LeagueNight) -> QuerySet[ScoreCorrection]:
+    """The corrections made to the night's scorecards, newest first."""
+    return ScoreCorrection.objects.filter(
+        scorecard__table__night_table__night=night
+    ).select_related("scorecard", "corrected_by")

@@ -1,0 +1,338 @@
+"""Writes: clubs, leagues, seasons, nights, seating, hand-entered results, corrections, ratings.
+
+Every function is keyword-only and checks that `by` may do what it asks
+(`PermissionDenied` otherwise). Scorecards themselves are written only through
+`games.scorecards`.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from datetime import date
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from games import scorecards
+from games.engine import VARIANTS
+from games.models import Scorecard, Table
+
+from . import selectors
+from .models import (
+    Club,
+    League,
+    LeagueNight,
+    Membership,
+    NightTable,
+    Player,
+    Rating,
+    RatingChange,
+    ScoreCorrection,
+    Season,
+)
+
+
+class SeatingError(ValueError):
+    """The night's players cannot be seated as asked; the message says why."""
+
+
+def _require_organiser(by: Player, club: Club) -> None:
+    if not selectors.is_organiser(by, club):
+        raise PermissionDenied("Only the club's organisers may do that.")
+
+
+# --- Clubs -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_club(*, name: str, slug: str, organiser: Player) -> Club:
+    """A new club with its first organiser."""
+    club = Club.objects.create(name=name, slug=slug)
+    add_member(club=club, player=organiser, role=Membership.Role.ORGANISER)
+    return club
+
+
+def add_member(
+    *, club: Club, player: Player, role: str = Membership.Role.PLAYER, by: Player | None = None
+) -> Membership:
+    """Add `player` to `club` (or change their role).
+
+    An organiser is made staff, so the admin opens for them (scoped to their clubs).
+    """
+    if by is not None:
+        _require_organiser(by, club)
+    membership, _ = Membership.objects.update_or_create(
+        club=club, player=player, defaults={"role": role}
+    )
+    if role == Membership.Role.ORGANISER and not player.is_staff:
+        player.is_staff = True
+        player.save(update_fields=["is_staff"])
+    return membership
+
+
+# --- Leagues, seasons, nights ----------------------------------------------------------
+
+
+def create_league(
+    *, club: Club, name: str, variant: str, points_per_place: str = "6,4,2,0", by: Player
+) -> League:
+    """A new league of the club (organisers only)."""
+    _require_organiser(by, club)
+    league = League(club=club, name=name, variant=variant, points_per_place=points_per_place)
+    league.full_clean()
+    league.save()
+    return league
+
+
+def create_season(*, league: League, name: str, start: date, end: date, by: Player) -> Season:
+    """A new season of the league (organisers only)."""
+    _require_organiser(by, league.club)
+    season = Season(league=league, name=name, start=start, end=end)
+    season.full_clean()
+    season.save()
+    return season
+
+
+def create_night(
+    *, season: Season, night_date: date, duplicate_deals: bool = False, by: Player
+) -> LeagueNight:
+    """A new night of the season, on a date within it (organisers only)."""
+    _require_organiser(by, season.league.club)
+    if not season.start <= night_date <= season.end:
+        raise ValidationError(
+            {"date": f"The season runs from {season.start:%d %b %Y} to {season.end:%d %b %Y}."}
+        )
+    return LeagueNight.objects.create(
+        season=season, date=night_date, duplicate_deals=duplicate_deals
+    )
+
+
+def set_night_players(*, night: LeagueNight, players: Sequence[Player], by: Player) -> None:
+    """Record who is present; only the club's members can be."""
+    club = night.season.league.club
+    _require_organiser(by, club)
+    members = set(selectors.club_members(club).values_list("pk", flat=True))
+    strangers = [p for p in players if p.pk not in members]
+    if strangers:
+        raise ValidationError(f"{strangers[0].name} is not a member of {club.name}.")
+    night.players.set(players)
+
+
+# --- Seating ---------------------------------------------------------------------------
+
+
+def table_sizes(players: int, seats_per_table: int) -> list[int]:
+    """Split `players` over as few tables of at most `seats_per_table` as evenly as can be."""
+    if players <= 0:
+        return []
+    tables = -(-players // seats_per_table)
+    base, extra = divmod(players, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def snake_order(players: Sequence[Player], sizes: Sequence[int]) -> list[list[Player]]:
+    """Deal players (best first) to tables in a snake: 1, 2, 3, 3, 2, 1, 1, 2, ...
+
+    A full table is skipped, so smaller tables still get a fair share of the field.
+    """
+    tables: list[list[Player]] = [[] for _ in sizes]
+    order = list(range(len(sizes)))
+    queue = list(players)
+    forward = True
+    while queue:
+        for index in order if forward else reversed(order):
+            if queue and len(tables[index]) < sizes[index]:
+                tables[index].append(queue.pop(0))
+        forward = not forward
+    return tables
+
+
+def _create_live_table(*, host: Player, variant: str, players: Sequence[Player], seed: int):
+    """A live table through live play's own service (the only door to a live table)."""
+    try:
+        from games.services import create_table
+    except ImportError as error:  # live play not installed yet
+        raise SeatingError("Live tables are not available yet: seat this night by hand.") from error
+    try:
+        return create_table(
+            host=host,
+            variant=variant,
+            seat_count=len(players),
+            players=players,
+            is_public=False,
+            deal_seed=seed,
+        )
+    except ValueError as error:  # live play's refusals are sentences for the organiser
+        raise SeatingError(str(error)) from error
+
+
+@transaction.atomic
+def seat_night(
+    *,
+    night: LeagueNight,
+    by: Player,
+    method: str = "random",
+    seats_per_table: int = 4,
+    kind: str = Table.Kind.HAND,
+    rng: random.Random | None = None,
+) -> list[NightTable]:
+    """Seat the night's players at tables: at random, or balanced by rating (snake seeding).
+
+    Tables are as even as possible. On a duplicate night every table with the same
+    number of seats shares one deal seed, so they play the same deals. Seating again
+    replaces the tables, as long as none has results yet.
+    """
+    league = night.season.league
+    _require_organiser(by, league.club)
+    rules = VARIANTS[league.variant]
+    if not rules.min_players <= seats_per_table <= rules.max_players:
+        raise SeatingError(
+            f"{rules.name} is for {rules.min_players} to {rules.max_players} players a table."
+        )
+    players = list(night.players.all())
+    sizes = table_sizes(len(players), seats_per_table)
+    if not sizes or min(sizes) < rules.min_players:
+        raise SeatingError(
+            f"{len(players)} player{'s' if len(players) != 1 else ''} present cannot fill "
+            f"tables of {rules.min_players} "
+            f"to {seats_per_table} for {rules.name}."
+        )
+    existing = list(night.tables.select_related("table"))
+    if any(nt.table.status == Table.Status.FINISHED or nt.table.holes.exists() for nt in existing):
+        raise SeatingError("A table of this night has results already: it cannot be reseated.")
+    for night_table in existing:
+        night_table.table.delete()
+
+    rng = rng or random.Random()
+    if method == "balanced":
+        ratings = {r.player_id: r.ordinal for r in league.ratings.all()}
+        players.sort(key=lambda p: (-ratings.get(p.pk, 0.0), p.name.lower()))
+        seated = snake_order(players, sizes)
+    elif method == "random":
+        rng.shuffle(players)
+        seated, start = [], 0
+        for size in sizes:
+            seated.append(players[start : start + size])
+            start += size
+    else:
+        raise SeatingError(f"Unknown seating method {method!r}.")
+
+    seeds: dict[int, int] = {}
+    created = []
+    for number, table_players in enumerate(seated, start=1):
+        if night.duplicate_deals:
+            seed = seeds.setdefault(len(table_players), secrets.randbits(62))
+        else:
+            seed = secrets.randbits(62)
+        if kind == Table.Kind.LIVE:
+            table = _create_live_table(
+                host=by, variant=league.variant, players=table_players, seed=seed
+            )
+        else:
+            table = scorecards.open_hand_table(
+                variant=league.variant, players=table_players, host=by, deal_seed=seed
+            )
+        created.append(NightTable.objects.create(night=night, table=table, number=number))
+    return created
+
+
+# --- Results and corrections -----------------------------------------------------------
+
+
+@transaction.atomic
+def enter_hand_results(
+    *, night_table: NightTable, hole_scores: Sequence[Sequence[object]], by: Player
+) -> None:
+    """Record a hand-played table's holes (validated by the match rules) and rerate."""
+    league = night_table.night.season.league
+    _require_organiser(by, league.club)
+    scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
+    rebuild_ratings(league=league)
+
+
+@transaction.atomic
+def correct_score(
+    *, scorecard: Scorecard, number: int, strokes: int, reason: str, by: Player
+) -> ScoreCorrection:
+    """Change one hole of a league scorecard, keeping the old value, who, when and why.
+
+    Standings follow at once (they are computed); the league's ratings are rebuilt.
+    """
+    night_table = NightTable.objects.select_related("night__season__league__club").get(
+        table=scorecard.table
+    )
+    league = night_table.night.season.league
+    _require_organiser(by, league.club)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": "Say why the score changes."})
+    old = scorecards.correct_hole(scorecard=scorecard, number=number, strokes=strokes)
+    correction = ScoreCorrection.objects.create(
+        scorecard=scorecard,
+        hole_number=number,
+        old_strokes=old,
+        new_strokes=strokes,
+        reason=reason,
+        corrected_by=by,
+    )
+    rebuild_ratings(league=league)
+    return correction
+
+
+# --- Ratings ---------------------------------------------------------------------------
+
+
+def compact_ranks(totals: Sequence[int]) -> list[int]:
+    """openskill ranks from match totals: lower is better, equal totals share a rank."""
+    return [1 + sum(other < total for other in totals) for total in totals]
+
+
+@transaction.atomic
+def rebuild_ratings(*, league: League) -> int:
+    """Rate every finished match of the league again from scratch, oldest first.
+
+    PlackettLuce, one team per person (bots are left out), ranks from the match
+    totals. Stores each player's rating after every match and the current rating.
+    Returns how many matches were rated (a match needs two people).
+    """
+    model = PlackettLuce()
+    current: dict[int, object] = {}
+    counts: dict[int, int] = {}
+    changes: list[RatingChange] = []
+    rated = 0
+    for night_table in selectors.counted_tables(league=league):
+        cards = selectors.ranked_cards(night_table)
+        if len(cards) < 2:
+            continue
+        rated += 1
+        before = [current.get(card.player_id) or model.rating() for card in cards]
+        after = model.rate(
+            [[rating] for rating in before],
+            ranks=compact_ranks([card.total for card in cards]),
+        )
+        for card, old, (new,) in zip(cards, before, after, strict=True):
+            current[card.player_id] = new
+            counts[card.player_id] = counts.get(card.player_id, 0) + 1
+            changes.append(
+                RatingChange(
+                    league=league,
+                    player_id=card.player_id,
+                    night_table=night_table,
+                    sequence=rated,
+                    mu_before=old.mu,
+                    sigma_before=old.sigma,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                )
+            )
+    RatingChange.objects.filter(league=league).delete()
+    Rating.objects.filter(league=league).delete()
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.bulk_create(
+        Rating(league=league, player_id=pk, mu=r.mu, sigma=r.sigma, matches=counts[pk])
+        for pk, r in current.items()
+    )
+    return rated

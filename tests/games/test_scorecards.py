@@ -1,0 +1,158 @@
+"""The scorecard service: hole-score limits from the engine, hand-entered matches, corrections."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import scorecards
+from games.engine import score_layout
+from games.models import ScorecardHole, Table
+from games.scorecards import HandScoreError, check_hand_scores, hole_score_range
+from tests.factories import even_holes, make_player
+
+NAMES = ["Ann", "Bea", "Cat"]
+
+
+def messages(error: HandScoreError) -> str:
+    return " ".join(p.message for p in error.problems)
+
+
+@pytest.mark.parametrize(
+    ("variant", "low", "high"),
+    [
+        # Two pairs of -5 (-10 each, -10 bonus) and two pairs of 0 (-10 bonus);
+        # columns of 12 over 11 never pair.
+        ("play-nine", -40, 92),
+        # A 2 (-2) over a King (0) in every column; a Jack over a Queen is no pair.
+        ("golf-6", -6, 60),
+        ("golf-4", -4, 40),
+    ],
+)
+def test_hole_score_range_matches_the_extremes_worked_out_by_hand(variant, low, high):
+    assert hole_score_range(variant) == (low, high)
+
+
+def test_the_extreme_layouts_worked_out_by_hand_score_as_the_engine_says():
+    assert score_layout("play-nine", [-5, -5, 0, 0, -5, -5, 0, 0]) == -40
+    assert score_layout("play-nine", [12, 11, 12, 11, 11, 12, 11, 12]) == 92
+
+
+@pytest.mark.parametrize("variant", ["golf-9", "golf-9-3deck"])
+def test_every_variant_has_a_range_around_zero(variant):
+    low, high = hole_score_range(variant)
+    assert low < 0 < high
+
+
+def test_a_full_match_passes_the_check_and_reports_its_winner():
+    status = check_hand_scores("play-nine", even_holes(30, 35, 40), NAMES)
+    assert status.over
+    assert status.winner == 0
+    assert status.places == (1, 2, 3)
+
+
+def test_fewer_than_nine_holes_is_refused():
+    with pytest.raises(HandScoreError) as error:
+        check_hand_scores("play-nine", even_holes(30, 35, 40)[:8], NAMES)
+    assert "A match has 9 holes; 8 were entered." in messages(error.value)
+
+
+def test_a_missing_a_non_number_and_an_impossible_score_are_each_named():
+    holes = even_holes(30, 35, 40)
+    holes[1][0] = None
+    holes[2][1] = "7a"
+    holes[3][2] = 93
+    with pytest.raises(HandScoreError) as error:
+        check_hand_scores("play-nine", holes, NAMES)
+    problems = {(p.hole, p.position): p.message for p in error.value.problems}
+    assert problems[(2, 0)] == "Hole 2: enter strokes for Ann."
+    assert problems[(3, 1)] == "Hole 3: strokes for Bea must be a whole number."
+    assert "93 is not a Play Nine score" in problems[(4, 2)]
+    assert "-40 to 92" in problems[(4, 2)]
+
+
+def test_a_bool_is_not_a_number_of_strokes():
+    holes = even_holes(30, 35, 40)
+    holes[4][0] = True
+    with pytest.raises(HandScoreError, match="must be a whole number"):
+        check_hand_scores("play-nine", holes, NAMES)
+
+
+def test_a_playoff_hole_without_a_tie_is_refused():
+    holes = even_holes(30, 35, 40, playoff=[[3, 4, None]])
+    with pytest.raises(HandScoreError, match="decided after hole 9"):
+        check_hand_scores("play-nine", holes, NAMES)
+
+
+def test_a_tie_for_the_lowest_total_needs_a_playoff_hole():
+    with pytest.raises(HandScoreError, match="Ann and Bea are tied after hole 9"):
+        check_hand_scores("play-nine", even_holes(30, 30, 40), NAMES)
+
+
+def test_only_the_tied_players_play_the_playoff_hole():
+    holes = even_holes(30, 30, 40, playoff=[[3, 4, 2]])
+    with pytest.raises(HandScoreError) as error:
+        check_hand_scores("play-nine", holes, NAMES)
+    assert error.value.problems[0].position == 2
+    assert "only the tied players (Ann and Bea)" in error.value.problems[0].message
+
+
+def test_a_playoff_hole_decides_a_tie_and_the_loser_is_second():
+    status = check_hand_scores("play-nine", even_holes(30, 30, 40, playoff=[[5, 4, None]]), NAMES)
+    assert status.winner == 1
+    assert status.places == (2, 1, 3)
+
+
+@pytest.mark.django_db
+def test_record_hand_match_writes_seats_cards_holes_and_finishes_the_table():
+    players = [make_player(), make_player(), make_player()]
+    table = scorecards.record_hand_match(
+        variant="play-nine", players=players, hole_scores=even_holes(30, 35, 40)
+    )
+    assert table.kind == Table.Kind.HAND
+    assert table.status == Table.Status.FINISHED
+    assert table.finished_at is not None
+    cards = list(table.scorecards.order_by("position"))
+    assert [c.player for c in cards] == players
+    assert [(c.total, c.place) for c in cards] == [(30, 1), (35, 2), (40, 3)]
+    assert ScorecardHole.objects.filter(scorecard__table=table).count() == 27
+
+
+@pytest.mark.django_db
+def test_bad_scores_save_nothing_and_results_are_entered_only_once():
+    players = [make_player(), make_player()]
+    table = scorecards.open_hand_table(variant="play-nine", players=players)
+    with pytest.raises(HandScoreError):
+        scorecards.record_hand_results(table=table, hole_scores=even_holes(30, 35)[:5])
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert not ScorecardHole.objects.filter(scorecard__table=table).exists()
+    scorecards.record_hand_results(table=table, hole_scores=even_holes(30, 35))
+    with pytest.raises(ValueError, match="correction"):
+        scorecards.record_hand_results(table=table, hole_scores=even_holes(30, 35))
+
+
+@pytest.mark.django_db
+def test_correct_hole_returns_the_old_value_and_refreshes_totals_and_places():
+    players = [make_player(), make_player()]
+    table = scorecards.record_hand_match(
+        variant="play-nine", players=players, hole_scores=even_holes(30, 35)
+    )
+    card = table.scorecards.get(position=0)
+    assert scorecards.correct_hole(scorecard=card, number=2, strokes=11) == 1
+    totals = dict(table.scorecards.values_list("position", "total"))
+    places = dict(table.scorecards.values_list("position", "place"))
+    assert totals == {0: 40, 1: 35}
+    assert places == {0: 2, 1: 1}
+
+
+@pytest.mark.django_db
+def test_a_correction_that_breaks_the_rules_changes_nothing():
+    players = [make_player(), make_player()]
+    table = scorecards.record_hand_match(
+        variant="play-nine", players=players, hole_scores=even_holes(30, 35)
+    )
+    card = table.scorecards.get(position=0)
+    with pytest.raises(HandScoreError):
+        scorecards.correct_hole(scorecard=card, number=2, strokes=200)
+    assert card.holes.get(number=2).strokes == 1
+    assert table.scorecards.get(position=0).total == 30

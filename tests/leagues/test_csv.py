@@ -1,0 +1,59 @@
+"""CSV exports of standings and scorecards: headers, rows and download names."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import even_holes, played_table
+
+pytestmark = pytest.mark.django_db
+
+
+def rows(response):
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+
+
+def test_standings_csv(client, club_night):
+    cn = club_night
+    cn.league.name = "Tuesday League"
+    cn.league.save()
+    cn.season.name = "Spring 2026"
+    cn.season.save()
+    played_table(cn.night, [cn.member, *cn.others], even_holes(30, 40, 35))
+    client.force_login(cn.member)
+    response = client.get(reverse("leagues:standings_csv", args=[cn.season.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert (
+        response["Content-Disposition"]
+        == 'attachment; filename="tuesday-league-spring-2026-standings.csv"'
+    )
+    assert rows(response) == [
+        ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins", "points",
+         "movement"],
+        ["1", "Mia", "1", "9", "30", "3.33", "1", "6", ""],
+        ["2", "Pia", "1", "9", "35", "3.89", "0", "4", ""],
+        ["3", "Noah", "1", "9", "40", "4.44", "0", "2", ""],
+    ]  # fmt: skip
+
+
+def test_scorecards_csv_has_a_row_per_card_and_a_column_per_hole(client, club_night):
+    cn = club_night
+    played_table(cn.night, [cn.member, cn.others[0]], even_holes(30, 31))
+    client.force_login(cn.member)
+    response = client.get(reverse("leagues:night_scorecards_csv", args=[cn.night.pk]))
+    assert (
+        response["Content-Disposition"] == 'attachment; filename="night-2026-03-01-scorecards.csv"'
+    )
+    got = rows(response)
+    assert got[0] == ["table", "kind", "status", "player", *[f"hole_{n}" for n in range(1, 10)],
+                      "total", "place"]  # fmt: skip
+    # Table 1 has no results yet: empty holes, no place.
+    assert got[1] == ["1", "hand", "playing", "Mia", *[""] * 9, "0", ""]
+    assert got[4] == ["2", "hand", "finished", "Mia", "22", *["1"] * 8, "30", "1"]
+    assert got[5] == ["2", "hand", "finished", "Noah", "23", *["1"] * 8, "31", "2"]
+    assert len(got) == 6

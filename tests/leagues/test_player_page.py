@@ -1,0 +1,100 @@
+"""A player's page: matches, holes, averages, best and worst, pairs, rating and SVG charts."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from games import scorecards
+from games.models import Hole, Seat, Table
+from leagues import charts
+from leagues.selectors import player_record
+from leagues.services import rebuild_ratings
+from tests.factories import even_holes, make_night, played_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def history(club_night):
+    cn = club_night
+    noah = cn.others[0]
+    played_table(cn.night, [cn.member, noah], even_holes(30, 35))
+    later = make_night(cn.season, date(2026, 3, 8))
+    played_table(later, [cn.member, noah], even_holes(40, 20))
+    rebuild_ratings(league=cn.league)
+    return cn
+
+
+def test_the_record_counts_matches_holes_and_extremes(history):
+    cn = history
+    record = player_record(cn.league, cn.member)
+    assert len(record.matches) == 2
+    assert record.holes == 18
+    assert record.strokes == 70
+    assert record.mean_per_match == 35
+    assert record.best_hole == 1
+    assert record.worst_hole == 32
+    assert record.wins == 1
+    assert record.spread == [(1, 16), (22, 1), (32, 1)]
+    assert record.pairs_made is None
+
+
+def test_the_page_draws_accessible_svg_charts_and_the_rating_history(client, history):
+    cn = history
+    client.force_login(cn.others[1])  # any member may look
+    response = client.get(reverse("leagues:player", args=[cn.league.pk, cn.member.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.count("<svg") == 3
+    assert '<title id="strokes-chart-title">Strokes per match over time</title>' in html
+    assert '<desc id="spread-desc">' in html
+    assert 'role="img"' in html
+    assert "01 Mar: 30; 08 Mar: 40." in html
+    assert "Rating over time" in html and "± " in html
+    assert "<script" not in html.split("</main>")[0].split('<main id="main"')[1]
+
+
+def test_pairs_made_are_counted_on_finished_live_holes(club_night):
+    cn = club_night
+    table = Table.objects.create(
+        variant="play-nine", kind=Table.Kind.LIVE, status=Table.Status.FINISHED, seat_count=2
+    )
+    Seat.objects.create(table=table, position=0, player=cn.member)
+    Seat.objects.create(table=table, position=1, player=cn.others[0])
+    scorecards.open_scorecards(table=table)
+    for number, strokes in enumerate(even_holes(30, 35), start=1):
+        scorecards.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
+    Hole.objects.create(
+        table=table,
+        number=1,
+        dealer=0,
+        seat_positions=[0, 1],
+        state={
+            "phase": "over",
+            "variant": "play-nine",
+            "layouts": [[3, 3, 7, 7, 3, 3, 1, 2], [5, 6, 7, 8, 9, 10, 11, 12]],
+        },
+    )
+    cn.night.tables.create(table=table, number=2)
+    record = player_record(cn.league, cn.member)
+    assert (record.pairs_made, record.pairs_holes) == (2, 1)
+
+
+def test_line_chart_geometry_spans_the_plot_lowest_at_the_bottom():
+    chart = charts.line_chart([("a", 10), ("b", 30), ("c", 20)])
+    xs = [p.x for p in chart.points]
+    ys = [p.y for p in chart.points]
+    assert xs[0] == charts.LEFT and xs[-1] == charts.WIDTH - charts.RIGHT
+    assert ys[1] == charts.TOP and ys[0] == charts.HEIGHT - charts.BOTTOM
+    assert chart.polyline.count(",") == 3
+    assert charts.line_chart([]) is None
+
+
+def test_histogram_has_a_bar_for_every_score_between_the_extremes():
+    chart = charts.histogram([(-2, 1), (1, 4)])
+    assert [b.label for b in chart.bars] == ["-2", "-1", "0", "1"]
+    assert [b.count for b in chart.bars] == [1, 0, 0, 4]
+    assert chart.bars[3].height == charts.HEIGHT - charts.TOP - charts.BOTTOM

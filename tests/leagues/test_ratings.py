@@ -1,0 +1,139 @@
+"""Ratings: openskill's PlackettLuce over a league's matches, checked against openskill itself."""
+
+from __future__ import annotations
+
+from datetime import date
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from openskill.models import PlackettLuce
+
+from leagues.models import Rating, RatingChange
+from leagues.services import compact_ranks, rebuild_ratings
+from tests.factories import (
+    even_holes,
+    make_club,
+    make_league,
+    make_night,
+    make_player,
+    make_season,
+    played_table,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league_with_two_nights():
+    ann, bea, cat = (make_player(n) for n in ("ann", "bea", "cat"))
+    league = make_league(make_club(members=[ann, bea, cat]))
+    season = make_season(league)
+    # Entered out of order: the later night first, so order comes from dates, not ids.
+    late = make_night(season, date(2026, 4, 1))
+    # Level after nine holes; the playoff decides the match but not the rating ranks.
+    played_table(late, [bea, cat], even_holes(30, 30, playoff=[[3, 3], [2, 4]]))
+    early = make_night(season, date(2026, 3, 1))
+    played_table(early, [ann, bea, cat], even_holes(28, 35, 41))
+    return league, (ann, bea, cat)
+
+
+def test_compact_ranks_lower_total_is_better_and_ties_share():
+    assert compact_ranks([40, 30, 40, 50]) == [2, 1, 2, 4]
+
+
+def test_rebuild_matches_openskill_applied_by_hand_in_date_order(league_with_two_nights):
+    league, (ann, bea, cat) = league_with_two_nights
+    assert rebuild_ratings(league=league) == 2
+
+    model = PlackettLuce()
+    a, b, c = model.rating(), model.rating(), model.rating()
+    [[a], [b], [c]] = model.rate([[a], [b], [c]], ranks=[1, 2, 3])
+    [[b], [c]] = model.rate([[b], [c]], ranks=[1, 1])
+
+    got = {r.player: r for r in Rating.objects.filter(league=league)}
+    for player, expected, matches in ((ann, a, 1), (bea, b, 2), (cat, c, 2)):
+        assert got[player].mu == pytest.approx(expected.mu)
+        assert got[player].sigma == pytest.approx(expected.sigma)
+        assert got[player].matches == matches
+        assert got[player].ordinal == pytest.approx(expected.ordinal())
+
+
+def test_history_keeps_every_match_in_order_before_and_after(league_with_two_nights):
+    league, (ann, bea, cat) = league_with_two_nights
+    rebuild_ratings(league=league)
+    history = list(RatingChange.objects.filter(league=league, player=bea).order_by("sequence"))
+    assert [h.night_table.night.date for h in history] == [date(2026, 3, 1), date(2026, 4, 1)]
+    assert history[0].mu_before == pytest.approx(25.0)
+    assert history[1].mu_before == pytest.approx(history[0].mu)
+    final = Rating.objects.get(league=league, player=bea)
+    assert (final.mu, final.sigma) == (history[1].mu, history[1].sigma)
+
+
+def test_rebuilding_twice_gives_the_same_ratings(league_with_two_nights):
+    league, _ = league_with_two_nights
+    rebuild_ratings(league=league)
+    first = list(Rating.objects.filter(league=league).values_list("player", "mu", "sigma"))
+    rebuild_ratings(league=league)
+    assert list(Rating.objects.filter(league=league).values_list("player", "mu", "sigma")) == first
+    assert RatingChange.objects.filter(league=league).count() == 5
+
+
+def test_other_leagues_are_rated_apart(league_with_two_nights):
+    league, (ann, bea, cat) = league_with_two_nights
+    other = make_league(league.club)
+    played_table(make_night(make_season(other)), [ann, cat], even_holes(50, 20))
+    rebuild_ratings(league=league)
+    assert Rating.objects.get(league=league, player=ann).mu > 25
+    assert not Rating.objects.filter(league=other).exists()
+
+
+def test_the_management_command_rebuilds_one_or_every_league(league_with_two_nights):
+    league, _ = league_with_two_nights
+    out = StringIO()
+    call_command("rebuild_ratings", "--league", str(league.pk), stdout=out)
+    assert "2 matches rated" in out.getvalue()
+    assert Rating.objects.filter(league=league).count() == 3
+    out = StringIO()
+    call_command("rebuild_ratings", stdout=out)
+    assert str(league) in out.getvalue()
+
+
+def test_entering_results_through_the_service_updates_ratings_at_once():
+    from leagues import services
+    from tests.factories import open_table
+
+    organiser, ann, bea = make_player(), make_player(), make_player()
+    league = make_league(make_club(organiser=organiser, members=[ann, bea]))
+    night_table = open_table(make_night(make_season(league)), [ann, bea])
+    services.enter_hand_results(
+        night_table=night_table, hole_scores=even_holes(25, 35), by=organiser
+    )
+    assert (
+        Rating.objects.get(league=league, player=ann).mu
+        > 25
+        > Rating.objects.get(league=league, player=bea).mu
+    )
+
+
+def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_commit_callbacks):
+    from games import scorecards
+    from games.models import Seat, Table
+
+    ann, bea = make_player(), make_player()
+    league = make_league(make_club(members=[ann, bea]))
+    night = make_night(make_season(league))
+    table = Table.objects.create(variant="play-nine", kind=Table.Kind.LIVE, seat_count=2)
+    Seat.objects.create(table=table, position=0, player=ann)
+    Seat.objects.create(table=table, position=1, player=bea)
+    night.tables.create(table=table, number=1)
+    scorecards.open_scorecards(table=table)
+    for number, strokes in enumerate(even_holes(20, 30), start=1):
+        scorecards.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
+    with django_capture_on_commit_callbacks(execute=True):
+        table.save()
+    assert not Rating.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        table.status = Table.Status.FINISHED
+        table.save()
+    assert Rating.objects.get(league=league, player=ann).mu > 25
