@@ -17,6 +17,7 @@ from django.db import transaction
 from openskill.models import PlackettLuce
 
 from games import scorecards
+from games import services as game_services
 from games.engine import VARIANTS
 from games.models import Scorecard, Table
 
@@ -153,11 +154,7 @@ def snake_order(players: Sequence[Player], sizes: Sequence[int]) -> list[list[Pl
 def _create_live_table(*, host: Player, variant: str, players: Sequence[Player], seed: int):
     """A live table through live play's own service (the only door to a live table)."""
     try:
-        from games.services import create_table
-    except ImportError as error:  # live play not installed yet
-        raise SeatingError("Live tables are not available yet: seat this night by hand.") from error
-    try:
-        return create_table(
+        return game_services.create_table(
             host=host,
             variant=variant,
             seat_count=len(players),

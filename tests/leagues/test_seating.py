@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import random
-import sys
-import types
 from datetime import date
 
 import pytest
 from django.urls import reverse
 
-from games.models import Seat, Table
+from games.models import Table
 from leagues import services
 from leagues.models import Rating
 from leagues.services import SeatingError, snake_order, table_sizes
@@ -109,29 +107,20 @@ def test_seating_again_replaces_tables_without_results(night_of):
     assert not Table.objects.filter(pk__in=[nt.table.pk for nt in first]).exists()
 
 
-def test_live_tables_go_through_live_plays_create_table(night_of, monkeypatch):
-    # Test-only stand-in for games.services.create_table (live play's service, not merged
-    # here yet): it creates the Table and its Seats the way that service documents.
-    calls = []
-
-    def create_table(*, host, variant, seat_count, bots=None, players=(), is_public=True,
-                     turn_timer=0, deal_seed=None):  # fmt: skip
-        calls.append({"variant": variant, "seat_count": seat_count, "is_public": is_public})
-        table = Table.objects.create(
-            host=host, variant=variant, seat_count=seat_count, is_public=is_public,
-            deal_seed=deal_seed,
-        )  # fmt: skip
-        for position, player in enumerate(players):
-            Seat.objects.create(table=table, position=position, player=player)
-        return table
-
-    monkeypatch.setitem(
-        sys.modules, "games.services", types.SimpleNamespace(create_table=create_table)
-    )
+def test_live_tables_are_private_live_tables_seated_with_the_night_players(night_of):
+    """Live night tables come from live play's service, seated, private, deals shared."""
     organiser, players, night = night_of(6, duplicate=True)
     tables = services.seat_night(night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE)
-    assert calls == [{"variant": "play-nine", "seat_count": 3, "is_public": False}] * 2
-    assert all(nt.table.kind == Table.Kind.LIVE for nt in tables)
+    assert len(tables) == 2
+    seated = set()
+    for night_table in tables:
+        table = night_table.table
+        assert table.kind == Table.Kind.LIVE
+        assert table.status == Table.Status.OPEN
+        assert not table.is_public
+        assert table.seat_count == 3
+        seated |= {seat.player_id for seat in table.seats.all()}
+    assert seated == {p.pk for p in players}
     assert len({nt.table.deal_seed for nt in tables}) == 1
 
 
