@@ -57,9 +57,14 @@ test-postgres: $(VENV)/.installed-dev | var
 		$(PY) -m pytest -m "not e2e" -q tests --ignore=tests/engine; \
 	else [ $$rc -eq 1 ]; fi
 
+# The browser tests run on the embedded default, then on PostgreSQL with Redis.
 test-e2e: $(VENV)/.installed-dev | var
 	@$(PY) tests/services.py chromium; rc=$$?; \
 	if [ $$rc -eq 0 ]; then $(PY) -m pytest -m e2e -q; else [ $$rc -eq 1 ]; fi
+	@$(PY) tests/services.py chromium postgres redis; rc=$$?; \
+	if [ $$rc -eq 0 ]; then \
+		DATABASE_URL=$(PG_TEST_URL) REDIS_URL=$(REDIS_TEST_URL) $(PY) -m pytest -m e2e -q; \
+	else [ $$rc -eq 1 ]; fi
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
