@@ -18,7 +18,7 @@ from .hole import (
     new_hole,
     view,
 )
-from .layouts import score_layout, scoring_pairs
+from .layouts import hole_score_range, score_layout, scoring_pairs
 from .match import (
     HOLES,
     MatchStatus,
@@ -50,6 +50,7 @@ __all__ = [
     "choose_first_dealer",
     "dealer_for_hole",
     "describe_action",
+    "hole_score_range",
     "legal_actions",
     "match_status",
     "match_totals",
