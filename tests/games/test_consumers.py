@@ -68,9 +68,10 @@ async def test_two_players_play_a_full_hole_over_their_sockets(settings):
         # Each screen shows the other's move in the log.
         assert 'id="table-log"' in ana_frame and 'id="table-log"' in ben_frame
         assert f'name="version" value="{db_table.version + 1}"' in ana_frame + ben_frame or (
-            "Hole over" in ana_frame
+            "Hole 1 over" in ana_frame
         )
-    assert "Hole over" in ana_frame and "Hole over" in ben_frame
+    assert "Hole 1 over: Ana" in ana_frame and "Hole 1 over: Ana" in ben_frame
+    assert "Deal next hole" in ana_frame
     assert "paired" in ana_frame or "stroke" in ana_frame
     count = await database_sync_to_async(Move.objects.filter(hole=hole).count)()
     assert count == moves == state.version
