@@ -107,6 +107,14 @@ def new_table(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_POST
+@login_required
+def quick_start(request: HttpRequest) -> HttpResponse:
+    """One click to a dealt two-seat Play Nine table against a greedy bot."""
+    table = services.quick_start(player=request.user)
+    return redirect(table)
+
+
 @require_GET
 @login_required
 def invite(request: HttpRequest, code: str) -> HttpResponse:
@@ -168,6 +176,22 @@ def leave(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 def start(request: HttpRequest, table_id: int) -> HttpResponse:
     return _seat_action(request, table_id, lambda t: services.start_match(table=t, by=request.user))
+
+
+@require_POST
+@login_required
+def leave_match(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(
+        request, table_id, lambda t: services.leave_match(table=t, player=request.user)
+    )
+
+
+@require_POST
+@login_required
+def return_to_match(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(
+        request, table_id, lambda t: services.return_to_match(table=t, player=request.user)
+    )
 
 
 @require_POST

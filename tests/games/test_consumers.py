@@ -68,9 +68,10 @@ async def test_two_players_play_a_full_hole_over_their_sockets(settings):
         # Each screen shows the other's move in the log.
         assert 'id="table-log"' in ana_frame and 'id="table-log"' in ben_frame
         assert f'name="version" value="{db_table.version + 1}"' in ana_frame + ben_frame or (
-            "Hole over" in ana_frame
+            "Hole 1 over" in ana_frame
         )
-    assert "Hole over" in ana_frame and "Hole over" in ben_frame
+    assert "Hole 1 over: Ana" in ana_frame and "Hole 1 over: Ana" in ben_frame
+    assert "Deal next hole" in ana_frame
     assert "paired" in ana_frame or "stroke" in ana_frame
     count = await database_sync_to_async(Move.objects.filter(hole=hole).count)()
     assert count == moves == state.version
@@ -251,3 +252,31 @@ async def test_frames_to_seats_and_spectators_carry_no_hidden_card(settings):
     assert deck_a != deck_b
     _, hole, state = await database_sync_to_async(current)(table.pk)
     assert state.phase != engine.OVER
+
+
+async def test_a_player_back_at_a_kept_seat_takes_it_over_by_acting(settings):
+    settings.FAIRWAY_BOT_DELAY = 3600  # the bot keeping the seat waits; Ana is quicker
+    table, ana, ben = await two_players()
+    await database_sync_to_async(services.leave_match)(table=table, player=ana)
+    ana_ws, frame = await connect(ana, table.pk)
+    assert "(bot for Ana)" in frame and "Take my seat back" in frame
+    db_table, hole, state = await database_sync_to_async(current)(table.pk)
+    seat = hole.seat_positions.index(0)
+    await ana_ws.send_to(frame_for(quick_action(state, seat), db_table.version))
+    frame = await ana_ws.receive_from(timeout=10)
+    assert "table-alert shown" not in frame
+    assert "(bot for Ana)" not in frame and "Leave the match" in frame
+    kept = await database_sync_to_async(
+        lambda: Table.objects.get(pk=table.pk).seats.get(player=ana).bot_level
+    )()
+    assert kept == ""
+    await ana_ws.disconnect()
+
+
+async def test_frames_carry_a_polite_sentence_for_screen_readers():
+    table, ana, ben = await two_players()
+    ana_ws, frame = await connect(ana, table.pk)
+    assert 'data-announce="Your tee off: turn up 2 cards."' in frame
+    # The live region itself is never swapped, so it is read when its text changes.
+    assert 'id="table-announce"' not in frame
+    await ana_ws.disconnect()
