@@ -7,8 +7,8 @@ out of band.
 
 It also guards the server: a message over 4 KB is refused, a connection that sends
 faster than its token bucket allows is told to slow down (and closed with 4429 if
-it keeps on), and a connection cancelled by a shutting-down daphne is closed with
-1012 so that htmx reconnects (to this process once restarted, or another).
+it keeps on), and when the server shuts down every connection is closed with 1012
+so that htmx reconnects (to this process once restarted, or to another).
 A client that may have missed news sends `{"type": "sync", "version": V}` now and
 then and gets a full render when V is not the table's version.
 """
@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import time
+import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -105,22 +106,24 @@ def parse_message(data: Any) -> tuple[str, dict, int]:
     return kind, action, version
 
 
+_open_consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
+
+
+async def close_for_restart() -> None:
+    """Close this process's open table connections with 1012 (the server is stopping)."""
+
+    async def close(consumer: TableConsumer) -> None:
+        consumer.is_open = False
+        with contextlib.suppress(Exception):
+            await consumer.close(code=CLOSE_RESTART)
+
+    await asyncio.gather(*(close(c) for c in list(_open_consumers) if c.is_open))
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """A player's or spectator's live connection to one table."""
 
     is_open = False
-
-    async def __call__(self, scope, receive, send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        except asyncio.CancelledError:
-            # daphne cancels every connection when it shuts down: say "service restart",
-            # which htmx's ws extension answers by reconnecting.
-            if self.is_open:
-                self.is_open = False
-                with contextlib.suppress(Exception):
-                    await send({"type": "websocket.close", "code": CLOSE_RESTART})
-            raise
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -142,12 +145,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.refused = 0
         await self.accept()
         self.is_open = True
+        _open_consumers.add(self)
         # htmx's ws extension reconnects without resyncing: always start from a full render.
         await self.send_render()
         driver.ensure_started().poke()
 
     async def disconnect(self, code: int) -> None:
         self.is_open = False
+        _open_consumers.discard(self)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
