@@ -48,7 +48,7 @@ test: lint test-sqlite test-postgres test-e2e
 
 test-sqlite: $(VENV)/.installed-dev | var
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -m "not e2e" -q
+	$(PY) -m pytest -m "not e2e and not postgres" -q
 
 test-postgres: $(VENV)/.installed-dev | var
 	@$(PY) tests/services.py postgres redis; rc=$$?; \

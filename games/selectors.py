@@ -408,3 +408,8 @@ def replay_states(hole: Hole) -> list[tuple[Any, Move | None]]:
         state = engine.apply_action(state, seat, move.action)
         states.append((state, move))
     return states
+
+
+def table_version(table_id: int) -> int | None:
+    """The table's current version (None when there is no such table)."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
