@@ -97,7 +97,7 @@ def test_players_on_two_processes_play_a_hole_and_see_each_others_moves(servers)
                 # News crossed processes through Redis: the new version, with the move.
                 assert f'data-version="{db_table.version + 1}"' in frame
                 assert f'<li class="latest">{names[position]} ' in frame
-    assert "Hole over" in frame
+    assert "Hole 1 over" in frame
     assert Move.objects.filter(hole=hole).count() == moves
 
 
