@@ -40,6 +40,8 @@ SERVER_ENV = {
     "SECURE_SSL_REDIRECT": "false",
     "LOG_LEVEL": "WARNING",
     "DB_CONN_MAX_AGE": "60",
+    # The generator deals the next hole itself, at its own pace.
+    "FAIRWAY_HOLE_PAUSE": "3600",
 }
 os.environ.update(SERVER_ENV)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
