@@ -105,12 +105,43 @@ def may_watch(table: Table, user, invited: bool = False) -> bool:
     return table.is_public or invited or viewer_seat(table, user) is not None
 
 
-def table_context(table: Table, user) -> dict[str, Any]:
-    """Everything the table page and its live frames show to `user`."""
-    table = Table.objects.prefetch_related("seats__player").get(pk=table.pk)
+@dataclass(frozen=True)
+class TableData:
+    """What every viewer of one version of a table shares: read once, rendered per seat."""
+
+    table: Table
+    seats: list[Seat]
+    hole: Hole | None
+    state: Any
+    scorecard: dict[str, Any]
+    log: list[str]
+    rematch: Table | None
+    results: list[Any] | None
+
+
+def table_data(table_id: int) -> TableData:
+    """Load the table, its seats, current hole, scorecard and log for every viewer."""
+    table = Table.objects.prefetch_related("seats__player").get(pk=table_id)
     seats = list(table.seats.all())
-    me = viewer_seat(table, user)
     hole = table.holes.order_by("-number").first()
+    finished = hole is not None and table.status == Table.Status.FINISHED
+    return TableData(
+        table=table,
+        seats=seats,
+        hole=hole,
+        state=state_from_dict(hole.state) if hole is not None else None,
+        scorecard=scorecard_rows(table),
+        log=move_log(table, seats) if hole is not None else [],
+        rematch=table.rematches.order_by("-created_at").first(),
+        results=_results(table, seats) if finished else None,
+    )
+
+
+def table_context(table: Table, user, data: TableData | None = None) -> dict[str, Any]:
+    """Everything the table page and its live frames show to `user`."""
+    data = data or table_data(table.pk)
+    table, seats, hole = data.table, data.seats, data.hole
+    me = viewer_seat(table, user)
     context: dict[str, Any] = {
         "table": table,
         "rules": engine.VARIANTS[table.variant],
@@ -123,12 +154,12 @@ def table_context(table: Table, user) -> dict[str, Any]:
         "courses": [],
         "view": None,
         "log": [],
-        "scorecard": scorecard_rows(table),
-        "rematch": table.rematches.order_by("-created_at").first(),
+        "scorecard": data.scorecard,
+        "rematch": data.rematch,
     }
     if hole is None:
         return context
-    state = state_from_dict(hole.state)
+    state = data.state
     my_seat = (
         hole.seat_positions.index(me.position)
         if me is not None and me.position in hole.seat_positions
@@ -154,8 +185,8 @@ def table_context(table: Table, user) -> dict[str, Any]:
         my_turn=my_seat is not None and view["turn"] == my_seat,
         dealer_name=next(s.name for s in seats if s.position == hole.dealer),
         is_playoff=hole.number > HOLES,
-        log=move_log(table, seats),
-        results=_results(table, seats) if table.status == Table.Status.FINISHED else None,
+        log=data.log,
+        results=data.results,
     )
     return context
 

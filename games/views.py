@@ -6,6 +6,8 @@ what a player sees after a reload and after a push cannot drift apart.
 
 from __future__ import annotations
 
+import time
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -23,10 +25,32 @@ from .models import Hole, Table
 FRAME_PARTS = ("status", "board", "scorecard", "log")
 
 
+# The four seats of a table render the same version within moments of each other, so
+# each process keeps the latest shared read of every playing table it serves.
+FRAME_CACHE_SECONDS = 5.0
+FRAME_CACHE_TABLES = 2000
+_frame_data: dict[int, tuple[int, float, selectors.TableData]] = {}
+
+
+def _shared_data(table_id: int) -> selectors.TableData:
+    """The table's shared read at its current version, from this process's cache if fresh."""
+    version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+    now = time.monotonic()
+    cached = _frame_data.get(table_id)
+    if cached is not None and cached[0] == version and now - cached[1] < FRAME_CACHE_SECONDS:
+        return cached[2]
+    data = selectors.table_data(table_id)
+    if data.table.status == Table.Status.PLAYING:
+        if len(_frame_data) >= FRAME_CACHE_TABLES:
+            _frame_data.pop(next(iter(_frame_data)), None)
+        _frame_data[table_id] = (data.table.version, now, data)
+    return data
+
+
 def render_frame(table_id: int, user, alert: str = "") -> str:
     """The live parts of a table as `user` may see them, each swapped out of band by id."""
-    table = Table.objects.get(pk=table_id)
-    context = selectors.table_context(table, user)
+    data = _shared_data(table_id)
+    context = selectors.table_context(data.table, user, data)
     context.update(oob=True, alert=alert)
     parts = [render_to_string(f"games/table.html#{part}", context) for part in FRAME_PARTS]
     parts.append(render_to_string("games/table.html#alert", context))
