@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 
 from games import engine
 from games.engine import state_from_dict
@@ -121,10 +121,11 @@ class TableData:
 
 def table_data(table_id: int) -> TableData:
     """Load the table, its seats, current hole, scorecard and log for every viewer."""
-    table = Table.objects.prefetch_related("seats__player").get(pk=table_id)
+    seats_with_players = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    table = Table.objects.prefetch_related(seats_with_players).get(pk=table_id)
     seats = list(table.seats.all())
     hole = table.holes.order_by("-number").first()
-    finished = hole is not None and table.status == Table.Status.FINISHED
+    finished = table.status == Table.Status.FINISHED
     return TableData(
         table=table,
         seats=seats,
@@ -132,8 +133,9 @@ def table_data(table_id: int) -> TableData:
         state=state_from_dict(hole.state) if hole is not None else None,
         scorecard=scorecard_rows(table),
         log=move_log(table, seats) if hole is not None else [],
-        rematch=table.rematches.order_by("-created_at").first(),
-        results=_results(table, seats) if finished else None,
+        # Only a finished match has a rematch.
+        rematch=table.rematches.order_by("-created_at").first() if finished else None,
+        results=_results(table, seats) if finished and hole is not None else None,
     )
 
 
@@ -298,10 +300,10 @@ def move_log(table: Table, seats: list[Seat]) -> list[str]:
 
 def scorecard_rows(table: Table) -> dict[str, Any]:
     """Strokes per hole per player, totals and places, as the scorecard table shows them."""
-    cards = list(table.scorecards.order_by("position"))
+    cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
     if not cards:
         return {"numbers": list(range(1, HOLES + 1)), "rows": []}
-    by_hole = hole_scores(table)
+    by_hole = hole_scores(table, cards)
     numbers = list(range(1, max(HOLES, len(by_hole)) + 1))
     rows = []
     for card in cards:

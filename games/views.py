@@ -32,13 +32,17 @@ FRAME_CACHE_TABLES = 2000
 _frame_data: dict[int, tuple[int, float, selectors.TableData]] = {}
 
 
-def _shared_data(table_id: int) -> selectors.TableData:
-    """The table's shared read at its current version, from this process's cache if fresh."""
-    version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+def _shared_data(table_id: int, version: int | None = None) -> selectors.TableData:
+    """The table's shared read at its current version (or at least `version`, when the
+    caller was told it), from this process's cache if fresh."""
     now = time.monotonic()
     cached = _frame_data.get(table_id)
-    if cached is not None and cached[0] == version and now - cached[1] < FRAME_CACHE_SECONDS:
-        return cached[2]
+    if cached is not None and now - cached[1] < FRAME_CACHE_SECONDS:
+        if version is not None:
+            if cached[0] >= version:
+                return cached[2]
+        elif cached[0] == Table.objects.values_list("version", flat=True).get(pk=table_id):
+            return cached[2]
     data = selectors.table_data(table_id)
     if data.table.status == Table.Status.PLAYING:
         if len(_frame_data) >= FRAME_CACHE_TABLES:
@@ -47,9 +51,12 @@ def _shared_data(table_id: int) -> selectors.TableData:
     return data
 
 
-def render_frame(table_id: int, user, alert: str = "") -> str:
-    """The live parts of a table as `user` may see them, each swapped out of band by id."""
-    data = _shared_data(table_id)
+def render_frame(table_id: int, user, alert: str = "", version: int | None = None) -> str:
+    """The live parts of a table as `user` may see them, each swapped out of band by id.
+
+    `version` is the one just announced, if any: a cached read that new is current enough.
+    """
+    data = _shared_data(table_id, version)
     context = selectors.table_context(data.table, user, data)
     context.update(oob=True, alert=alert)
     parts = [render_to_string(f"games/table.html#{part}", context) for part in FRAME_PARTS]
