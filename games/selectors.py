@@ -290,12 +290,13 @@ def courses_for(
 def move_log(table: Table, seats: list[Seat]) -> list[str]:
     """The last moves of the match as sentences, newest first."""
     names = {s.position: s.name for s in seats}
+    # Only the two columns shown: loading the holes would decode their snapshots.
     moves = (
         Move.objects.filter(hole__table=table)
-        .select_related("hole")
-        .order_by("-hole__number", "-seq")[:LOG_LENGTH]
+        .order_by("-hole__number", "-seq")
+        .values_list("seat", "summary")[:LOG_LENGTH]
     )
-    return [f"{names.get(m.seat, 'Someone')} {m.summary}" for m in moves]
+    return [f"{names.get(seat, 'Someone')} {summary}" for seat, summary in moves]
 
 
 def scorecard_rows(table: Table) -> dict[str, Any]:
