@@ -39,7 +39,7 @@ SERVER_ENV = {
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
     "SECURE_SSL_REDIRECT": "false",
     "LOG_LEVEL": "WARNING",
-    "DB_CONN_MAX_AGE": "60",
+    "DB_CONN_MAX_AGE": os.environ.get("BENCH_CONN_MAX_AGE", "60"),
     # The generator deals the next hole itself, at its own pace.
     "FAIRWAY_HOLE_PAUSE": "3600",
 }
