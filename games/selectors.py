@@ -93,11 +93,12 @@ def card_name(variant: str, card: Any) -> tuple[str, str]:
     return engine.card_text(variant, card), engine.card_label(variant, card)
 
 
-def viewer_seat(table: Table, user) -> Seat | None:
-    """The seat `user` holds at `table`, or None for a spectator."""
+def viewer_seat(table: Table, user, seats: list[Seat] | None = None) -> Seat | None:
+    """The seat `user` holds at `table` (among `seats`, if read), or None for a spectator."""
     if user is None or not user.is_authenticated:
         return None
-    return next((s for s in table.seats.all() if s.player_id == user.pk), None)
+    seats = table.seats.all() if seats is None else seats
+    return next((s for s in seats if s.player_id == user.pk), None)
 
 
 def may_watch(table: Table, user, invited: bool = False) -> bool:
@@ -119,19 +120,35 @@ class TableData:
     results: list[Any] | None
 
 
-def table_data(table_id: int) -> TableData:
-    """Load the table, its seats, current hole, scorecard and log for every viewer."""
-    seats_with_players = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    table = Table.objects.prefetch_related(seats_with_players).get(pk=table_id)
-    seats = list(table.seats.all())
+def table_data(table_id: int, previous: TableData | None = None) -> TableData:
+    """Load the table, its seats, current hole, scorecard and log for every viewer.
+
+    `previous`, a recent read of the same table, lends its seats and scorecard while the
+    same hole is in play: neither changes before the hole ends.
+    """
+    if previous is None:
+        seats_with_players = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+        table = Table.objects.prefetch_related(seats_with_players).get(pk=table_id)
+        seats = list(table.seats.all())
+    else:
+        table = Table.objects.get(pk=table_id)
+        seats = previous.seats
     hole = table.holes.order_by("-number").first()
+    if previous is not None and not (
+        hole is not None
+        and previous.hole is not None
+        and hole.number == previous.hole.number
+        and hole.finished_at is None
+        and table.status == Table.Status.PLAYING
+    ):
+        return table_data(table_id)
     finished = table.status == Table.Status.FINISHED
     return TableData(
         table=table,
         seats=seats,
         hole=hole,
         state=state_from_dict(hole.state) if hole is not None else None,
-        scorecard=scorecard_rows(table),
+        scorecard=previous.scorecard if previous is not None else scorecard_rows(table),
         log=move_log(table, seats) if hole is not None else [],
         # Only a finished match has a rematch.
         rematch=table.rematches.order_by("-created_at").first() if finished else None,
@@ -143,7 +160,7 @@ def table_context(table: Table, user, data: TableData | None = None) -> dict[str
     """Everything the table page and its live frames show to `user`."""
     data = data or table_data(table.pk)
     table, seats, hole = data.table, data.seats, data.hole
-    me = viewer_seat(table, user)
+    me = viewer_seat(table, user, seats)
     context: dict[str, Any] = {
         "table": table,
         "rules": engine.VARIANTS[table.variant],

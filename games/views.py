@@ -29,7 +29,8 @@ FRAME_PARTS = ("status", "board", "scorecard", "log")
 # each process keeps the latest shared read of every playing table it serves.
 FRAME_CACHE_SECONDS = 5.0
 FRAME_CACHE_TABLES = 2000
-_frame_data: dict[int, tuple[int, float, selectors.TableData]] = {}
+# table id -> (version, when read, the read, when its seats and scorecard were read)
+_frame_data: dict[int, tuple[int, float, selectors.TableData, float]] = {}
 
 
 def _shared_data(table_id: int, version: int | None = None) -> selectors.TableData:
@@ -43,11 +44,14 @@ def _shared_data(table_id: int, version: int | None = None) -> selectors.TableDa
                 return cached[2]
         elif cached[0] == Table.objects.values_list("version", flat=True).get(pk=table_id):
             return cached[2]
-    data = selectors.table_data(table_id)
+    # Seats and scorecard hold during a hole: lend them on if read within the last seconds.
+    previous = cached[2] if cached is not None and now - cached[3] < FRAME_CACHE_SECONDS else None
+    data = selectors.table_data(table_id, previous)
     if data.table.status == Table.Status.PLAYING:
         if len(_frame_data) >= FRAME_CACHE_TABLES:
             _frame_data.pop(next(iter(_frame_data)), None)
-        _frame_data[table_id] = (data.table.version, now, data)
+        lent = previous is not None and data.seats is previous.seats
+        _frame_data[table_id] = (data.table.version, now, data, cached[3] if lent else now)
     return data
 
 

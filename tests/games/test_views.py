@@ -117,5 +117,7 @@ def test_the_seats_of_one_version_share_one_read_and_a_new_version_is_read_again
     services.apply_move(
         table_id=table.pk, player=player, action=quick_action(state, seat), version=version
     )
-    # Without the announced version the frame asks the database, and finds the move.
-    assert f'data-version="{version + 1}"' in views.render_frame(table.pk, ana)
+    # Without the announced version the frame asks the database, and finds the move; the
+    # seats and scorecard of the hole in play are not read again.
+    with django_assert_max_num_queries(4):
+        assert f'data-version="{version + 1}"' in views.render_frame(table.pk, ana)
