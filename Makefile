@@ -48,7 +48,7 @@ test: lint test-sqlite test-postgres test-e2e
 
 test-sqlite: $(VENV)/.installed-dev | var
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -m "not e2e" -q
+	$(PY) -m pytest -m "not e2e and not postgres" -q
 
 test-postgres: $(VENV)/.installed-dev | var
 	@$(PY) tests/services.py postgres redis; rc=$$?; \
@@ -57,9 +57,14 @@ test-postgres: $(VENV)/.installed-dev | var
 		$(PY) -m pytest -m "not e2e" -q tests --ignore=tests/engine; \
 	else [ $$rc -eq 1 ]; fi
 
+# The browser tests run on the embedded default, then on PostgreSQL with Redis.
 test-e2e: $(VENV)/.installed-dev | var
 	@$(PY) tests/services.py chromium; rc=$$?; \
 	if [ $$rc -eq 0 ]; then $(PY) -m pytest -m e2e -q; else [ $$rc -eq 1 ]; fi
+	@$(PY) tests/services.py chromium postgres redis; rc=$$?; \
+	if [ $$rc -eq 0 ]; then \
+		DATABASE_URL=$(PG_TEST_URL) REDIS_URL=$(REDIS_TEST_URL) $(PY) -m pytest -m e2e -q; \
+	else [ $$rc -eq 1 ]; fi
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

@@ -12,7 +12,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.websocket_close import allow_restart_codes, on_daphne_shutdown  # noqa: E402
+from games.consumers import close_for_restart  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+allow_restart_codes()
+on_daphne_shutdown(close_for_restart)
 
 application = ProtocolTypeRouter(
     {

@@ -31,6 +31,8 @@ trap stop INT TERM
 
 for ((i = 0; i < WORKERS; i++)); do
   port=$((BASE_PORT + i))
+  # A move is a few hundred bytes and the app refuses over 4 KB; daphne drops frames
+  # over 64 KB by closing the connection (its default limit is 1 MiB).
   "$PY" -m daphne -b "$BIND" -p "$port" --proxy-headers \
     --websocket-max-message-size 65536 config.asgi:application &
   pids+=("$!")

@@ -4,25 +4,67 @@ The consumer translates between frames and services and holds no game state. Eac
 connection renders its own viewer's picture of the table (a seat's view, or the
 spectator's) into the same partials the page uses and sends them for htmx to swap
 out of band.
+
+It also guards the server: a message over 4 KB is refused, a connection that sends
+faster than its token bucket allows is told to slow down (and closed with 4429 if
+it keeps on), and when the server shuts down every connection is closed with 1012
+so that htmx reconnects (to this process once restarted, or to another).
+A client that may have missed news sends `{"type": "sync", "version": V}` now and
+then and gets a full render when V is not the table's version.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import time
+import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from . import driver, services
 from .models import Table
-from .selectors import may_watch
+from .selectors import may_watch, table_version
 from .views import render_alert, render_frame
 
 MAX_MESSAGE_BYTES = 4096
 ACTION_TYPES = {"tee_off", "draw", "replace", "flip", "discard", "knock", "swap"}
 FIELDS = {"source", "position", "positions"}
-IGNORED = {"HEADERS"}
+# "move_id" is a client's own label for a send; the version alone decides staleness.
+IGNORED = {"HEADERS", "move_id"}
+# Flood throttle: messages per second and burst (settings FAIRWAY_WS_RATE and
+# FAIRWAY_WS_BURST override them), and the refusals in a row that close the socket.
+RATE = 10.0
+BURST = 20
+FLOOD_CLOSE_AFTER = 40
+SLOW_DOWN = "Slow down: too many messages."
+# 4429: an application close code meaning "too many messages"; 1012: service restart.
+CLOSE_FLOOD = 4429
+CLOSE_RESTART = 1012
+
+
+class TokenBucket:
+    """Allows `rate` events a second on average, and bursts of up to `burst`."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.at: float | None = None
+
+    def allow(self, now: float) -> bool:
+        """Take a token at time `now` (seconds, monotonic) if one is left."""
+        if self.at is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
 
 
 def _number(value: Any, what: str) -> int:
@@ -44,7 +86,7 @@ def parse_message(data: Any) -> tuple[str, dict, int]:
         raise services.GameError("That message was not understood: it carries no version.")
     version = _number(data["version"], "The version")
     kind = data.get("type")
-    if kind == "next_hole":
+    if kind in {"next_hole", "sync"}:
         return kind, {}, version
     if kind not in ACTION_TYPES:
         raise services.GameError("That is not a move of this game.")
@@ -64,8 +106,24 @@ def parse_message(data: Any) -> tuple[str, dict, int]:
     return kind, action, version
 
 
+_open_consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
+
+
+async def close_for_restart() -> None:
+    """Close this process's open table connections with 1012 (the server is stopping)."""
+
+    async def close(consumer: TableConsumer) -> None:
+        consumer.is_open = False
+        with contextlib.suppress(Exception):
+            await consumer.close(code=CLOSE_RESTART)
+
+    await asyncio.gather(*(close(c) for c in list(_open_consumers) if c.is_open))
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """A player's or spectator's live connection to one table."""
+
+    is_open = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -80,16 +138,36 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.group = services.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.bucket = TokenBucket(
+            float(getattr(settings, "FAIRWAY_WS_RATE", RATE)),
+            int(getattr(settings, "FAIRWAY_WS_BURST", BURST)),
+        )
+        self.refused = 0
         await self.accept()
+        self.is_open = True
+        _open_consumers.add(self)
         # htmx's ws extension reconnects without resyncing: always start from a full render.
         await self.send_render()
         driver.ensure_started().poke()
 
     async def disconnect(self, code: int) -> None:
+        self.is_open = False
+        _open_consumers.discard(self)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.is_open:
+            return
+        if not self.bucket.allow(time.monotonic()):
+            self.refused += 1
+            if self.refused >= FLOOD_CLOSE_AFTER:
+                self.is_open = False
+                await self.close(code=CLOSE_FLOOD)
+            elif self.refused == 1:
+                await self.send_alert(SLOW_DOWN)
+            return
+        self.refused = 0
         if text_data is None:
             await self.send_alert("Send moves as text.")
             return
@@ -101,6 +179,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         except ValueError as error:  # GameError is a ValueError too
             message = str(error) if isinstance(error, services.GameError) else ""
             await self.send_alert(message or "That message was not understood.")
+            return
+        if kind == "sync":
+            # A client behind (it missed news) gets the table as it stands; else nothing.
+            if version != await database_sync_to_async(table_version)(self.table_id):
+                await self.send_render()
             return
         try:
             if kind == "next_hole":

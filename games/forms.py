@@ -17,15 +17,26 @@ class CreateTableForm(forms.Form):
     """A new table: the game, its seats (open or bots), who may find it, the turn timer."""
 
     variant = forms.ChoiceField(label="Game", choices=variant_choices)
-    seat_count = forms.IntegerField(label="Seats", min_value=2, max_value=MAX_SEATS, initial=2)
+    seat_count = forms.IntegerField(
+        label="Seats",
+        min_value=2,
+        max_value=MAX_SEATS,
+        initial=2,
+        help_text="How many players, you included.",
+    )
     is_public = forms.TypedChoiceField(
         label="Who can join",
         choices=[("1", "Anyone (listed in the lobby)"), ("0", "Only people with the invite link")],
         coerce=lambda value: value == "1",
         initial="1",
+        help_text="Either way you get an invite link to send.",
     )
     turn_timer = forms.TypedChoiceField(
-        label="Turn timer", choices=Table.Timer.choices, coerce=int, initial=0
+        label="Turn timer",
+        choices=Table.Timer.choices,
+        coerce=int,
+        initial=0,
+        help_text="When time runs out a bot makes the move, so nobody waits on a lost player.",
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -41,6 +52,17 @@ class CreateTableForm(forms.Form):
 
     def main_fields(self):
         return [self[name] for name in ("variant", "seat_count", "is_public", "turn_timer")]
+
+    def game_fields(self):
+        return [self["variant"], self["seat_count"]]
+
+    def setting_fields(self):
+        return [self["is_public"], self["turn_timer"]]
+
+    @staticmethod
+    def seat_ranges() -> dict[str, list[int]]:
+        """Players each game allows, for the page to keep the seat count in range."""
+        return {key: [v.min_players, v.max_players] for key, v in engine.VARIANTS.items()}
 
     def seat_fields(self):
         return [self[f"seat_{position}"] for position in range(1, MAX_SEATS)]

@@ -8,16 +8,13 @@ rules), never typed in.
 
 from __future__ import annotations
 
-import functools
-import itertools
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import VARIANTS, score_layout
+from games.engine import VARIANTS, hole_score_range
 from games.engine.match import HOLES, MatchStatus, match_status
 
 from .models import Scorecard, ScorecardHole, Seat, Table
@@ -69,44 +66,6 @@ def refresh_results(*, table: Table) -> MatchStatus:
         card.place = status.places[card.position] if status.over else None
     Scorecard.objects.bulk_update(cards, ["total", "place"])
     return status
-
-
-# --- What a hole can score -------------------------------------------------------------
-
-
-@functools.cache
-def hole_score_range(variant: str) -> tuple[int, int]:
-    """The lowest and highest strokes one hole of `variant` can score.
-
-    Found with the engine's own `score_layout`, over every layout built from the
-    three lowest- (for the minimum) or highest-scoring ranks (for the maximum) of the
-    largest deck the variant uses, never holding more of a rank than that deck has.
-    Pairs and bonuses reward equal ranks whatever they are worth, so no other rank
-    reaches further.
-    """
-    rules = VARIANTS[variant]
-    by_rank: dict[object, list] = {}
-    for card in rules.deck(rules.max_players):
-        by_rank.setdefault(rules.ranks[card], []).append(card)
-    ranked = sorted(by_rank.values(), key=lambda cards: rules.values[cards[0]])
-    return _extreme_score(rules, ranked[:3], min), _extreme_score(rules, ranked[-3:], max)
-
-
-def _extreme_score(rules, groups: list[list], pick: Callable[[int, int], int]) -> int:
-    best: int | None = None
-    for choice in itertools.product(range(len(groups)), repeat=rules.size):
-        counts = Counter(choice)
-        if any(counts[i] > len(groups[i]) for i in counts):
-            continue
-        used: Counter[int] = Counter()
-        cards = []
-        for i in choice:
-            cards.append(groups[i][used[i]])
-            used[i] += 1
-        score = score_layout(rules, cards)
-        best = score if best is None else pick(best, score)
-    assert best is not None
-    return best
 
 
 # --- Hand-played matches ---------------------------------------------------------------

@@ -7,10 +7,13 @@ can never reach a page or a frame.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q
+from django.urls import reverse
+from django.utils import timezone
 
 from games import engine
 from games.engine import state_from_dict
@@ -18,6 +21,7 @@ from games.engine.match import HOLES
 
 from .models import Hole, Move, Seat, Table
 from .scorecards import hole_scores
+from .services import pending
 
 LOG_LENGTH = 6
 
@@ -51,6 +55,8 @@ class Course:
     rows: list[list[Slot]]
     score: int | None = None
     sitting_out: bool = False
+    #: The player's name while a bot keeps their seat ("bot for Ana"), else "".
+    kept_for: str = ""
 
 
 @dataclass
@@ -123,16 +129,13 @@ class TableData:
 def table_data(table_id: int, previous: TableData | None = None) -> TableData:
     """Load the table, its seats, current hole, scorecard and log for every viewer.
 
-    `previous`, a recent read of the same table, lends its seats and scorecard while the
-    same hole is in play: neither changes before the hole ends.
+    `previous`, a recent read of the same table, lends its scorecard while the same hole
+    is in play: it does not change before the hole ends. (Seats do: a bot may keep the
+    seat of a player who steps away.)
     """
-    if previous is None:
-        seats_with_players = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-        table = Table.objects.prefetch_related(seats_with_players).get(pk=table_id)
-        seats = list(table.seats.all())
-    else:
-        table = Table.objects.get(pk=table_id)
-        seats = previous.seats
+    seats_with_players = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    table = Table.objects.prefetch_related(seats_with_players).get(pk=table_id)
+    seats = list(table.seats.all())
     hole = table.holes.order_by("-number").first()
     if previous is not None and not (
         hole is not None
@@ -141,7 +144,7 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
         and hole.finished_at is None
         and table.status == Table.Status.PLAYING
     ):
-        return table_data(table_id)
+        previous = None
     finished = table.status == Table.Status.FINISHED
     return TableData(
         table=table,
@@ -175,8 +178,13 @@ def table_context(table: Table, user, data: TableData | None = None) -> dict[str
         "log": [],
         "scorecard": data.scorecard,
         "rematch": data.rematch,
+        "away": me is not None and bool(me.bot_level),
+        "invite_path": reverse("games:invite", args=[table.invite_code]),
+        "countdown": None,
+        "hole_strokes": [],
     }
     if hole is None:
+        context["turn_text"] = turn_text(context)
         return context
     state = data.state
     my_seat = (
@@ -206,8 +214,62 @@ def table_context(table: Table, user, data: TableData | None = None) -> dict[str
         is_playoff=hole.number > HOLES,
         log=data.log,
         results=data.results,
+        countdown=countdown(table, hole),
+        hole_strokes=_hole_strokes(seats, hole),
     )
+    context["turn_text"] = turn_text(context)
     return context
+
+
+def countdown(table: Table, hole: Hole) -> dict[str, Any] | None:
+    """The server's deadline of a wait a person can see: the turn timer or the next deal.
+
+    Given as whole seconds left (not a clock time), so a page counts down from when it
+    arrived and a client's wrong clock cannot matter.
+    """
+    waiting = pending(table, hole)
+    if waiting is None or waiting.kind == "bot":
+        return None
+    seconds = max(0, math.ceil((waiting.due - timezone.now()).total_seconds()))
+    return {"kind": waiting.kind, "seconds": seconds}
+
+
+def _hole_strokes(seats: list[Seat], hole: Hole) -> list[tuple[str, int]]:
+    """Each seat's strokes for a finished hole, in seat order; empty while it is played."""
+    if hole.scores is None:
+        return []
+    names = {s.position: s.name for s in seats}
+    return [(names[p], score) for p, score in zip(hole.seat_positions, hole.scores, strict=True)]
+
+
+def turn_text(context: dict[str, Any]) -> str:
+    """One sentence saying what the table waits for, shown and read out to the viewer."""
+    table, hole, view = context["table"], context["hole"], context["view"]
+    if table.status == Table.Status.OPEN:
+        free = context["free_seats"]
+        return f"Waiting for players: {free} seat{'' if free == 1 else 's'} free."
+    if table.status == Table.Status.FINISHED:
+        results = context.get("results") or []
+        if results:
+            winner = results[0]
+            return f"Match over. {winner.name} wins with {winner.total} strokes."
+        return "Match over."
+    if hole is None or view is None:
+        return ""
+    controls = context["controls"]
+    if view["phase"] == engine.OVER:
+        strokes = ", ".join(f"{name} {score}" for name, score in context["hole_strokes"])
+        return f"Hole {hole.number} over: {strokes}."
+    if view["phase"] == engine.TEE_OFF:
+        if controls.tee_off:
+            return f"Your tee off: turn up {controls.tee_off} cards."
+        return "Tee off: waiting for the others to turn up their cards."
+    if context["my_turn"]:
+        if view["holding"] is not None:
+            return f"Your turn: place the {context['held'][0]}."
+        return "Your turn: draw a card."
+    last = " (last turns)" if view["phase"] == engine.FINAL_TURNS else ""
+    return f"{context['turn_name']}'s turn{last}."
 
 
 def _seat_name(seats: list[Seat], hole: Hole, engine_seat: int | None) -> str | None:
@@ -298,6 +360,7 @@ def courses_for(
                 is_dealer=hole.dealer == seat.position,
                 rows=rows,
                 score=view["scores"][index] if view["scores"] is not None else None,
+                kept_for=seat.player.name if seat.player_id and seat.bot_level else "",
             )
         )
     courses.sort(key=lambda c: (not c.is_me, c.position))
@@ -305,15 +368,25 @@ def courses_for(
 
 
 def move_log(table: Table, seats: list[Seat]) -> list[str]:
-    """The last moves of the match as sentences, newest first."""
+    """The last turns of the match as sentences, newest first: one line a turn.
+
+    A draw and the move that uses the card are one turn; the latter's summary tells
+    both, so a draw shows on its own only while its card is still in hand.
+    """
     names = {s.position: s.name for s in seats}
-    # Only the two columns shown: loading the holes would decode their snapshots.
+    # Only the columns used: loading the holes would decode their snapshots.
     moves = (
         Move.objects.filter(hole__table=table)
         .order_by("-hole__number", "-seq")
-        .values_list("seat", "summary")[:LOG_LENGTH]
+        .values_list("hole_id", "seat", "summary", "action")[: LOG_LENGTH * 2]
     )
-    return [f"{names.get(seat, 'Someone')} {summary}" for seat, summary in moves]
+    lines = []
+    newer_hole = None
+    for hole_id, seat, summary, action in moves:
+        if not (newer_hole == hole_id and action.get("type") == "draw"):
+            lines.append(f"{names.get(seat, 'Someone')} {summary}")
+        newer_hole = hole_id
+    return lines[:LOG_LENGTH]
 
 
 def scorecard_rows(table: Table) -> dict[str, Any]:
@@ -382,3 +455,8 @@ def replay_states(hole: Hole) -> list[tuple[Any, Move | None]]:
         state = engine.apply_action(state, seat, move.action)
         states.append((state, move))
     return states
+
+
+def table_version(table_id: int) -> int | None:
+    """The table's current version (None when there is no such table)."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()

@@ -24,7 +24,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import engine
-from games.engine import describe_action, state_from_dict, state_to_dict
+from games.engine import describe_action, describe_turn, state_from_dict, state_to_dict
 from games.engine.bots import BOT_LEVELS, choose_action
 from games.engine.match import (
     choose_first_dealer,
@@ -252,7 +252,13 @@ def rematch(*, table: Table, by) -> Table:
             rematch_of=table,
         )
         Seat.objects.bulk_create(
-            Seat(table=new, position=s.position, player=s.player, bot_level=s.bot_level)
+            # A player who left the last match mid-way sits down again in person.
+            Seat(
+                table=new,
+                position=s.position,
+                player=s.player,
+                bot_level="" if s.player_id else s.bot_level,
+            )
             for s in seats
         )
         new = start_match(table=new, by=None)
@@ -300,9 +306,16 @@ def _play(table: Table, hole: Hole, position: int, action: dict, *, by_bot: bool
         after = engine.apply_action(state, seat, action)
     except engine.IllegalAction as error:
         raise GameError(str(error)) from None
-    summary = describe_action(state, seat, action, after)
-    if by_bot and table.seats.filter(position=position, bot_level="").exists():
-        summary += " (played by the timer)"
+    # A move that uses a drawn card tells the whole turn, so the log reads a line a turn.
+    summary = describe_turn(state, seat, action, after) or describe_action(
+        state, seat, action, after
+    )
+    if by_bot:
+        person = table.seats.filter(position=position, player__isnull=False).first()
+        if person is not None and not person.bot_level:
+            summary += " (played by the timer)"
+        elif person is not None:
+            summary += f" (bot for {person.player.name})"
     now = timezone.now()
     Move.objects.create(
         hole=hole,
@@ -346,7 +359,53 @@ def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResu
         hole = current_hole(table)
         if hole.finished_at is not None:
             raise GameError("The hole is over: the next one is being dealt.")
+        if seat.bot_level:
+            # A player who left the match takes the seat back by acting.
+            seat.bot_level = ""
+            seat.save(update_fields=["bot_level"])
         return _play(table, hole, seat.position, action, by_bot=False)
+
+
+def leave_match(*, table: Table, player) -> None:
+    """Hand `player`'s seat to a bot for the rest of the match; acting again takes it back."""
+    with transaction.atomic():
+        locked = _locked(table.pk)
+        if locked.status != Table.Status.PLAYING:
+            raise GameError("The match is not in play.")
+        seat = locked.seats.select_for_update().filter(player=player).first()
+        if seat is None:
+            raise GameError("You have no seat at this table.")
+        if not seat.bot_level:
+            seat.bot_level = TIMER_BOT_LEVEL
+            seat.save(update_fields=["bot_level"])
+            _touch(locked)
+            locked.save(update_fields=["version", "turn_started_at"])
+            _announce(locked)
+    table.refresh_from_db()
+
+
+def return_to_match(*, table: Table, player) -> None:
+    """Take back a seat a bot was keeping for `player`."""
+    with transaction.atomic():
+        locked = _locked(table.pk)
+        seat = locked.seats.select_for_update().filter(player=player).first()
+        if seat is None:
+            raise GameError("You have no seat at this table.")
+        if seat.bot_level and locked.status == Table.Status.PLAYING:
+            seat.bot_level = ""
+            seat.save(update_fields=["bot_level"])
+            _touch(locked)
+            locked.save(update_fields=["version", "turn_started_at"])
+            _announce(locked)
+    table.refresh_from_db()
+
+
+def quick_start(*, player) -> Table:
+    """A two-seat Play Nine table against a greedy bot, already dealt."""
+    table = create_table(
+        host=player, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[player]
+    )
+    return start_match(table=table, by=player)
 
 
 def next_hole(*, table_id: int, version: int, by=None) -> MoveResult:

@@ -29,7 +29,7 @@ FRAME_PARTS = ("status", "board", "scorecard", "log")
 # each process keeps the latest shared read of every playing table it serves.
 FRAME_CACHE_SECONDS = 5.0
 FRAME_CACHE_TABLES = 2000
-# table id -> (version, when read, the read, when its seats and scorecard were read)
+# table id -> (version, when read, the read, when its scorecard was read)
 _frame_data: dict[int, tuple[int, float, selectors.TableData, float]] = {}
 
 
@@ -44,13 +44,13 @@ def _shared_data(table_id: int, version: int | None = None) -> selectors.TableDa
                 return cached[2]
         elif cached[0] == Table.objects.values_list("version", flat=True).get(pk=table_id):
             return cached[2]
-    # Seats and scorecard hold during a hole: lend them on if read within the last seconds.
+    # The scorecard holds during a hole: lend it on if read within the last seconds.
     previous = cached[2] if cached is not None and now - cached[3] < FRAME_CACHE_SECONDS else None
     data = selectors.table_data(table_id, previous)
     if data.table.status == Table.Status.PLAYING:
         if len(_frame_data) >= FRAME_CACHE_TABLES:
             _frame_data.pop(next(iter(_frame_data)), None)
-        lent = previous is not None and data.seats is previous.seats
+        lent = previous is not None and data.scorecard is previous.scorecard
         _frame_data[table_id] = (data.table.version, now, data, cached[3] if lent else now)
     return data
 
@@ -142,6 +142,14 @@ def new_table(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_POST
+@login_required
+def quick_start(request: HttpRequest) -> HttpResponse:
+    """One click to a dealt two-seat Play Nine table against a greedy bot."""
+    table = services.quick_start(player=request.user)
+    return redirect(table)
+
+
 @require_GET
 @login_required
 def invite(request: HttpRequest, code: str) -> HttpResponse:
@@ -203,6 +211,22 @@ def leave(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 def start(request: HttpRequest, table_id: int) -> HttpResponse:
     return _seat_action(request, table_id, lambda t: services.start_match(table=t, by=request.user))
+
+
+@require_POST
+@login_required
+def leave_match(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(
+        request, table_id, lambda t: services.leave_match(table=t, player=request.user)
+    )
+
+
+@require_POST
+@login_required
+def return_to_match(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(
+        request, table_id, lambda t: services.return_to_match(table=t, player=request.user)
+    )
 
 
 @require_POST

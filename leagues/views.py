@@ -19,6 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import selectors as games_selectors
 from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
@@ -40,7 +41,11 @@ from .models import Club, League, LeagueNight, NightTable, Player, Season
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "leagues/home.html")
+    """The welcome page; a signed-in player also sees their tables and a quick start."""
+    context = {}
+    if request.user.is_authenticated:
+        context["my_tables"] = games_selectors.my_tables(request.user)
+    return render(request, "leagues/home.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -18,7 +18,7 @@ from .hole import (
     new_hole,
     view,
 )
-from .layouts import score_layout, scoring_pairs
+from .layouts import hole_score_range, score_layout, scoring_pairs
 from .match import (
     HOLES,
     MatchStatus,
@@ -29,7 +29,7 @@ from .match import (
     playoff_dealer,
     playoff_players,
 )
-from .movelog import describe_action
+from .movelog import describe_action, describe_turn
 from .snapshot import state_from_dict, state_to_dict
 from .variants import VARIANTS, Variant
 
@@ -50,6 +50,8 @@ __all__ = [
     "choose_first_dealer",
     "dealer_for_hole",
     "describe_action",
+    "describe_turn",
+    "hole_score_range",
     "legal_actions",
     "match_status",
     "match_totals",

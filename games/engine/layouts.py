@@ -7,7 +7,10 @@ stand-ins for the cards they cannot see: a stand-in rank equal to nothing.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 
 from .cards import HOLE_IN_ONE, Card
 from .variants import Variant, get_variant
@@ -120,3 +123,41 @@ def scoring_pairs(variant_key: str, cards: Sequence[Card]) -> list[tuple[int, ..
     except (KeyError, TypeError):
         raise ValueError(f"A layout must hold only {rules.name} cards.") from None
     return pair_groups(rules, ranks)
+
+
+# --- What a hole can score ----------------------------------------------------------------
+
+
+@functools.cache
+def hole_score_range(variant: str) -> tuple[int, int]:
+    """The lowest and highest strokes one hole of `variant` can score.
+
+    Found with the engine's own `score_layout`, over every layout built from the
+    three lowest- (for the minimum) or highest-scoring ranks (for the maximum) of the
+    largest deck the variant uses, never holding more of a rank than that deck has.
+    Pairs and bonuses reward equal ranks whatever they are worth, so no other rank
+    reaches further.
+    """
+    rules = get_variant(variant)
+    by_rank: dict[object, list] = {}
+    for card in rules.deck(rules.max_players):
+        by_rank.setdefault(rules.ranks[card], []).append(card)
+    ranked = sorted(by_rank.values(), key=lambda cards: rules.values[cards[0]])
+    return _extreme_score(rules, ranked[:3], min), _extreme_score(rules, ranked[-3:], max)
+
+
+def _extreme_score(rules: Variant, groups: list[list], pick: Callable[[int, int], int]) -> int:
+    best: int | None = None
+    for choice in itertools.product(range(len(groups)), repeat=rules.size):
+        counts = Counter(choice)
+        if any(counts[i] > len(groups[i]) for i in counts):
+            continue
+        used: Counter[int] = Counter()
+        cards = []
+        for i in choice:
+            cards.append(groups[i][used[i]])
+            used[i] += 1
+        score = score_layout(rules, cards)
+        best = score if best is None else pick(best, score)
+    assert best is not None
+    return best

@@ -63,3 +63,37 @@ def describe_action(before: HoleState, seat: int, action: Action, after: HoleSta
     if went_out or (before.rules.ends_at_once and after.phase == OVER):
         text += ", going out"
     return text
+
+
+def describe_turn(before: HoleState, seat: int, action: Action, after: HoleState) -> str | None:
+    """The whole turn as one phrase, when `action` uses a card `seat` drew; else None.
+
+    "took the 3 from the discard pile and replaced their 11", "drew a 5 and replaced
+    their 11 with it": the drawn card is named only now that it lies face up.
+    """
+    if before.holding != seat or action["type"] not in {"replace", "flip", "discard"}:
+        return None
+    variant = before.variant
+    name = lambda card: _name(variant, card)  # noqa: E731
+    held = name(before.held)
+    kind = action["type"]
+    if kind == "replace":
+        position = action["position"]
+        old = name(before.layouts[seat][position])
+        target = (
+            f"their {old}" if before.face_up[seat][position] else f"a face-down card ({_a(old)})"
+        )
+        if before.held_from == "discard":
+            text = f"took the {held} from the discard pile and replaced {target}"
+        else:
+            text = f"drew {_a(held)} and replaced {target} with it"
+    elif kind == "flip":
+        turned = name(after.layouts[seat][action["position"]])
+        text = f"drew {_a(held)}, discarded it and turned up {_a(turned)}"
+    else:
+        skipped = " (a skip)" if before.rules.skip_with_last_card else ""
+        text = f"drew {_a(held)} and discarded it{skipped}"
+    went_out = after.finisher == seat and before.finisher is None
+    if went_out or (before.rules.ends_at_once and after.phase == OVER):
+        text += ", going out"
+    return text

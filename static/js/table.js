@@ -1,13 +1,95 @@
-// Keeps keyboard focus on the same control when a live update swaps the table's parts.
+// The table page's small helpers: keep keyboard focus across live updates, read out
+// what changed, count down the server's deadlines and copy the invite link.
 (function () {
   let focusedId = null;
+  let focusInBoard = false;
   document.addEventListener("htmx:wsBeforeMessage", function () {
     const active = document.activeElement;
     focusedId = active && active.id ? active.id : null;
+    focusInBoard = !!(active && active.closest && active.closest("#table-board"));
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
+    announce();
+    startCountdowns();
     if (!focusedId || (document.activeElement && document.activeElement.id === focusedId)) return;
     const again = document.getElementById(focusedId);
-    if (again) again.focus({ preventScroll: true });
+    if (again) {
+      again.focus({ preventScroll: true });
+    } else if (focusInBoard) {
+      // The control used is gone (a card was drawn): go on to the next thing to do.
+      const next = document.querySelector(
+        "#table-board button:not([disabled]), #table-board input[type=checkbox]"
+      );
+      if (next) next.focus({ preventScroll: true });
+    }
+  });
+
+  // One polite sentence for screen readers, only when it says something new.
+  let lastSaid = null;
+  function announce() {
+    const status = document.getElementById("table-status");
+    const region = document.getElementById("table-announce");
+    if (!status || !region) return;
+    const text = status.dataset.announce || "";
+    if (lastSaid === null) {
+      lastSaid = text; // the page itself already shows it
+      return;
+    }
+    if (text !== lastSaid) {
+      lastSaid = text;
+      region.textContent = text;
+    }
+  }
+
+  // The server renders how many seconds are left; this only ticks them down.
+  let ticker = null;
+  function startCountdowns() {
+    const started = Date.now();
+    const clocks = Array.from(document.querySelectorAll(".countdown[data-seconds]")).map(
+      function (el) {
+        return { el: el, seconds: parseInt(el.dataset.seconds, 10) || 0, suffix: el.textContent.replace(/^\d+/, "") };
+      }
+    );
+    if (ticker) clearInterval(ticker);
+    if (!clocks.length) return;
+    ticker = setInterval(function () {
+      const gone = Math.floor((Date.now() - started) / 1000);
+      clocks.forEach(function (clock) {
+        const left = Math.max(0, clock.seconds - gone);
+        clock.el.textContent = left + clock.suffix;
+        clock.el.classList.toggle("urgent", left <= 10);
+      });
+    }, 250);
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-copy]");
+    if (!button) return;
+    const input = document.getElementById(button.dataset.copy);
+    const note = button.closest(".invite") && button.closest(".invite").querySelector(".copy-note");
+    input.select();
+    const done = function () {
+      if (note) note.textContent = "Link copied.";
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () {
+        if (note) note.textContent = "Press Ctrl+C (or Cmd+C) to copy the selected link.";
+      });
+    } else {
+      document.execCommand("copy") ? done() : (note.textContent = "Press Ctrl+C to copy the selected link.");
+    }
+  });
+
+  function absoluteLinks() {
+    // The live frame knows only the invite link's path; show the whole address.
+    document.querySelectorAll(".invite-link").forEach(function (input) {
+      if (input.value.startsWith("/")) input.value = new URL(input.value, location.href).href;
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", absoluteLinks);
+  document.addEventListener("DOMContentLoaded", function () {
+    absoluteLinks();
+    startCountdowns();
+    announce();
   });
 })();

@@ -15,6 +15,7 @@ from tests.factories import PASSWORD, make_player
 pytestmark = pytest.mark.e2e
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -60,9 +61,7 @@ def test_two_players_create_join_start_and_play_a_hole(daphne_server, playwright
     make_player("ana", display_name="Ana")
     make_player("ben", display_name="Ben")
     ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
-    ben_context, ben = sign_in(
-        playwright_browser, daphne_server, "ben", viewport={"width": 390, "height": 844}
-    )
+    ben_context, ben = sign_in(playwright_browser, daphne_server, "ben", viewport=PHONE)
 
     ana.goto(daphne_server.url + "/play/")
     ana.get_by_label("Game", exact=True).select_option("play-nine")
@@ -106,14 +105,79 @@ def test_two_players_create_join_start_and_play_a_hole(daphne_server, playwright
         while last is None or last.seq <= count:
             other.wait_for_timeout(50)
             last = Move.objects.filter(hole=hole).order_by("-seq").first()
-        # The other screen shows the move in its log.
+        # The other screen shows the move in its log, a whole turn on one line.
         expect(other.locator("#table-log li.latest")).to_contain_text(last.summary[:20])
+        # Nothing pokes out past the page's width, on a desktop or a phone.
+        for page in pages.values():
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     else:
         pytest.fail("the hole did not end")
 
     for page in pages.values():
-        expect(page.get_by_text(re.compile("Hole over"))).to_be_visible()
+        expect(page.locator("#hole-banner")).to_contain_text(re.compile(r"Hole 1 over\."))
         expect(page.locator("#table-scorecard td.num a").first).to_be_visible()
     ana.screenshot(path=str(SCREENSHOTS / "table-hole-over.png"), full_page=True)
+    ben.screenshot(path=str(SCREENSHOTS / "table-hole-over-phone.png"), full_page=True)
+    # By keyboard: deal the next hole; the dealer moves one seat left.
+    ana.locator("#next-hole-button").focus()
+    ana.keyboard.press("Enter")
+    expect(ana.get_by_text("Hole 2 of 9")).to_be_visible()
+    expect(ben.get_by_text("Hole 2 of 9")).to_be_visible()
     ana_context.close()
     ben_context.close()
+
+
+def test_the_lobby_a_quick_start_and_a_match_played_to_its_results(
+    daphne_server, playwright_browser
+):
+    make_player("ana", display_name="Ana")
+    make_player("ben", display_name="Ben")
+    for viewport, suffix in (({"width": 1280, "height": 900}, ""), (PHONE, "-phone")):
+        context, page = sign_in(playwright_browser, daphne_server, "ana", viewport=viewport)
+        page.goto(daphne_server.url + "/play/")
+        expect(page.get_by_text("No one is waiting for players right now.")).to_be_visible()
+        # The seat count follows the game chosen.
+        page.get_by_label("Game", exact=True).select_option("golf-4")
+        assert page.get_by_label("Seats", exact=True).input_value() == "3"
+        expect(page.locator("#seat-range")).to_contain_text("3 to 7 players")
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        page.screenshot(path=str(SCREENSHOTS / f"lobby{suffix}.png"), full_page=True)
+        context.close()
+
+    # Ben opens a private table: the invite link copies by keyboard.
+    ben_context, ben = sign_in(playwright_browser, daphne_server, "ben")
+    ben_context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ben.goto(daphne_server.url + "/play/")
+    ben.get_by_label("Who can join").select_option("0")
+    ben.get_by_role("button", name="Create the table").click()
+    ben.get_by_role("button", name="Copy link").focus()
+    ben.keyboard.press("Enter")
+    expect(ben.get_by_text("Link copied.")).to_be_visible()
+    assert "/play/invite/" in ben.evaluate("navigator.clipboard.readText()")
+    ben_context.close()
+
+    # Ana plays a bot from the home page, then leaves the match to the bot.
+    context, ana = sign_in(playwright_browser, daphne_server, "ana")
+    ana.get_by_role("button", name="Play now against a bot").click()
+    expect(ana.get_by_text("Hole 1 of 9")).to_be_visible()
+    ana.screenshot(path=str(SCREENSHOTS / "quick-start.png"), full_page=True)
+    ana.get_by_role("button", name="Leave the match").click()
+    expect(ana.get_by_text("(bot for Ana)")).to_be_visible()
+    table = Table.objects.get(seats__player__username="ana", status=Table.Status.PLAYING)
+    # The holes' pauses are long here: deal each next hole as soon as one ends.
+    for _ in range(600):
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            break
+        button = ana.locator("#next-hole-button")
+        if button.count():
+            button.click()
+        ana.wait_for_timeout(200)
+    expect(ana.get_by_role("heading", name="Final results")).to_be_visible(timeout=30_000)
+    expect(ana.get_by_role("button", name="Rematch")).to_be_visible()
+    expect(ana.get_by_role("link", name="Back to the lobby")).to_be_visible()
+    ana.screenshot(path=str(SCREENSHOTS / "results.png"), full_page=True)
+    ana.set_viewport_size(PHONE)
+    assert ana.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    ana.screenshot(path=str(SCREENSHOTS / "results-phone.png"), full_page=True)
+    context.close()

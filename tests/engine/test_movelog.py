@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import apply_action, describe_action
+from games.engine import apply_action, describe_action, describe_turn
 
 from .helpers import dealt, tee_off_all
 
@@ -62,3 +62,23 @@ def test_knock_and_swap():
     state = tee_off_all(dealt("golf-9-3deck", 2, [nine, list(nine)], "AD"))
     text, _ = described(state, 1, {"type": "swap", "positions": [0, 8]})
     assert text == "swapped two cards"
+
+
+def test_a_turn_reads_as_one_phrase_once_the_drawn_card_is_placed():
+    """Draw and use in one phrase; a tee-off or a draw alone has no turn phrase."""
+    state = tee_off_all(dealt("play-nine", 2, [A, B], 0, draw=[3, 12, 8, 0]), {0: [0, 3]})
+
+    def turn(state, seat, action):
+        after = apply_action(state, seat, action)
+        return describe_turn(state, seat, action, after), after
+
+    text, state = turn(state, 1, {"type": "draw", "source": "pile"})
+    assert text is None
+    text, state = turn(state, 1, {"type": "replace", "position": 4})
+    assert text == "drew a 3 and replaced a face-down card (a 9) with it"
+    state = apply_action(state, 0, {"type": "draw", "source": "discard"})
+    text, state = turn(state, 0, {"type": "replace", "position": 3})
+    assert text == "took the 9 from the discard pile and replaced their 11"
+    state = apply_action(state, 1, {"type": "draw", "source": "pile"})
+    text, state = turn(state, 1, {"type": "flip", "position": 5})
+    assert text == "drew a 12, discarded it and turned up a 10"

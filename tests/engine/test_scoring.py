@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import score_layout, scoring_pairs
+from games.engine import hole_score_range, score_layout, scoring_pairs
 
 
 # Play Nine: positions 0-3 are the top row, 4-7 the bottom; columns are (c, c + 4).
@@ -143,3 +143,30 @@ def test_scoring_pairs_name_the_groups_that_scored():
         "golf-9-3deck", ["3S", "3H", "4D", "3C", "5S", "6H", "7D", "8S", "9H"]
     ) == [(0, 1), (0, 3)]
     assert scoring_pairs("golf-6", ["JS", "4H", "5D", "QC", "4S", "6H"]) == [(1, 4)]
+
+
+@pytest.mark.parametrize(
+    ("variant", "low", "high"),
+    [
+        # Two pairs of -5 (-10 each, -10 bonus) and two pairs of 0 (-10 bonus);
+        # columns of 12 over 11 never pair.
+        ("play-nine", -40, 92),
+        # A 2 (-2) over a King (0) in every column; a Jack over a Queen is no pair.
+        ("golf-6", -6, 60),
+        ("golf-4", -4, 40),
+        # 2, K, K in each column scores the 2; Q, J, 10 never pair.
+        ("golf-9", -6, 90),
+        # Kings paired down two columns (-25) and three jokers kept apart (-6).
+        ("golf-9-3deck", -31, 90),
+    ],
+)
+def test_hole_score_range_matches_the_extremes_worked_out_by_hand(variant, low, high):
+    """Hand-entered strokes are checked against these limits."""
+    assert hole_score_range(variant) == (low, high)
+
+
+def test_the_extreme_layouts_worked_out_by_hand_score_as_the_engine_says():
+    assert score_layout("play-nine", [-5, -5, 0, 0, -5, -5, 0, 0]) == -40
+    assert score_layout("play-nine", [12, 11, 12, 11, 11, 12, 11, 12]) == 92
+    kings = ["KS", "JK", "KH", "KD", "QS", "KC", "JK", "QH", "JK"]
+    assert score_layout("golf-9-3deck", kings) == -31

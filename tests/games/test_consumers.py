@@ -5,13 +5,19 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
 
 from games import engine, services
 from games.engine import state_to_dict
 from games.models import Hole, Move, Table
+from games.scorecards import open_scorecards
 from tests.factories import make_player
 from tests.games.conftest import connect
 from tests.games.helpers import current, next_actor, quick_action
@@ -68,9 +74,10 @@ async def test_two_players_play_a_full_hole_over_their_sockets(settings):
         # Each screen shows the other's move in the log.
         assert 'id="table-log"' in ana_frame and 'id="table-log"' in ben_frame
         assert f'name="version" value="{db_table.version + 1}"' in ana_frame + ben_frame or (
-            "Hole over" in ana_frame
+            "Hole 1 over" in ana_frame
         )
-    assert "Hole over" in ana_frame and "Hole over" in ben_frame
+    assert "Hole 1 over: Ana" in ana_frame and "Hole 1 over: Ana" in ben_frame
+    assert "Deal next hole" in ana_frame
     assert "paired" in ana_frame or "stroke" in ana_frame
     count = await database_sync_to_async(Move.objects.filter(hole=hole).count)()
     assert count == moves == state.version
@@ -130,7 +137,8 @@ async def test_a_spectator_sees_the_table_but_gets_no_buttons():
     stranger = await database_sync_to_async(make_player)("cy")
     spectator, frame = await connect(stranger, table.pk)
     assert 'id="table-board"' in frame
-    assert "ws-send" not in frame
+    # No move forms: the only form is the resync one.
+    assert frame.count("<form ws-send") == frame.count('value="sync"') == 1
     await spectator.disconnect()
 
 
@@ -251,3 +259,162 @@ async def test_frames_to_seats_and_spectators_carry_no_hidden_card(settings):
     assert deck_a != deck_b
     _, hole, state = await database_sync_to_async(current)(table.pk)
     assert state.phase != engine.OVER
+
+
+async def test_a_player_back_at_a_kept_seat_takes_it_over_by_acting(settings):
+    settings.FAIRWAY_BOT_DELAY = 3600  # the bot keeping the seat waits; Ana is quicker
+    table, ana, ben = await two_players()
+    await database_sync_to_async(services.leave_match)(table=table, player=ana)
+    ana_ws, frame = await connect(ana, table.pk)
+    assert "(bot for Ana)" in frame and "Take my seat back" in frame
+    db_table, hole, state = await database_sync_to_async(current)(table.pk)
+    seat = hole.seat_positions.index(0)
+    await ana_ws.send_to(frame_for(quick_action(state, seat), db_table.version))
+    frame = await ana_ws.receive_from(timeout=10)
+    assert "table-alert shown" not in frame
+    assert "(bot for Ana)" not in frame and "Leave the match" in frame
+    kept = await database_sync_to_async(
+        lambda: Table.objects.get(pk=table.pk).seats.get(player=ana).bot_level
+    )()
+    assert kept == ""
+    await ana_ws.disconnect()
+
+
+async def test_frames_carry_a_polite_sentence_for_screen_readers():
+    table, ana, ben = await two_players()
+    ana_ws, frame = await connect(ana, table.pk)
+    assert 'data-announce="Your tee off: turn up 2 cards."' in frame
+    # The live region itself is never swapped, so it is read when its text changes.
+    assert 'id="table-announce"' not in frame
+    await ana_ws.disconnect()
+
+
+# --- a whole hole, with a bot, through to its end -----------------------------------------
+
+HIDDEN = 7  # Ben's card that stays face down until the hole ends
+
+
+def _ben_action(state: engine.HoleState, seat: int) -> dict:
+    """Ben plays without ever touching his hidden card: it shows only when the hole ends."""
+    actions = engine.legal_actions(state, seat)
+    for action in actions:
+        kind = action["type"]
+        if kind == "tee_off" and HIDDEN not in action["positions"]:
+            return action
+        if kind == "draw" and action["source"] == "pile":
+            return action
+        if (
+            kind == "replace"
+            and action["position"] != HIDDEN
+            and state.face_up[seat][action["position"]]
+        ):
+            return action
+    raise AssertionError(f"Ben has no move that keeps his card hidden: {actions}")
+
+
+@database_sync_to_async
+def three_seats_with_a_bot(deck_seed: int):
+    ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
+    stranger = make_player("cy")
+    table = services.create_table(
+        host=ana, variant="play-nine", seat_count=3, players=[ana, ben], bots={2: "greedy"}
+    )
+    services.start_match(table=table, by=ana)
+    hole = table.holes.get(number=1)
+    deck = engine.VARIANTS[table.variant].deck(3)
+    random.Random(deck_seed).shuffle(deck)
+    # Swap Ben's hidden card with the draw pile's bottom card in the second deal.
+    hidden = HIDDEN * 3 + (1 - hole.dealer - 1) % 3
+    bottom = len(deck) - 1
+    while deck[hidden] == deck[bottom]:
+        bottom -= 1
+    other = list(deck)
+    other[hidden], other[bottom] = other[bottom], other[hidden]
+    return table, ana, ben, stranger, deck, other
+
+
+@database_sync_to_async
+def redeal(table_id: int, deck: list, version: int) -> None:
+    table = Table.objects.get(pk=table_id)
+    hole = table.holes.get(number=1)
+    hole.moves.all().delete()
+    state = engine.new_hole(table.variant, 3, deck=deck, dealer=hole.dealer)
+    Hole.objects.filter(pk=hole.pk).update(
+        deck=deck, seed=None, state=state_to_dict(state), version=0, finished_at=None, scores=None
+    )
+    Table.objects.filter(pk=table_id).update(version=version, status=Table.Status.PLAYING)
+    # A fresh scorecard, as before the first deal.
+    table.scorecards.all().delete()
+    open_scorecards(table=table)
+
+
+CSRF = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+')
+
+
+def _pages(clients: dict, table_id: int) -> list[str]:
+    url = reverse("games:table", args=[table_id])
+    return [CSRF.sub(r"\1", c.get(url).content.decode()) for c in clients.values()]
+
+
+async def _play_hole(table, users: dict) -> list[tuple[bool, str]]:
+    """Every frame and page each seat and the spectator got, flagged when the hole was over."""
+    far = timezone.now() + timedelta(days=1)
+    clients = {}
+    for name, user in users.items():
+        clients[name] = Client()
+        await database_sync_to_async(clients[name].force_login)(user)
+    sockets = {}
+    seen: list[tuple[bool, str]] = []
+    for name, user in users.items():
+        sockets[name], frame = await connect(user, table.pk)
+        seen.append((False, frame))
+    lobby = reverse("games:lobby")
+    seen += [
+        (False, CSRF.sub(r"\1", (await database_sync_to_async(c.get)(lobby)).content.decode()))
+        for c in clients.values()
+    ]
+    while True:
+        db_table, hole, state = await database_sync_to_async(current)(table.pk)
+        over = hole.finished_at is not None
+        seen += [(over, page) for page in await database_sync_to_async(_pages)(clients, table.pk)]
+        if over:
+            break
+        seat = next_actor(state)
+        if seat == 2:
+            await database_sync_to_async(services.act_for_table)(
+                table_id=table.pk, version=db_table.version, now=far
+            )
+        else:
+            chooser = quick_action if seat == 0 else _ben_action
+            name = "ana" if seat == 0 else "ben"
+            await sockets[name].send_to(frame_for(chooser(state, seat), db_table.version))
+        frames = [await ws.receive_from(timeout=10) for ws in sockets.values()]
+        _, after, _ = await database_sync_to_async(current)(table.pk)
+        seen += [(after.finished_at is not None, frame) for frame in frames]
+    for ws in sockets.values():
+        await ws.disconnect()
+    return seen
+
+
+async def test_a_whole_hole_with_a_bot_shows_no_hidden_card_to_seats_spectators_or_pages(
+    settings,
+):
+    """Two deals differing only in a card that stays face down (and the pile's bottom) give
+    the same bytes to every seat, the spectator and every page until the hole ends."""
+    settings.FAIRWAY_BOT_DELAY = 3600  # the test moves the bot itself, in step
+    settings.FAIRWAY_HOLE_PAUSE = 3600
+    table, ana, ben, stranger, deck_a, deck_b = await three_seats_with_a_bot(5)
+    users = {"ana": ana, "ben": ben, "cy": stranger}
+    version = table.version
+    await redeal(table.pk, deck_a, version)
+    seen_a = await _play_hole(table, users)
+    await redeal(table.pk, deck_b, version)
+    seen_b = await _play_hole(table, users)
+    assert [over for over, _ in seen_a] == [over for over, _ in seen_b]
+    before_a = [text for over, text in seen_a if not over]
+    before_b = [text for over, text in seen_b if not over]
+    assert len(before_a) > 60
+    assert before_a == before_b
+    # The card was really there to find: once the hole ends, it is shown.
+    assert [text for over, text in seen_a if over] != [text for over, text in seen_b if over]
+    assert any("Ben" in t and "Hole 1 over" in t for over, t in seen_a if over)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+import signal
 import time
 
 import pytest
 from django.test import Client
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from games import services
@@ -75,3 +77,19 @@ def test_a_restarted_server_carries_on_with_the_table_its_moves_and_bots(server)
     for hole in Table.objects.get(pk=bots_only.pk).holes.all():
         seqs = list(hole.moves.values_list("seq", flat=True))
         assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_a_stopping_server_closes_its_sockets_with_1012_so_htmx_reconnects(server):
+    """htmx's ws extension reconnects after 1012 (service restart), not after 1000 or 1001."""
+    ana = make_player("ana", display_name="Ana")
+    table = services.create_table(
+        host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ana]
+    )
+    server.start()
+    with open_socket(server, ana, table) as ws:
+        ws.recv(timeout=10)
+        server.stop(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=10)
+        assert ws.close_code == 1012

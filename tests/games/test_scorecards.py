@@ -1,13 +1,12 @@
-"""The scorecard service: hole-score limits from the engine, hand-entered matches, corrections."""
+"""The scorecard service: hand-entered matches checked by the engine's rules, corrections."""
 
 from __future__ import annotations
 
 import pytest
 
 from games import scorecards
-from games.engine import score_layout
 from games.models import ScorecardHole, Table
-from games.scorecards import HandScoreError, check_hand_scores, hole_score_range
+from games.scorecards import HandScoreError, check_hand_scores
 from tests.factories import even_holes, make_player
 
 NAMES = ["Ann", "Bea", "Cat"]
@@ -15,32 +14,6 @@ NAMES = ["Ann", "Bea", "Cat"]
 
 def messages(error: HandScoreError) -> str:
     return " ".join(p.message for p in error.problems)
-
-
-@pytest.mark.parametrize(
-    ("variant", "low", "high"),
-    [
-        # Two pairs of -5 (-10 each, -10 bonus) and two pairs of 0 (-10 bonus);
-        # columns of 12 over 11 never pair.
-        ("play-nine", -40, 92),
-        # A 2 (-2) over a King (0) in every column; a Jack over a Queen is no pair.
-        ("golf-6", -6, 60),
-        ("golf-4", -4, 40),
-    ],
-)
-def test_hole_score_range_matches_the_extremes_worked_out_by_hand(variant, low, high):
-    assert hole_score_range(variant) == (low, high)
-
-
-def test_the_extreme_layouts_worked_out_by_hand_score_as_the_engine_says():
-    assert score_layout("play-nine", [-5, -5, 0, 0, -5, -5, 0, 0]) == -40
-    assert score_layout("play-nine", [12, 11, 12, 11, 11, 12, 11, 12]) == 92
-
-
-@pytest.mark.parametrize("variant", ["golf-9", "golf-9-3deck"])
-def test_every_variant_has_a_range_around_zero(variant):
-    low, high = hole_score_range(variant)
-    assert low < 0 < high
 
 
 def test_a_full_match_passes_the_check_and_reports_its_winner():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -261,3 +263,149 @@ def test_state_snapshots_round_trip_exactly():
     from games.engine import state_from_dict
 
     assert state_from_dict(state_to_dict(state)) == state
+
+
+# --- one log line a turn ---------------------------------------------------------------------
+
+
+def tee_off_both(table: Table, players: dict[int, object]) -> None:
+    for _ in range(2):
+        play(table.pk, players)
+
+
+def test_a_draw_and_the_move_that_uses_it_read_as_one_line_in_the_log():
+    table, ana, ben = two_player_table()
+    players = {0: ana, 1: ben}
+    tee_off_both(table, players)
+    table, hole, state = current(table.pk)
+    seat = state.turn
+    mover = players[hole.seat_positions[seat]]
+    taken = state.discard_pile[-1]
+    position = state.face_up[seat].index(True)
+    old = state.layouts[seat][position]
+    services.apply_move(
+        table_id=table.pk,
+        player=mover,
+        action={"type": "draw", "source": "discard"},
+        version=table.version,
+    )
+    table.refresh_from_db()
+    services.apply_move(
+        table_id=table.pk,
+        player=mover,
+        action={"type": "replace", "position": position},
+        version=table.version,
+    )
+    log = table_log(table)
+    assert log[0] == (
+        f"{mover.name} took the {taken} from the discard pile and replaced their {old}"
+    )
+    assert len(log) == 3  # two tee-offs and the one turn: the draw has no line of its own
+    assert not any(line.endswith("from the draw pile") for line in log)
+
+
+def test_a_card_drawn_from_the_pile_is_named_only_once_it_is_placed():
+    table, ana, ben = two_player_table()
+    players = {0: ana, 1: ben}
+    tee_off_both(table, players)
+    table, hole, state = current(table.pk)
+    seat = state.turn
+    mover = players[hole.seat_positions[seat]]
+    services.apply_move(
+        table_id=table.pk,
+        player=mover,
+        action={"type": "draw", "source": "pile"},
+        version=table.version,
+    )
+    assert table_log(table)[0] == f"{mover.name} drew from the draw pile"
+    table, hole, state = current(table.pk)
+    drawn = state.held
+    position = state.face_up[seat].index(False)
+    services.apply_move(
+        table_id=table.pk,
+        player=mover,
+        action={"type": "flip", "position": position},
+        version=table.version,
+    )
+    _, _, after = current(table.pk)
+    turned = after.layouts[seat][position]
+    line = table_log(table)[0]
+    assert line.startswith(f"{mover.name} drew a") and f" {drawn}, discarded it" in line
+    assert line.endswith(f"turned up a {turned}") or line.endswith(f"turned up an {turned}")
+
+
+def table_log(table: Table) -> list[str]:
+    from games.selectors import move_log
+
+    return move_log(table, list(table.seats.select_related("player")))
+
+
+# --- leaving mid-match, coming back, quick start ----------------------------------------------
+
+
+def test_a_player_who_leaves_mid_match_is_played_by_a_bot_marked_for_them():
+    table, ana, ben = two_player_table()
+    services.leave_match(table=table, player=ana)
+    seat = table.seats.get(player=ana)
+    assert seat.bot_level == services.TIMER_BOT_LEVEL and seat.player == ana
+    # Ben tees off; the bot keeping Ana's seat does the rest of her hole's turns.
+    for _ in range(40):
+        t, hole, state = current(table.pk)
+        waiting = services.pending(t)
+        if waiting is not None and waiting.kind == "bot":
+            far = timezone.now() + timedelta(days=1)
+            services.act_for_table(table_id=table.pk, version=t.version, now=far)
+            continue
+        if state.phase == engine.OVER or next_actor(state) != hole.seat_positions.index(1):
+            break
+        play(table.pk, {1: ben})
+    by_bot = Move.objects.filter(hole__table=table, seat=0, by_bot=True)
+    assert by_bot.exists()
+    assert all(m.summary.endswith("(bot for Ana)") for m in by_bot)
+
+
+def test_the_player_takes_the_seat_back_by_acting_or_by_asking():
+    table, ana, ben = two_player_table(turn_timer=0)
+    services.leave_match(table=table, player=ana)
+    # Ana is back before the bot has acted for her: her own tee-off takes the seat back.
+    _, hole, state = current(table.pk)
+    table.refresh_from_db()
+    services.apply_move(
+        table_id=table.pk,
+        player=ana,
+        action=quick_action(state, hole.seat_positions.index(0)),
+        version=table.version,
+    )
+    assert table.seats.get(player=ana).bot_level == ""
+    services.leave_match(table=table, player=ana)
+    services.return_to_match(table=table, player=ana)
+    assert table.seats.get(player=ana).bot_level == ""
+    # Nobody hands a seat to a bot before the match or after it.
+    waiting = services.create_table(host=ben, variant="golf-6", seat_count=2, players=[ben])
+    with pytest.raises(services.GameError, match="not in play"):
+        services.leave_match(table=waiting, player=ben)
+
+
+def test_a_rematch_seats_a_player_who_had_left_in_person_again():
+    table, ana, ben = two_player_table()
+    services.leave_match(table=table, player=ana)
+    services.leave_match(table=table, player=ben)
+    services.play_out(table_id=table.pk)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    new = services.rematch(table=table, by=ben)
+    assert [(s.player, s.bot_level) for s in new.seats.order_by("position")] == [
+        (ana, ""),
+        (ben, ""),
+    ]
+
+
+def test_quick_start_deals_a_two_seat_play_nine_table_against_a_greedy_bot():
+    ana = make_player()
+    table = services.quick_start(player=ana)
+    assert table.status == Table.Status.PLAYING and table.variant == "play-nine"
+    assert [(s.player, s.bot_level) for s in table.seats.order_by("position")] == [
+        (ana, ""),
+        (None, "greedy"),
+    ]
+    assert table.holes.count() == 1

@@ -118,6 +118,125 @@ def test_the_seats_of_one_version_share_one_read_and_a_new_version_is_read_again
         table_id=table.pk, player=player, action=quick_action(state, seat), version=version
     )
     # Without the announced version the frame asks the database, and finds the move; the
-    # seats and scorecard of the hole in play are not read again.
-    with django_assert_max_num_queries(4):
+    # scorecard of the hole in play is not read again.
+    with django_assert_max_num_queries(5):
         assert f'data-version="{version + 1}"' in views.render_frame(table.pk, ana)
+
+
+def _seated_table(**extra) -> tuple[Table, object, object]:
+    ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
+    table = services.create_table(
+        host=ana, variant="play-nine", seat_count=2, players=[ana, ben], **extra
+    )
+    services.start_match(table=table, by=ana)
+    return table, ana, ben
+
+
+def _finish_hole(table: Table, players: dict) -> None:
+    for _ in range(500):
+        t, hole, state = current(table.pk)
+        if hole.finished_at is not None:
+            return
+        seat = next_actor(state)
+        services.apply_move(
+            table_id=t.pk,
+            player=players[hole.seat_positions[seat]],
+            action=quick_action(state, seat),
+            version=t.version,
+        )
+    pytest.fail("the hole did not end")
+
+
+def test_the_turn_timer_s_deadline_is_rendered_as_seconds_left(client):
+    table, ana, _ = _seated_table(turn_timer=60)
+    client.force_login(ana)
+    html = client.get(table.get_absolute_url()).content.decode()
+    seconds = int(re.search(r'class="countdown" data-seconds="(\d+)"', html).group(1))
+    assert 55 <= seconds <= 60
+    assert f"{seconds} s left" in html and "js/table.js" in html
+    # Without a timer nobody is hurried.
+    plain = services.create_table(
+        host=ana, variant="golf-6", seat_count=2, bots={1: "greedy"}, players=[ana]
+    )
+    services.start_match(table=plain, by=ana)
+    assert "s left" not in client.get(plain.get_absolute_url()).content.decode()
+
+
+def test_the_end_of_a_hole_shows_each_seat_s_strokes_and_the_next_deal(client, settings):
+    settings.FAIRWAY_HOLE_PAUSE = 4
+    table, ana, ben = _seated_table()
+    _finish_hole(table, {0: ana, 1: ben})
+    hole = table.holes.get(number=1)
+    client.force_login(ana)
+    html = client.get(table.get_absolute_url()).content.decode()
+    a, b = hole.scores[hole.seat_positions.index(0)], hole.scores[hole.seat_positions.index(1)]
+    assert f"Hole 1 over: Ana {a}, Ben {b}." in html
+    assert "Next hole in" in html and 'class="countdown" data-seconds="' in html
+    assert "Deal next hole" in html
+    assert 'aria-label="face down"' not in html  # every card is up
+
+
+def test_the_final_results_show_places_the_winner_a_rematch_and_the_lobby(client):
+    table, ana, ben = _seated_table()
+    services.leave_match(table=table, player=ana)
+    services.leave_match(table=table, player=ben)
+    services.play_out(table_id=table.pk)
+    table.refresh_from_db()
+    winner = table.scorecards.get(place=1)
+    client.force_login(ben)
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "Final results" in html
+    assert f"{winner.name}</strong> wins with {winner.total} strokes" in html
+    assert f"Match over. {winner.name} wins" in html
+    assert "Rematch" in html and "Back to the lobby" in html
+    assert "Leave the match" not in html and "keeping your seat" not in html
+
+
+def test_leaving_mid_match_and_taking_the_seat_back_from_the_page(client):
+    table, ana, _ = _seated_table()
+    client.force_login(ana)
+    assert "Leave the match" in client.get(table.get_absolute_url()).content.decode()
+    client.post(reverse("games:leave_match", args=[table.pk]))
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "(bot for Ana)" in html and "Take my seat back" in html
+    client.post(reverse("games:return", args=[table.pk]))
+    assert table.seats.get(player=ana).bot_level == ""
+    assert "(bot for Ana)" not in client.get(table.get_absolute_url()).content.decode()
+
+
+def test_play_now_deals_a_table_against_a_bot_in_one_click(client):
+    ana = make_player()
+    client.force_login(ana)
+    assert "Play now against a bot" in client.get(reverse("home")).content.decode()
+    response = client.post(reverse("games:quick_start"))
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert table.status == Table.Status.PLAYING
+    assert client.get(reverse("games:quick_start")).status_code == 405
+
+
+def test_the_home_page_lists_the_player_s_tables_in_progress(client):
+    table, ana, _ = _seated_table()
+    client.force_login(ana)
+    html = client.get(reverse("home")).content.decode()
+    assert f'href="{table.get_absolute_url()}"' in html and "in play" in html
+    client.force_login(make_player())
+    assert "No tables in play" in client.get(reverse("home")).content.decode()
+
+
+def test_an_open_table_offers_its_invite_link_with_a_copy_button(client):
+    ana = make_player()
+    table = services.create_table(
+        host=ana, variant="golf-6", seat_count=2, players=[ana], is_public=False
+    )
+    client.force_login(ana)
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert f"/play/invite/{table.invite_code}/" in html
+    assert 'data-copy="invite-link"' in html and '<button type="button"' in html
+
+
+def test_the_lobby_explains_an_empty_list_and_knows_each_game_s_seat_range(client):
+    client.force_login(make_player())
+    html = client.get(reverse("games:lobby")).content.decode()
+    assert "No one is waiting for players right now." in html
+    assert '"golf-4": [3, 7]' in html and "js/lobby.js" in html

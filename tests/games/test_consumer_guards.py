@@ -1,0 +1,130 @@
+"""The table consumer's guards: resync by version, the flood throttle, replayed sends."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from games import services
+from games.consumers import SLOW_DOWN, TokenBucket
+from tests.factories import make_player
+from tests.games.conftest import connect
+from tests.games.helpers import current
+from tests.games.test_consumers import frame_for, snapshot, two_players
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("stop_driver")]
+
+TEE = {"type": "tee_off", "positions": [0, 1]}
+
+
+def sync_frame(version: int) -> str:
+    return json.dumps({"type": "sync", "version": str(version), "HEADERS": {"HX-Request": "true"}})
+
+
+def test_the_token_bucket_allows_a_burst_then_its_rate():
+    bucket = TokenBucket(rate=10, burst=20)
+    assert all(bucket.allow(100.0) for _ in range(20))
+    assert not bucket.allow(100.0)
+    assert bucket.allow(100.25) and bucket.allow(100.25)  # a quarter second earns 2.5
+    assert not bucket.allow(100.25)
+    assert sum(bucket.allow(200.0) for _ in range(30)) == 20  # refills to the burst only
+
+
+async def test_a_sync_at_the_current_version_gets_nothing_and_a_stale_one_a_full_render():
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+    await ana_ws.send_to(sync_frame(table.version))
+    assert await ana_ws.receive_nothing(timeout=0.3)
+    await ana_ws.send_to(sync_frame(table.version - 1))
+    frame = await ana_ws.receive_from(timeout=10)
+    assert f'data-version="{table.version}"' in frame and 'id="table-board"' in frame
+    await ana_ws.disconnect()
+
+
+async def test_a_connection_that_missed_the_news_catches_up_on_its_next_sync():
+    layer = get_channel_layer()
+    if not isinstance(layer, InMemoryChannelLayer):
+        pytest.skip("finds the connection's channel in the in-memory layer's groups")
+    table, ana, ben = await two_players()
+    group = services.group_name(table.pk)
+    ana_ws, first = await connect(ana, table.pk)
+    [ana_channel] = layer.groups[group]
+    ben_ws, _ = await connect(ben, table.pk)
+    seen = table.version
+    assert f'data-version="{seen}"' in first
+    # Lose Ana's news, as channels-redis does over a channel's capacity.
+    await layer.group_discard(group, ana_channel)
+    await ben_ws.send_to(frame_for(TEE, seen))
+    await ben_ws.receive_from(timeout=10)
+    assert await ana_ws.receive_nothing(timeout=0.3)
+    _, _, version = await snapshot(table.pk)
+    assert version == seen + 1
+
+    await ana_ws.send_to(sync_frame(seen))
+    frame = await ana_ws.receive_from(timeout=10)
+    assert f'data-version="{version}"' in frame
+    assert "Ben" in frame and "tee" in frame.lower()
+    await ana_ws.disconnect()
+    await ben_ws.disconnect()
+
+
+async def test_a_flood_is_told_to_slow_down_ignored_and_then_closed(settings):
+    # No refill, so the test does not depend on how fast this machine is.
+    settings.FAIRWAY_WS_RATE = 0
+    settings.FAIRWAY_WS_BURST = 3
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+    before = await snapshot(table.pk)
+    for _ in range(3):
+        await ana_ws.send_to("not json")
+        assert "not understood" in await ana_ws.receive_from(timeout=10)
+    # Over the limit: one alert, and even a legal move is ignored.
+    await ana_ws.send_to(frame_for(TEE, table.version))
+    assert SLOW_DOWN in await ana_ws.receive_from(timeout=10)
+    for _ in range(10):
+        await ana_ws.send_to(frame_for(TEE, table.version))
+    assert await ana_ws.receive_nothing(timeout=0.3)
+    assert await snapshot(table.pk) == before
+    # A sustained flood closes the socket with 4429.
+    for _ in range(40):
+        await ana_ws.send_to("not json")
+    closed = await ana_ws.receive_output(timeout=10)
+    assert closed == {"type": "websocket.close", "code": 4429}
+    await ana_ws.disconnect()
+
+
+async def test_a_move_replayed_after_a_reconnect_is_refused_as_stale():
+    """htmx replays queued sends on reconnect: the version makes the second one stale."""
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+    sent = json.loads(frame_for(TEE, table.version))
+    sent["move_id"] = "ana-1"
+    await ana_ws.send_to(json.dumps(sent))
+    assert "table-alert shown" not in await ana_ws.receive_from(timeout=10)
+    await ana_ws.disconnect()
+
+    again, frame = await connect(ana, table.pk)
+    assert f'data-version="{table.version + 1}"' in frame
+    await again.send_to(json.dumps(sent))
+    reply = await again.receive_from(timeout=10)
+    assert "moved on" in reply and f'data-version="{table.version + 1}"' in reply
+    count, _, version = await snapshot(table.pk)
+    assert count == 1 and version == table.version + 1
+    _, _, state = await database_sync_to_async(current)(table.pk)
+    assert state.teed_off.count(True) == 1
+    await again.disconnect()
+
+
+async def test_a_spectator_sync_gets_the_spectators_render():
+    table, ana, ben = await two_players()
+    stranger = await database_sync_to_async(make_player)("cy")
+    spectator, _ = await connect(stranger, table.pk)
+    await spectator.send_to(sync_frame(0))
+    frame = await spectator.receive_from(timeout=10)
+    assert 'id="table-board"' in frame
+    # The only form a spectator gets is the resync one.
+    assert frame.count("<form ws-send") == frame.count('value="sync"') == 1
+    await spectator.disconnect()
