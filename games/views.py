@@ -55,6 +55,12 @@ def _shared_data(table_id: int, version: int | None = None) -> selectors.TableDa
     return data
 
 
+def forget_frames() -> None:
+    """Drop this process's shared reads (after a table was rewritten behind the services'
+    back without a new version, as some tests do)."""
+    _frame_data.clear()
+
+
 def render_frame(table_id: int, user, alert: str = "", version: int | None = None) -> str:
     """The live parts of a table as `user` may see them, each swapped out of band by id.
 
