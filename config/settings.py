@@ -99,6 +99,14 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
     )
 }
+if (
+    DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    and not DATABASES["default"]["CONN_MAX_AGE"]
+    and env_bool("DB_POOL", True)
+):
+    # Django closes its connection after each use under ASGI (each consumer call, each
+    # request): a per-process pool makes that cheap instead of a new connection each time.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # Live play writes from several threads; wait for the lock instead of failing.

@@ -200,11 +200,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_alert(str(error))
 
     async def table_changed(self, event: dict) -> None:
-        await self.send_render()
+        await self.send_render(version=event.get("version"))
         driver.ensure_started().poke()
 
-    async def send_render(self, alert: str = "") -> None:
-        html = await database_sync_to_async(render_frame)(self.table_id, self.user, alert)
+    async def send_render(self, alert: str = "", version: int | None = None) -> None:
+        html = await database_sync_to_async(render_frame)(self.table_id, self.user, alert, version)
         await self.send(text_data=html)
 
     async def send_alert(self, message: str) -> None:

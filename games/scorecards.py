@@ -33,9 +33,13 @@ def open_scorecards(*, table: Table) -> list[Scorecard]:
     return cards
 
 
-def hole_scores(table: Table) -> list[list[int | None]]:
-    """Strokes by hole then seat position; None where a seat did not play a hole."""
-    cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
+def hole_scores(table: Table, cards: list[Scorecard] | None = None) -> list[list[int | None]]:
+    """Strokes by hole then seat position; None where a seat did not play a hole.
+
+    `cards`, if given, are the table's cards by position with their holes prefetched.
+    """
+    if cards is None:
+        cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
     numbers = sorted({h.number for card in cards for h in card.holes.all()})
     by_card = [{h.number: h.strokes for h in card.holes.all()} for card in cards]
     return [[strokes.get(number) for strokes in by_card] for number in numbers]

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -99,11 +99,12 @@ def card_name(variant: str, card: Any) -> tuple[str, str]:
     return engine.card_text(variant, card), engine.card_label(variant, card)
 
 
-def viewer_seat(table: Table, user) -> Seat | None:
-    """The seat `user` holds at `table`, or None for a spectator."""
+def viewer_seat(table: Table, user, seats: list[Seat] | None = None) -> Seat | None:
+    """The seat `user` holds at `table` (among `seats`, if read), or None for a spectator."""
     if user is None or not user.is_authenticated:
         return None
-    return next((s for s in table.seats.all() if s.player_id == user.pk), None)
+    seats = table.seats.all() if seats is None else seats
+    return next((s for s in seats if s.player_id == user.pk), None)
 
 
 def may_watch(table: Table, user, invited: bool = False) -> bool:
@@ -111,12 +112,58 @@ def may_watch(table: Table, user, invited: bool = False) -> bool:
     return table.is_public or invited or viewer_seat(table, user) is not None
 
 
-def table_context(table: Table, user) -> dict[str, Any]:
-    """Everything the table page and its live frames show to `user`."""
-    table = Table.objects.prefetch_related("seats__player").get(pk=table.pk)
+@dataclass(frozen=True)
+class TableData:
+    """What every viewer of one version of a table shares: read once, rendered per seat."""
+
+    table: Table
+    seats: list[Seat]
+    hole: Hole | None
+    state: Any
+    scorecard: dict[str, Any]
+    log: list[str]
+    rematch: Table | None
+    results: list[Any] | None
+
+
+def table_data(table_id: int, previous: TableData | None = None) -> TableData:
+    """Load the table, its seats, current hole, scorecard and log for every viewer.
+
+    `previous`, a recent read of the same table, lends its scorecard while the same hole
+    is in play: it does not change before the hole ends. (Seats do: a bot may keep the
+    seat of a player who steps away.)
+    """
+    seats_with_players = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    table = Table.objects.prefetch_related(seats_with_players).get(pk=table_id)
     seats = list(table.seats.all())
-    me = viewer_seat(table, user)
     hole = table.holes.order_by("-number").first()
+    if previous is not None and not (
+        hole is not None
+        and previous.hole is not None
+        and hole.number == previous.hole.number
+        and hole.finished_at is None
+        and table.status == Table.Status.PLAYING
+    ):
+        previous = None
+    finished = table.status == Table.Status.FINISHED
+    return TableData(
+        table=table,
+        seats=seats,
+        hole=hole,
+        state=state_from_dict(hole.state) if hole is not None else None,
+        scorecard=previous.scorecard if previous is not None else scorecard_rows(table),
+        log=move_log(table, seats) if hole is not None else [],
+        # Only a finished match has a rematch.
+        rematch=table.rematches.order_by("-created_at").first() if finished else None,
+        results=_results(table, seats) if finished and hole is not None else None,
+    )
+
+
+def table_context(table: Table, user, data: TableData | None = None) -> dict[str, Any]:
+    """Everything the table page and its live frames show to `user`."""
+    data = data or table_data(table.pk)
+    table, seats, hole = data.table, data.seats, data.hole
+    me = viewer_seat(table, user, seats)
     context: dict[str, Any] = {
         "table": table,
         "rules": engine.VARIANTS[table.variant],
@@ -129,8 +176,8 @@ def table_context(table: Table, user) -> dict[str, Any]:
         "courses": [],
         "view": None,
         "log": [],
-        "scorecard": scorecard_rows(table),
-        "rematch": table.rematches.order_by("-created_at").first(),
+        "scorecard": data.scorecard,
+        "rematch": data.rematch,
         "away": me is not None and bool(me.bot_level),
         "invite_path": reverse("games:invite", args=[table.invite_code]),
         "countdown": None,
@@ -139,7 +186,7 @@ def table_context(table: Table, user) -> dict[str, Any]:
     if hole is None:
         context["turn_text"] = turn_text(context)
         return context
-    state = state_from_dict(hole.state)
+    state = data.state
     my_seat = (
         hole.seat_positions.index(me.position)
         if me is not None and me.position in hole.seat_positions
@@ -165,8 +212,8 @@ def table_context(table: Table, user) -> dict[str, Any]:
         my_turn=my_seat is not None and view["turn"] == my_seat,
         dealer_name=next(s.name for s in seats if s.position == hole.dealer),
         is_playoff=hole.number > HOLES,
-        log=move_log(table, seats),
-        results=_results(table, seats) if table.status == Table.Status.FINISHED else None,
+        log=data.log,
+        results=data.results,
         countdown=countdown(table, hole),
         hole_strokes=_hole_strokes(seats, hole),
     )
@@ -327,27 +374,27 @@ def move_log(table: Table, seats: list[Seat]) -> list[str]:
     both, so a draw shows on its own only while its card is still in hand.
     """
     names = {s.position: s.name for s in seats}
-    moves = list(
+    # Only the columns used: loading the holes would decode their snapshots.
+    moves = (
         Move.objects.filter(hole__table=table)
-        .select_related("hole")
-        .order_by("-hole__number", "-seq")[: LOG_LENGTH * 2]
+        .order_by("-hole__number", "-seq")
+        .values_list("hole_id", "seat", "summary", "action")[: LOG_LENGTH * 2]
     )
     lines = []
-    newer: Move | None = None
-    for move in moves:
-        followed = newer is not None and newer.hole_id == move.hole_id
-        if not (followed and move.action.get("type") == "draw"):
-            lines.append(f"{names.get(move.seat, 'Someone')} {move.summary}")
-        newer = move
+    newer_hole = None
+    for hole_id, seat, summary, action in moves:
+        if not (newer_hole == hole_id and action.get("type") == "draw"):
+            lines.append(f"{names.get(seat, 'Someone')} {summary}")
+        newer_hole = hole_id
     return lines[:LOG_LENGTH]
 
 
 def scorecard_rows(table: Table) -> dict[str, Any]:
     """Strokes per hole per player, totals and places, as the scorecard table shows them."""
-    cards = list(table.scorecards.order_by("position"))
+    cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
     if not cards:
         return {"numbers": list(range(1, HOLES + 1)), "rows": []}
-    by_hole = hole_scores(table)
+    by_hole = hole_scores(table, cards)
     numbers = list(range(1, max(HOLES, len(by_hole)) + 1))
     rows = []
     for card in cards:

@@ -20,6 +20,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import engine
@@ -509,7 +510,14 @@ def drive_due(now: datetime | None = None) -> float | None:
     """
     now = now or timezone.now()
     soonest: float | None = None
-    for table in Table.objects.filter(status=Table.Status.PLAYING).prefetch_related("seats"):
+    # Only tables that can wait on the server: with a bot, a turn timer or a finished
+    # hole. People-only tables mid-hole wait on people, and are most tables.
+    unfinished = Hole.objects.filter(table=OuterRef("pk"), finished_at__isnull=True)
+    bots = Seat.objects.filter(table=OuterRef("pk")).exclude(bot_level="")
+    waiting_tables = Table.objects.filter(
+        Q(turn_timer__gt=0) | Exists(bots) | ~Exists(unfinished), status=Table.Status.PLAYING
+    )
+    for table in waiting_tables.prefetch_related("seats"):
         waiting = pending(table)
         if waiting is None:
             continue

@@ -2,6 +2,7 @@
 
     python tests/bench/bench_load.py                 # 25, 100 and 250 tables, 1 process
     python tests/bench/bench_load.py --processes 1,2 --tables 25,100,250 --seconds 20
+    python tests/bench/bench_load.py --processes 1,2 --search   # the most tables within 100 ms
 
 For each table count it starts daphne (one or more processes on PostgreSQL and Redis,
 as in production), connects four signed-in players per table, and has every table
@@ -39,7 +40,9 @@ SERVER_ENV = {
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
     "SECURE_SSL_REDIRECT": "false",
     "LOG_LEVEL": "WARNING",
-    "DB_CONN_MAX_AGE": "60",
+    "DB_CONN_MAX_AGE": os.environ.get("BENCH_CONN_MAX_AGE", "60"),
+    # The generator deals the next hole itself, at its own pace.
+    "FAIRWAY_HOLE_PAUSE": "3600",
 }
 os.environ.update(SERVER_ENV)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -248,37 +251,73 @@ def prepare_database() -> None:
     )
 
 
+def run_config(processes: int, tables: int, scenarios: list[str], seconds: float) -> dict:
+    """Run `scenarios` against fresh servers; print and return their results by name."""
+    from tests.bench import table_load
+
+    servers = [Server() for _ in range(processes)]
+    try:
+        results = {}
+        for kind in scenarios:
+            if kind == "table":
+                run = table_load.run_tables(servers, tables, seconds)
+            else:
+                run = run_baseline(kind, servers, tables, seconds)
+            results[kind] = asyncio.run(run)
+        fan = results.get("fanout")
+        for r in results.values():
+            print(format_row(r, fan.p(0.99) if fan else None), flush=True)
+            for note in r.notes:
+                print(f"       {note}")
+        return results
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def search(processes: int, steps: list[int], seconds: float, limit_ms: float) -> int:
+    """Step the table count up until the tables' p99 passes `limit_ms` (or errors appear);
+    returns the largest count that kept within it (0: none did)."""
+    best = 0
+    for tables in steps:
+        result = run_config(processes, tables, ["table"], seconds)["table"]
+        if result.errors or not result.p(0.99) <= limit_ms:
+            break
+        best = tables
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default="25,100,250")
     parser.add_argument("--processes", default="1")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--scenarios", default="echo,fanout,table")
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="for each process count, step the tables up (--steps) until p99 > --limit",
+    )
+    parser.add_argument("--steps", default="25,50,75,100,150,200,300,400,600")
+    parser.add_argument("--limit", type=float, default=100.0, help="p99 limit in ms")
     args = parser.parse_args()
     prepare_database()
-    from tests.bench import table_load
-
-    scenarios = args.scenarios.split(",")
     print(HEADER)
+    if args.search:
+        steps = list(map(int, args.steps.split(",")))
+        found = {
+            processes: search(processes, steps, args.seconds, args.limit)
+            for processes in map(int, args.processes.split(","))
+        }
+        for processes, best in found.items():
+            print(
+                f"largest table count with p99 <= {args.limit:.0f} ms and no errors, "
+                f"{processes} process(es): {best or f'none of {steps[0]} or more'}"
+            )
+        return
     for processes in map(int, args.processes.split(",")):
         for tables in map(int, args.tables.split(",")):
-            servers = [Server() for _ in range(processes)]
-            try:
-                results = {}
-                for kind in scenarios:
-                    if kind == "table":
-                        run = table_load.run_tables(servers, tables, args.seconds)
-                    else:
-                        run = run_baseline(kind, servers, tables, args.seconds)
-                    results[kind] = asyncio.run(run)
-                fan = results.get("fanout")
-                for r in results.values():
-                    print(format_row(r, fan.p(0.99) if fan else None), flush=True)
-                    for note in r.notes:
-                        print(f"       {note}")
-            finally:
-                for s in servers:
-                    s.stop()
+            run_config(processes, tables, args.scenarios.split(","), args.seconds)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine, services
+from games import engine, services, views
 from games.engine import state_to_dict
 from games.models import Hole, Move, Table
 from games.scorecards import open_scorecards
@@ -346,6 +346,8 @@ def redeal(table_id: int, deck: list, version: int) -> None:
     # A fresh scorecard, as before the first deal.
     table.scorecards.all().delete()
     open_scorecards(table=table)
+    # The version is rewound too: reads kept for it would show the old deal.
+    views.forget_frames()
 
 
 CSRF = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+')
