@@ -20,7 +20,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games import engine
@@ -517,8 +517,11 @@ def drive_due(now: datetime | None = None) -> float | None:
     waiting_tables = Table.objects.filter(
         Q(turn_timer__gt=0) | Exists(bots) | ~Exists(unfinished), status=Table.Status.PLAYING
     )
-    for table in waiting_tables.prefetch_related("seats"):
-        waiting = pending(table)
+    latest = Hole.objects.filter(table=OuterRef("pk")).order_by("-number").values("pk")[:1]
+    tables = list(waiting_tables.annotate(hole_id=Subquery(latest)).prefetch_related("seats"))
+    holes = Hole.objects.in_bulk([t.hole_id for t in tables if t.hole_id is not None])
+    for table in tables:
+        waiting = pending(table, holes.get(table.hole_id))
         if waiting is None:
             continue
         if waiting.due <= now:

@@ -409,3 +409,29 @@ def test_quick_start_deals_a_two_seat_play_nine_table_against_a_greedy_bot():
         (None, "greedy"),
     ]
     assert table.holes.count() == 1
+
+
+def test_the_driver_reads_waiting_tables_in_a_fixed_number_of_queries(settings):
+    """A sweep costs the same few queries for one waiting table or many."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.FAIRWAY_BOT_DELAY = 3600  # waiting on a bot, not yet due
+    host = make_player()
+
+    def sweep_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert services.drive_due() is not None  # something waits
+        return len(queries)
+
+    def bot_table():
+        table = services.create_table(
+            host=host, variant="play-nine", seat_count=2, bots={0: "greedy", 1: "greedy"}
+        )
+        services.start_match(table=table, by=host)
+
+    bot_table()
+    one = sweep_queries()
+    bot_table()
+    bot_table()
+    assert sweep_queries() == one
