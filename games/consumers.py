@@ -26,10 +26,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import driver, services
+from . import driver, frames, services
 from .models import Table
 from .selectors import may_watch, table_version
-from .views import render_alert, render_frame
+from .views import render_alert
 
 MAX_MESSAGE_BYTES = 4096
 ACTION_TYPES = {"tee_off", "draw", "replace", "flip", "discard", "knock", "swap"}
@@ -200,11 +200,25 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_alert(str(error))
 
     async def table_changed(self, event: dict) -> None:
-        await self.send_render(version=event.get("version"))
-        driver.ensure_started().poke()
+        version = event.get("version")
+        # A version this process holds, or can replay from the announced move, renders
+        # from memory here in the event loop; anything else takes a database read.
+        html = (
+            frames.cached_frame(self.table_id, self.user, version, event.get("move"))
+            if isinstance(version, int)
+            else None
+        )
+        if html is None:
+            await self.send_render(version=version)
+        else:
+            await self.send(text_data=html)
+        if event.get("wake", True):
+            driver.ensure_started().poke()
 
     async def send_render(self, alert: str = "", version: int | None = None) -> None:
-        html = await database_sync_to_async(render_frame)(self.table_id, self.user, alert, version)
+        html = await database_sync_to_async(frames.render_frame)(
+            self.table_id, self.user, alert, version
+        )
         await self.send(text_data=html)
 
     async def send_alert(self, message: str) -> None:

@@ -57,6 +57,8 @@ class Course:
     sitting_out: bool = False
     #: The player's name while a bot keeps their seat ("bot for Ana"), else "".
     kept_for: str = ""
+    #: The course already rendered (it looks the same to every viewer but its owner).
+    html: str = ""
 
 
 @dataclass
@@ -124,6 +126,8 @@ class TableData:
     log: list[str]
     rematch: Table | None
     results: list[Any] | None
+    #: The newest moves of the match, as `recent_moves` reads them (the log's source).
+    recent: list[tuple[int, int, str, str]] = field(default_factory=list)
 
 
 def table_data(table_id: int, previous: TableData | None = None) -> TableData:
@@ -146,13 +150,15 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
     ):
         previous = None
     finished = table.status == Table.Status.FINISHED
+    recent = recent_moves(table) if hole is not None else []
     return TableData(
         table=table,
         seats=seats,
         hole=hole,
         state=state_from_dict(hole.state) if hole is not None else None,
         scorecard=previous.scorecard if previous is not None else scorecard_rows(table),
-        log=move_log(table, seats) if hole is not None else [],
+        log=log_lines(recent, seats),
+        recent=recent,
         # Only a finished match has a rematch.
         rematch=table.rematches.order_by("-created_at").first() if finished else None,
         results=_results(table, seats) if finished and hole is not None else None,
@@ -214,20 +220,20 @@ def table_context(table: Table, user, data: TableData | None = None) -> dict[str
         is_playoff=hole.number > HOLES,
         log=data.log,
         results=data.results,
-        countdown=countdown(table, hole),
+        countdown=countdown(table, hole, seats),
         hole_strokes=_hole_strokes(seats, hole),
     )
     context["turn_text"] = turn_text(context)
     return context
 
 
-def countdown(table: Table, hole: Hole) -> dict[str, Any] | None:
+def countdown(table: Table, hole: Hole, seats: list[Seat] | None = None) -> dict[str, Any] | None:
     """The server's deadline of a wait a person can see: the turn timer or the next deal.
 
     Given as whole seconds left (not a clock time), so a page counts down from when it
     arrived and a client's wrong clock cannot matter.
     """
-    waiting = pending(table, hole)
+    waiting = pending(table, hole, seats)
     if waiting is None or waiting.kind == "bot":
         return None
     seconds = max(0, math.ceil((waiting.due - timezone.now()).total_seconds()))
@@ -368,22 +374,33 @@ def courses_for(
 
 
 def move_log(table: Table, seats: list[Seat]) -> list[str]:
-    """The last turns of the match as sentences, newest first: one line a turn.
+    """The last turns of the match as sentences, newest first: one line a turn."""
+    return log_lines(recent_moves(table), seats)
 
-    A draw and the move that uses the card are one turn; the latter's summary tells
-    both, so a draw shows on its own only while its card is still in hand.
-    """
-    names = {s.position: s.name for s in seats}
+
+def recent_moves(table: Table) -> list[tuple[int, int, str, str]]:
+    """The match's newest moves as (hole id, seat, summary, action type), newest first:
+    enough of them for `log_lines`."""
     # Only the columns used: loading the holes would decode their snapshots.
     moves = (
         Move.objects.filter(hole__table=table)
         .order_by("-hole__number", "-seq")
         .values_list("hole_id", "seat", "summary", "action")[: LOG_LENGTH * 2]
     )
+    return [(hole, seat, summary, action.get("type")) for hole, seat, summary, action in moves]
+
+
+def log_lines(recent: list[tuple[int, int, str, str]], seats: list[Seat]) -> list[str]:
+    """The move log as sentences, newest first, from `recent_moves`.
+
+    A draw and the move that uses the card are one turn; the latter's summary tells
+    both, so a draw shows on its own only while its card is still in hand.
+    """
+    names = {s.position: s.name for s in seats}
     lines = []
     newer_hole = None
-    for hole_id, seat, summary, action in moves:
-        if not (newer_hole == hole_id and action.get("type") == "draw"):
+    for hole_id, seat, summary, kind in recent:
+        if not (newer_hole == hole_id and kind == "draw"):
             lines.append(f"{names.get(seat, 'Someone')} {summary}")
         newer_hole = hole_id
     return lines[:LOG_LENGTH]

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -57,6 +57,8 @@ class MoveResult:
     version: int
     hole_over: bool = False
     match_over: bool = False
+    #: The news of a plain move, as announced (see `_play`); None for any other change.
+    news: dict | None = None
 
 
 def group_name(table_id: int) -> str:
@@ -80,20 +82,28 @@ def hole_pause() -> float:
 # --- announcing -------------------------------------------------------------------------
 
 
-def _announce(table: Table) -> None:
-    """After the commit, tell the table's connections (and the lobby) the new version."""
-    table_id, version = table.pk, table.version
+def _announce(table: Table, *, wake: bool = True, move: dict | None = None) -> None:
+    """After the commit, tell the table's connections the new version.
+
+    `wake` says the table may now wait on the server (a bot, the turn timer or a deal):
+    connections poke their process's driver only then. `move` is the news of a move that
+    changed nothing but its hole's state (see `_play`): a process that holds the version
+    before can replay it with the engine instead of reading the table again. It carries
+    only what every player saw, never a hidden card.
+    """
+    message = {"type": "table.changed", "version": table.version, "wake": wake}
+    if move is not None:
+        message["move"] = move
+    table_id = table.pk
 
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(
-                group_name(table_id), {"type": "table.changed", "version": version}
-            )
+            async_to_sync(layer.group_send)(group_name(table_id), message)
         except Exception:  # The database is the truth; a lost message costs a resync.
-            logger.exception("Could not announce table %s version %s", table_id, version)
+            logger.exception("Could not announce table %s version %s", table_id, message["version"])
 
     transaction.on_commit(send)
 
@@ -296,8 +306,21 @@ def current_hole(table: Table) -> Hole | None:
     return table.holes.order_by("-number").first()
 
 
-def _play(table: Table, hole: Hole, position: int, action: dict, *, by_bot: bool) -> MoveResult:
-    """Apply one action of the seat at `position` to `hole` (the table row is locked)."""
+def _play(
+    table: Table,
+    hole: Hole,
+    position: int,
+    action: dict,
+    *,
+    by_bot: bool,
+    wake: bool = True,
+    seats_changed: bool = False,
+) -> MoveResult:
+    """Apply one action of the seat at `position` to `hole` (the table row is locked).
+
+    `wake`: whether the table may wait on the server afterwards even mid-hole (it has a
+    bot or a turn timer). `seats_changed`: a seat changed hands in this transaction.
+    """
     state = state_from_dict(hole.state)
     if position not in hole.seat_positions:
         raise GameError("You sit out this playoff hole.")
@@ -317,7 +340,7 @@ def _play(table: Table, hole: Hole, position: int, action: dict, *, by_bot: bool
         elif person is not None:
             summary += f" (bot for {person.player.name})"
     now = timezone.now()
-    Move.objects.create(
+    move = Move.objects.create(
         hole=hole,
         seq=after.version,
         seat=position,
@@ -327,43 +350,98 @@ def _play(table: Table, hole: Hole, position: int, action: dict, *, by_bot: bool
     )
     hole.state = state_to_dict(after)
     hole.version = after.version
+    hole_fields = ["state", "version"]
+    table_fields = ["version", "turn_started_at"]
     hole_over = after.phase == engine.OVER
     match_over = False
     if hole_over:
         hole.scores = list(after.scores)
         hole.finished_at = now
+        hole_fields += ["scores", "finished_at"]
         strokes = dict(zip(hole.seat_positions, after.scores, strict=True))
         status = record_hole(table=table, number=hole.number, strokes=strokes)
         if status.over:
             match_over = True
             table.status = Table.Status.FINISHED
             table.finished_at = now
-    hole.save()
+            table_fields += ["status", "finished_at"]
+    hole.save(update_fields=hole_fields)
     _touch(table, now)
-    table.save()
-    _announce(table)
-    return MoveResult(table.pk, table.version, hole_over=hole_over, match_over=match_over)
+    table.save(update_fields=table_fields)
+    news = None
+    if not (hole_over or seats_changed):
+        news = {
+            "hole": hole.pk,
+            "seat": position,
+            "action": action,
+            "summary": move.summary,
+            "at": now.timestamp(),
+        }
+    _announce(table, wake=wake or hole_over, move=news)
+    return MoveResult(
+        table.pk, table.version, hole_over=hole_over, match_over=match_over, news=news
+    )
+
+
+def _lock_for_move(table_id: int, player_id: int) -> tuple[Table | None, Hole | None]:
+    """Lock the table's row and read it with the latest hole and where the player sits.
+
+    The hot path of live play, so two plain statements instead of querysets: the table
+    comes with `my_position` and `my_bot_level` (None when the player has no seat) and
+    `has_bots`. Every writer of a table locks its row first, so the hole read after the
+    lock is current.
+    """
+    seats, tables = Seat._meta.db_table, Table._meta.db_table
+    table_sql = (
+        "SELECT t.*, s.position AS my_position, s.bot_level AS my_bot_level,"
+        f" EXISTS (SELECT 1 FROM {seats} b WHERE b.table_id = t.id AND b.bot_level <> '')"
+        f" AS has_bots FROM {tables} t"
+        f" LEFT JOIN {seats} s ON s.table_id = t.id AND s.player_id = %s WHERE t.id = %s"
+    )
+    if connection.features.has_select_for_update_of:
+        table_sql += " FOR UPDATE OF t"
+    elif connection.features.has_select_for_update:
+        table_sql += " FOR UPDATE"
+    table = next(iter(Table.objects.raw(table_sql, [player_id, table_id])), None)
+    if table is None:
+        return None, None
+    hole_sql = f"SELECT * FROM {Hole._meta.db_table} WHERE table_id = %s ORDER BY number DESC"
+    hole = next(iter(Hole.objects.raw(hole_sql + " LIMIT 1", [table_id])), None)
+    return table, hole
 
 
 def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResult:
-    """Apply `player`'s action if `version` is the table's current one; else refuse."""
+    """Apply `player`'s action if `version` is the table's current one; else refuse.
+
+    A move costs one locking read, one read of the hole, three writes and the commit.
+    """
+    if player is None or player.pk is None:
+        raise GameError("You are watching: only players at the table can move.")
     with transaction.atomic():
-        table = _locked(table_id)
-        seat = table.seats.filter(player=player).first() if player is not None else None
-        if seat is None:
+        table, hole = _lock_for_move(table_id, player.pk)
+        if table is None:
+            raise GameError("There is no such table.")
+        if table.my_position is None:
             raise GameError("You are watching: only players at the table can move.")
-        if table.status != Table.Status.PLAYING:
+        if table.status != Table.Status.PLAYING or hole is None:
             raise GameError("The match is not in play.")
         if version != table.version:
             raise StaleVersion("The table had moved on: here it is as it stands now.")
-        hole = current_hole(table)
         if hole.finished_at is not None:
             raise GameError("The hole is over: the next one is being dealt.")
-        if seat.bot_level:
+        taken_back = bool(table.my_bot_level)
+        if taken_back:
             # A player who left the match takes the seat back by acting.
-            seat.bot_level = ""
-            seat.save(update_fields=["bot_level"])
-        return _play(table, hole, seat.position, action, by_bot=False)
+            Seat.objects.filter(table=table, position=table.my_position).update(bot_level="")
+        return _play(
+            table,
+            hole,
+            table.my_position,
+            action,
+            by_bot=False,
+            wake=bool(table.turn_timer or table.has_bots),
+            seats_changed=taken_back,
+        )
 
 
 def leave_match(*, table: Table, player) -> None:
@@ -444,8 +522,13 @@ class Pending:
     due: datetime
 
 
-def pending(table: Table, hole: Hole | None = None) -> Pending | None:
-    """What the table waits for that the server does itself, or None (people to act)."""
+def pending(
+    table: Table, hole: Hole | None = None, seats: list[Seat] | None = None
+) -> Pending | None:
+    """What the table waits for that the server does itself, or None (people to act).
+
+    `seats`: the table's seats, if already read.
+    """
     if table.status != Table.Status.PLAYING:
         return None
     hole = hole or current_hole(table)
@@ -459,7 +542,7 @@ def pending(table: Table, hole: Hole | None = None) -> Pending | None:
         waiting = [hole.seat_positions[s] for s, done in enumerate(state.teed_off) if not done]
     else:
         waiting = [hole.seat_positions[state.turn]]
-    bots = {s.position for s in table.seats.all() if s.bot_level}
+    bots = {s.position for s in (table.seats.all() if seats is None else seats) if s.bot_level}
     bot_turns = tuple(p for p in waiting if p in bots)
     if bot_turns:
         return Pending("bot", bot_turns[:1], since + timedelta(seconds=bot_delay()))

@@ -6,8 +6,6 @@ what a player sees after a reload and after a push cannot drift apart.
 
 from __future__ import annotations
 
-import time
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,57 +19,6 @@ from games import engine
 from . import selectors, services
 from .forms import CreateTableForm
 from .models import Hole, Table
-
-FRAME_PARTS = ("status", "board", "scorecard", "log")
-
-
-# The four seats of a table render the same version within moments of each other, so
-# each process keeps the latest shared read of every playing table it serves.
-FRAME_CACHE_SECONDS = 5.0
-FRAME_CACHE_TABLES = 2000
-# table id -> (version, when read, the read, when its scorecard was read)
-_frame_data: dict[int, tuple[int, float, selectors.TableData, float]] = {}
-
-
-def _shared_data(table_id: int, version: int | None = None) -> selectors.TableData:
-    """The table's shared read at its current version (or at least `version`, when the
-    caller was told it), from this process's cache if fresh."""
-    now = time.monotonic()
-    cached = _frame_data.get(table_id)
-    if cached is not None and now - cached[1] < FRAME_CACHE_SECONDS:
-        if version is not None:
-            if cached[0] >= version:
-                return cached[2]
-        elif cached[0] == Table.objects.values_list("version", flat=True).get(pk=table_id):
-            return cached[2]
-    # The scorecard holds during a hole: lend it on if read within the last seconds.
-    previous = cached[2] if cached is not None and now - cached[3] < FRAME_CACHE_SECONDS else None
-    data = selectors.table_data(table_id, previous)
-    if data.table.status == Table.Status.PLAYING:
-        if len(_frame_data) >= FRAME_CACHE_TABLES:
-            _frame_data.pop(next(iter(_frame_data)), None)
-        lent = previous is not None and data.scorecard is previous.scorecard
-        _frame_data[table_id] = (data.table.version, now, data, cached[3] if lent else now)
-    return data
-
-
-def forget_frames() -> None:
-    """Drop this process's shared reads (after a table was rewritten behind the services'
-    back without a new version, as some tests do)."""
-    _frame_data.clear()
-
-
-def render_frame(table_id: int, user, alert: str = "", version: int | None = None) -> str:
-    """The live parts of a table as `user` may see them, each swapped out of band by id.
-
-    `version` is the one just announced, if any: a cached read that new is current enough.
-    """
-    data = _shared_data(table_id, version)
-    context = selectors.table_context(data.table, user, data)
-    context.update(oob=True, alert=alert)
-    parts = [render_to_string(f"games/table.html#{part}", context) for part in FRAME_PARTS]
-    parts.append(render_to_string("games/table.html#alert", context))
-    return "".join(parts)
 
 
 def render_alert(message: str) -> str:

@@ -28,6 +28,16 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _nothing_held_of_earlier_tables() -> Iterator[None]:
+    """Each test starts with this process holding no table: rolled-back tests reuse the
+    ids of tables that earlier tests played to higher versions."""
+    from games import frames
+
+    frames.forget()
+    yield
+
+
 def require(name: str) -> None:
     """Skip the test when `name` is missing here; under CI, fail it instead."""
     problem = services.missing(name)

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine, services, views
+from games import engine, frames, services
 from games.engine import state_to_dict
 from games.models import Hole, Move, Table
 from games.scorecards import open_scorecards
@@ -201,6 +201,8 @@ def deal_deck(table_id: int, deck: list, version: int) -> None:
         deck=deck, seed=None, state=state_to_dict(state), version=0, finished_at=None
     )
     Table.objects.filter(pk=table_id).update(version=version)
+    # The version is rewound: what this process holds of it would show the old deal.
+    frames.forget()
 
 
 SCRIPT = [
@@ -347,7 +349,7 @@ def redeal(table_id: int, deck: list, version: int) -> None:
     table.scorecards.all().delete()
     open_scorecards(table=table)
     # The version is rewound too: reads kept for it would show the old deal.
-    views.forget_frames()
+    frames.forget()
 
 
 CSRF = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+')

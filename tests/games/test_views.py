@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services, views
+from games import frames, services
 from games.models import Table
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
@@ -107,9 +107,9 @@ def test_the_seats_of_one_version_share_one_read_and_a_new_version_is_read_again
     table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, bea])
     services.start_match(table=table, by=ana)
     version = Table.objects.get(pk=table.pk).version
-    views.render_frame(table.pk, ana, version=version)
+    frames.render_frame(table.pk, ana, version=version)
     with django_assert_max_num_queries(0):
-        html = views.render_frame(table.pk, bea, version=version)
+        html = frames.render_frame(table.pk, bea, version=version)
     assert f'data-version="{version}"' in html
     _table, hole, state = current(table.pk)
     seat = next_actor(state)
@@ -120,7 +120,7 @@ def test_the_seats_of_one_version_share_one_read_and_a_new_version_is_read_again
     # Without the announced version the frame asks the database, and finds the move; the
     # scorecard of the hole in play is not read again.
     with django_assert_max_num_queries(5):
-        assert f'data-version="{version + 1}"' in views.render_frame(table.pk, ana)
+        assert f'data-version="{version + 1}"' in frames.render_frame(table.pk, ana)
 
 
 def _seated_table(**extra) -> tuple[Table, object, object]:

@@ -1,0 +1,204 @@
+"""Live frames: the parts of a table page pushed to each viewer after a change.
+
+All viewers of one version of a table share one read of it (`selectors.TableData`)
+and the parts of the picture that look the same to each of them, rendered once: the
+scorecard, the move log and every course but the viewer's own. Each viewer's own
+parts (whose turn it is, the piles, its course and its buttons) are rendered per
+viewer, from `engine.view` of its own seat as always.
+
+Each process keeps the latest version of every playing table it serves. The news of
+a plain move (one that does not end a hole) carries the move, so a process that holds
+the version before replays it with the engine instead of reading the table again:
+`cached_frame` renders from memory only and is safe to call from the event loop.
+Anything else (a missed message, the end of a hole, a seat changing hands) is read
+from the database, which stays the truth.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from django.template.loader import render_to_string
+
+from games import engine
+from games.engine import state_to_dict
+
+from . import selectors
+from .models import Table
+from .templatetags import cards
+
+PARTS = ("status", "board", "scorecard", "log")
+#: Parts that depend on nothing about the viewer.
+SHARED = {"scorecard", "log"}
+
+#: How long a version read from the database (and the versions derived from it) may
+#: be served before the table is read again: names of players are not versioned.
+MAX_AGE = 30.0
+MAX_TABLES = 2000
+#: A course that is not the viewer's has no buttons.
+NO_CONTROLS = selectors.Controls()
+
+
+@dataclasses.dataclass
+class Version:
+    """One version of a table as this process knows it."""
+
+    data: selectors.TableData
+    read_at: float  # when this version, or the one it was derived from, was read
+    scorecard_at: float  # when its scorecard was read
+    parts: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def number(self) -> int:
+        return self.data.table.version
+
+    def fresh(self, now: float) -> bool:
+        return now - self.read_at < MAX_AGE
+
+    def part(self, key: str, render: Callable[[], str]) -> str:
+        html = self.parts.get(key)
+        if html is None:
+            html = self.parts[key] = render()
+        return html
+
+
+_versions: dict[int, Version] = {}
+_lock = threading.Lock()
+
+
+def _keep(table_id: int, version: Version) -> None:
+    """Hold `version` of the table unless a newer one is held (reads run on the database
+    thread while the event loop derives)."""
+    with _lock:
+        held = _versions.get(table_id)
+        if held is not None and held.number > version.number:
+            return
+        if version.data.table.status != Table.Status.PLAYING:
+            _versions.pop(table_id, None)
+            return
+        if len(_versions) >= MAX_TABLES and held is None:
+            _versions.pop(next(iter(_versions)), None)
+        _versions[table_id] = version
+
+
+def forget() -> None:
+    """Drop every kept version (after a table was rewritten behind the services' back
+    without a new version, as some tests do)."""
+    _versions.clear()
+
+
+def _read(table_id: int, version: int | None = None) -> Version:
+    """The table at its current version (or at least `version`, when the caller was told
+    it), kept from before if it is that recent, else read from the database."""
+    now = time.monotonic()
+    kept = _versions.get(table_id)
+    if kept is not None and kept.fresh(now):
+        if version is not None:
+            if kept.number >= version:
+                return kept
+        elif kept.number == selectors.table_version(table_id):
+            return kept
+    # The scorecard holds during a hole: lend it on if read within the last seconds.
+    previous = kept.data if kept is not None and now - kept.scorecard_at < MAX_AGE else None
+    data = selectors.table_data(table_id, previous)
+    lent = previous is not None and data.scorecard is previous.scorecard
+    read = Version(data, now, kept.scorecard_at if lent else now)
+    if lent and "scorecard" in kept.parts:
+        # The same scorecard during the same hole: the same HTML.
+        read.parts["scorecard"] = kept.parts["scorecard"]
+    _keep(table_id, read)
+    return read
+
+
+def _render(version: Version, user, alert: str) -> str:
+    data = version.data
+    context = selectors.table_context(data.table, user, data)
+    context.update(oob=True, alert=alert)
+    for course in context["courses"]:
+        if not course.is_me:
+            course.html = version.part(
+                f"course-{course.position}",
+                lambda course=course: cards.course(
+                    course, context["rules"], NO_CONTROLS, data.table.version, data.state.phase
+                ),
+            )
+    parts = []
+    for name in PARTS:
+        render = lambda name=name: render_to_string(f"games/table.html#{name}", context)  # noqa: E731
+        parts.append(version.part(name, render) if name in SHARED else render())
+    parts.append(
+        version.part("no-alert", lambda: render_to_string("games/table.html#alert", context))
+        if not alert
+        else render_to_string("games/table.html#alert", context)
+    )
+    return "".join(parts)
+
+
+def render_frame(table_id: int, user, alert: str = "", version: int | None = None) -> str:
+    """The live parts of a table as `user` may see them, each swapped out of band by id.
+
+    `version` is the one just announced, if any: a kept version that new is current
+    enough. May read the database.
+    """
+    return _render(_read(table_id, version), user, alert)
+
+
+def cached_frame(table_id: int, user, version: int, move: dict | None = None) -> str | None:
+    """`render_frame` for an announced `version` from memory only, or None.
+
+    This process may hold that version already (or a newer one), or the one before and
+    the announced `move` that made it: the move is replayed with the engine on the held
+    state, exactly as the service applied it. Never touches the database, so it may run
+    in the event loop.
+    """
+    kept = _versions.get(table_id)
+    now = time.monotonic()
+    if kept is None or not kept.fresh(now):
+        return None
+    if kept.number == version - 1 and move is not None:
+        kept = _derive(table_id, kept, move)
+    if kept is None or kept.number < version:
+        return None
+    return _render(kept, user, "")
+
+
+def _derive(table_id: int, before: Version, move: dict) -> Version | None:
+    """The version after `before` that `move` made (see `services._play`), or None."""
+    data = before.data
+    hole = data.hole
+    if hole is None or hole.pk != move.get("hole") or move.get("seat") not in hole.seat_positions:
+        return None
+    seat = hole.seat_positions.index(move["seat"])
+    try:
+        state = engine.apply_action(data.state, seat, move["action"])
+    except (engine.IllegalAction, KeyError, TypeError, ValueError):
+        return None
+    table = copy.copy(data.table)
+    table.version += 1
+    table.turn_started_at = datetime.fromtimestamp(move["at"], tz=UTC)
+    hole = copy.copy(hole)
+    hole.state, hole.version = state_to_dict(state), state.version
+    recent = [(hole.pk, move["seat"], move["summary"], move["action"].get("type")), *data.recent]
+    recent = recent[: selectors.LOG_LENGTH * 2]
+    derived = Version(
+        dataclasses.replace(
+            data,
+            table=table,
+            hole=hole,
+            state=state,
+            recent=recent,
+            log=selectors.log_lines(recent, data.seats),
+        ),
+        before.read_at,
+        before.scorecard_at,
+    )
+    if "scorecard" in before.parts:
+        # The scorecard does not change before the hole ends.
+        derived.parts["scorecard"] = before.parts["scorecard"]
+    _keep(table_id, derived)
+    return derived

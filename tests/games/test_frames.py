@@ -1,0 +1,150 @@
+"""Live frames: what a process holds of a table, and the moves it replays from their news."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from games import engine, frames, services
+from tests.factories import make_player
+from tests.games.helpers import current, next_actor, quick_action
+
+pytestmark = pytest.mark.django_db
+
+
+@contextmanager
+def nothing_held():
+    """Run with this process holding no table, then put back what it held."""
+    held = dict(frames._versions)
+    frames.forget()
+    try:
+        yield
+    finally:
+        frames.forget()
+        frames._versions.update(held)
+
+
+def _table_with_a_bot():
+    ana = make_player("ana", display_name="Ana")
+    ben = make_player("ben", display_name='<i>Ben & "Bo"</i>')
+    table = services.create_table(
+        host=ana, variant="play-nine", seat_count=3, players=[ana, ben], bots={2: "greedy"}
+    )
+    services.start_match(table=table, by=ana)
+    return table, {0: ana, 1: ben}
+
+
+def _next_move(table, people) -> services.MoveResult:
+    """Whoever is next moves: a person through `apply_move`, the bot through the driver's door."""
+    db_table, hole, state = current(table.pk)
+    seat = next_actor(state)
+    position = hole.seat_positions[seat]
+    if position not in people:
+        far = timezone.now() + timedelta(days=1)
+        return services.act_for_table(table_id=table.pk, version=db_table.version, now=far)
+    return services.apply_move(
+        table_id=table.pk,
+        player=people[position],
+        action=quick_action(state, seat),
+        version=db_table.version,
+    )
+
+
+def test_moves_replayed_from_their_news_render_as_a_fresh_read_does(
+    django_assert_num_queries,
+):
+    table, people = _table_with_a_bot()
+    viewers = [people[0], people[1], make_player("cy")]  # two seats and a spectator
+    frames.render_frame(table.pk, people[0])  # this process now holds the first version
+    replayed = 0
+    while True:
+        result = _next_move(table, people)
+        if result.news is None:
+            # The end of the hole changes the scorecard: it is read, never replayed.
+            assert result.hole_over
+            assert frames.cached_frame(table.pk, people[0], result.version) is None
+            break
+        # The viewers of the new version are served from memory: the move is replayed.
+        with django_assert_num_queries(0):
+            held = [
+                frames.cached_frame(table.pk, viewer, result.version, result.news)
+                for viewer in viewers
+            ]
+        with nothing_held():
+            fresh = [frames.render_frame(table.pk, viewer) for viewer in viewers]
+        assert held == fresh
+        assert f'data-version="{result.version}"' in held[0]
+        replayed += 1
+    assert replayed > 10
+
+
+def test_without_the_version_before_a_move_is_not_replayed():
+    table, people = _table_with_a_bot()
+    frames.forget()
+    result = _next_move(table, people)
+    assert result.news is not None
+    assert frames.cached_frame(table.pk, people[0], result.version, result.news) is None
+    # Held again, then a version missed in between: the next news cannot be replayed.
+    frames.render_frame(table.pk, people[0], version=result.version)
+    _next_move(table, people)
+    result = _next_move(table, people)
+    assert result.news is not None
+    assert frames.cached_frame(table.pk, people[0], result.version, result.news) is None
+    # Its own version, held, is served as it is.
+    held = frames.render_frame(table.pk, people[0])
+    assert frames.cached_frame(table.pk, people[0], result.version) == held
+
+
+def test_names_on_courses_are_escaped():
+    table, people = _table_with_a_bot()
+    html = frames.render_frame(table.pk, people[0])
+    assert "<i>Ben" not in html
+    name = "&lt;i&gt;Ben &amp; &quot;Bo&quot;&lt;/i&gt;"
+    assert f'aria-label="{name}\'s course"' in html
+    assert f'<span class="seat-name">{name}</span>' in html
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_news_wakes_the_driver_only_when_the_server_may_have_work():
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+
+    @database_sync_to_async
+    def setup(bots):
+        ana, ben = make_player(), make_player()
+        table = services.create_table(
+            host=ana, variant="play-nine", seat_count=3, players=[ana, ben], bots=bots
+        )
+        if not bots:
+            services.join_table(table=table, player=make_player())
+        services.start_match(table=table, by=ana)
+        return table, ana
+
+    @database_sync_to_async
+    def tee_off(table, ana):
+        db_table, hole, state = current(table.pk)
+        seat = hole.seat_positions.index(0)
+        return services.apply_move(
+            table_id=table.pk,
+            player=ana,
+            action=engine.legal_actions(state, seat)[0],
+            version=db_table.version,
+        )
+
+    for bots, wake in (({}, False), ({2: "greedy"}, True)):
+        table, ana = await setup(bots)
+        await layer.group_add(services.group_name(table.pk), channel)
+        result = await tee_off(table, ana)
+        message = await layer.receive(channel)
+        assert message == {
+            "type": "table.changed",
+            "version": result.version,
+            "wake": wake,
+            "move": result.news,
+        }
+        await layer.group_discard(services.group_name(table.pk), channel)
