@@ -52,6 +52,8 @@ class Version:
     read_at: float  # when this version, or the one it was derived from, was read
     scorecard_at: float  # when its scorecard was read
     parts: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: Courses of seats as every viewer but their owner sees them, by position.
+    others: dict = dataclasses.field(default_factory=dict)
 
     @property
     def number(self) -> int:
@@ -117,7 +119,7 @@ def _read(table_id: int, version: int | None = None) -> Version:
 
 def _render(version: Version, user, alert: str) -> str:
     data = version.data
-    context = selectors.table_context(data.table, user, data)
+    context = selectors.table_context(data.table, user, data, version.others)
     context.update(oob=True, alert=alert)
     for course in context["courses"]:
         if not course.is_me:

@@ -45,26 +45,43 @@ def hole_scores(table: Table, cards: list[Scorecard] | None = None) -> list[list
     return [[strokes.get(number) for strokes in by_card] for number in numbers]
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def record_hole(*, table: Table, number: int, strokes: dict[int, int]) -> MatchStatus:
     """Write one hole's strokes (by seat position) and refresh totals and places."""
-    cards = {card.position: card for card in table.scorecards.all()}
-    for position, value in strokes.items():
-        ScorecardHole.objects.update_or_create(
-            scorecard=cards[position], number=number, defaults={"strokes": value}
-        )
+    cards = list(table.scorecards.order_by("position"))
+    by_position = {card.position: card for card in cards}
+    ScorecardHole.objects.bulk_create(
+        [
+            ScorecardHole(scorecard=by_position[position], number=number, strokes=value)
+            for position, value in strokes.items()
+        ],
+        update_conflicts=True,
+        unique_fields=["scorecard", "number"],
+        update_fields=["strokes"],
+    )
     return refresh_results(table=table)
 
 
-@transaction.atomic
+def match_so_far(table: Table, cards: list[Scorecard] | None = None) -> MatchStatus:
+    """The match's totals, places and what comes next, from the holes recorded so far."""
+    if cards is None:
+        cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
+    return match_status(hole_scores(table, cards), len(cards))
+
+
+@transaction.atomic(savepoint=False)
 def refresh_results(*, table: Table) -> MatchStatus:
     """Recompute every card's total and place of `table` from its holes."""
-    cards = list(table.scorecards.order_by("position"))
-    status = match_status(hole_scores(table), len(cards))
+    cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
+    status = match_so_far(table, cards)
+    changed = []
     for card in cards:
-        card.total = status.totals[card.position]
-        card.place = status.places[card.position] if status.over else None
-    Scorecard.objects.bulk_update(cards, ["total", "place"])
+        total = status.totals[card.position]
+        place = status.places[card.position] if status.over else None
+        if (card.total, card.place) != (total, place):
+            card.total, card.place = total, place
+            changed.append(card)
+    Scorecard.objects.bulk_update(changed, ["total", "place"])
     return status
 
 

@@ -7,6 +7,7 @@ can never reach a page or a frame.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -165,8 +166,30 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
     )
 
 
-def table_context(table: Table, user, data: TableData | None = None) -> dict[str, Any]:
-    """Everything the table page and its live frames show to `user`."""
+@functools.lru_cache(maxsize=8192)
+def _table_url(name: str, table_id: int) -> str:
+    return reverse(f"games:{name}", args=[table_id])
+
+
+class TableUrls(dict):
+    """A table's action URLs for its templates (`urls.leave_match`), each reversed once."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__()
+        self.table_id = table_id
+
+    def __missing__(self, name: str) -> str:
+        return _table_url(name, self.table_id)
+
+
+def table_context(
+    table: Table, user, data: TableData | None = None, others: dict | None = None
+) -> dict[str, Any]:
+    """Everything the table page and its live frames show to `user`.
+
+    `others`, when given, keeps the courses of seats other than the viewer's (they look
+    the same to every viewer of a version) for the next viewer of the same version.
+    """
     data = data or table_data(table.pk)
     table, seats, hole = data.table, data.seats, data.hole
     me = viewer_seat(table, user, seats)
@@ -185,7 +208,11 @@ def table_context(table: Table, user, data: TableData | None = None) -> dict[str
         "scorecard": data.scorecard,
         "rematch": data.rematch,
         "away": me is not None and bool(me.bot_level),
-        "invite_path": reverse("games:invite", args=[table.invite_code]),
+        "urls": TableUrls(table.pk),
+        # Shown only while the table waits for players.
+        "invite_path": reverse("games:invite", args=[table.invite_code])
+        if table.status == Table.Status.OPEN
+        else "",
         "countdown": None,
         "hole_strokes": [],
     }
@@ -206,7 +233,7 @@ def table_context(table: Table, user, data: TableData | None = None) -> dict[str
     context.update(
         view=view,
         controls=controls,
-        courses=courses_for(table, seats, hole, view, my_seat, controls, actions),
+        courses=courses_for(table, seats, hole, view, my_seat, controls, actions, others),
         held=card_name(table.variant, view["held"]) if view["held"] is not None else None,
         held_tone=tone(table.variant, view["held"]),
         discard=card_name(table.variant, view["discard_top"])
@@ -318,59 +345,85 @@ def courses_for(
     my_seat: int | None,
     controls: Controls,
     actions: list[dict],
+    others: dict | None = None,
 ) -> list[Course]:
-    """Every seat's course, the viewer's own first (it is drawn nearest and largest)."""
-    rules = engine.VARIANTS[table.variant]
+    """Every seat's course, the viewer's own first (it is drawn nearest and largest).
+
+    `others`: courses of other seats built for another viewer of the same version, by
+    position, to reuse (and to add to).
+    """
     replace = {a["position"] for a in actions if a["type"] == "replace"}
     flip = {a["position"] for a in actions if a["type"] == "flip"}
-    over = view["phase"] == engine.OVER
     courses = []
     for seat in seats:
-        if seat.position not in hole.seat_positions:
-            courses.append(
-                Course(seat.position, seat.name, seat.is_bot, False, False, False, [], None, True)
-            )
-            continue
-        index = hole.seat_positions.index(seat.position)
-        cards = view["layouts"][index]
-        paired: set[int] = set()
-        if over:
-            paired = {p for g in engine.scoring_pairs(table.variant, cards) for p in g}
-        mine = index == my_seat
-        slots = []
-        for position, card in enumerate(cards):
-            text, label = card_name(table.variant, card)
-            slots.append(
-                Slot(
-                    position=position,
-                    card=card,
-                    text=text,
-                    label=label,
-                    face_up=card is not None,
-                    tone=tone(table.variant, card),
-                    paired=position in paired,
-                    replace=mine and position in replace,
-                    flip=mine and position in flip,
-                    tee=mine and bool(controls.tee_off) and card is None,
-                )
-            )
-        rows = [slots[r * rules.cols : (r + 1) * rules.cols] for r in range(rules.rows)]
-        courses.append(
-            Course(
-                position=seat.position,
-                name=seat.name,
-                is_bot=seat.is_bot,
-                is_me=mine,
-                is_turn=view["turn"] == index
-                or (view["phase"] == engine.TEE_OFF and not view["teed_off"][index]),
-                is_dealer=hole.dealer == seat.position,
-                rows=rows,
-                score=view["scores"][index] if view["scores"] is not None else None,
-                kept_for=seat.player.name if seat.player_id and seat.bot_level else "",
-            )
+        index = (
+            hole.seat_positions.index(seat.position)
+            if seat.position in hole.seat_positions
+            else None
         )
+        mine = index is not None and index == my_seat
+        if not mine and others is not None and seat.position in others:
+            courses.append(others[seat.position])
+            continue
+        if index is None:
+            # Sits out this playoff hole.
+            course = Course(seat.position, seat.name, seat.is_bot, False, False, False, [])
+            course.sitting_out = True
+        else:
+            course = _course(table, seat, hole, view, index, mine, controls, replace, flip)
+        if not mine and others is not None:
+            others[seat.position] = course
+        courses.append(course)
     courses.sort(key=lambda c: (not c.is_me, c.position))
     return courses
+
+
+def _course(
+    table: Table,
+    seat: Seat,
+    hole: Hole,
+    view: dict,
+    index: int,
+    mine: bool,
+    controls: Controls,
+    replace: set[int],
+    flip: set[int],
+) -> Course:
+    """The course of `seat` (engine seat `index`); its buttons only when it is `mine`."""
+    rules = engine.VARIANTS[table.variant]
+    cards = view["layouts"][index]
+    paired: set[int] = set()
+    if view["phase"] == engine.OVER:
+        paired = {p for g in engine.scoring_pairs(table.variant, cards) for p in g}
+    slots = []
+    for position, card in enumerate(cards):
+        text, label = card_name(table.variant, card)
+        slots.append(
+            Slot(
+                position=position,
+                card=card,
+                text=text,
+                label=label,
+                face_up=card is not None,
+                tone=tone(table.variant, card),
+                paired=position in paired,
+                replace=mine and position in replace,
+                flip=mine and position in flip,
+                tee=mine and bool(controls.tee_off) and card is None,
+            )
+        )
+    return Course(
+        position=seat.position,
+        name=seat.name,
+        is_bot=seat.is_bot,
+        is_me=mine,
+        is_turn=view["turn"] == index
+        or (view["phase"] == engine.TEE_OFF and not view["teed_off"][index]),
+        is_dealer=hole.dealer == seat.position,
+        rows=[slots[r * rules.cols : (r + 1) * rules.cols] for r in range(rules.rows)],
+        score=view["scores"][index] if view["scores"] is not None else None,
+        kept_for=seat.player.name if seat.player_id and seat.bot_level else "",
+    )
 
 
 def move_log(table: Table, seats: list[Seat]) -> list[str]:

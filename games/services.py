@@ -9,6 +9,7 @@ player can read, and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import random
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
@@ -34,7 +35,7 @@ from games.engine.match import (
 )
 
 from .models import Hole, Move, Seat, Table
-from .scorecards import open_scorecards, record_hole
+from .scorecards import match_so_far, open_scorecards, record_hole
 
 logger = logging.getLogger(__name__)
 
@@ -94,18 +95,44 @@ def _announce(table: Table, *, wake: bool = True, move: dict | None = None) -> N
     message = {"type": "table.changed", "version": table.version, "wake": wake}
     if move is not None:
         message["move"] = move
-    table_id = table.pk
+    group = group_name(table.pk)
+    transaction.on_commit(lambda: _send(group, message))
 
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(group_name(table_id), message)
-        except Exception:  # The database is the truth; a lost message costs a resync.
-            logger.exception("Could not announce table %s version %s", table_id, message["version"])
 
-    transaction.on_commit(send)
+# Sends still on their way, so that none is collected before it is done.
+_sending: set[asyncio.Task] = set()
+
+
+def _sent(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        # The database is the truth; a lost message costs a resync.
+        logger.error("Could not announce %s", task.get_name(), exc_info=task.exception())
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    # On a worker thread of the server's event loop (a consumer's or a view's call), hand
+    # the message to the loop and go on: waiting for it would hold this thread, and the
+    # moves queued behind it, until the loop gets round to it. Sends keep their order.
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and loop.is_running():
+
+        def start() -> None:
+            task = loop.create_task(
+                layer.group_send(group, message), name=f"{group} version {message['version']}"
+            )
+            _sending.add(task)
+            task.add_done_callback(_sent)
+
+        loop.call_soon_threadsafe(start)
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # The database is the truth; a lost message costs a resync.
+        logger.exception("Could not announce %s version %s", group, message["version"])
 
 
 def _touch(table: Table, now: datetime | None = None) -> None:
@@ -497,15 +524,13 @@ def next_hole(*, table_id: int, version: int, by=None) -> MoveResult:
         hole = current_hole(table)
         if table.status != Table.Status.PLAYING or hole is None or hole.finished_at is None:
             raise GameError("There is no hole to deal now.")
-        from .scorecards import refresh_results
-
-        status = refresh_results(table=table)
+        status = match_so_far(table)
         positions = list(range(table.seat_count))
         if status.next_hole_is_playoff:
             positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
         _deal(table, hole.number + 1, positions)
         _touch(table)
-        table.save()
+        table.save(update_fields=["version", "turn_started_at"])
         _announce(table)
         return MoveResult(table.pk, table.version)
 
