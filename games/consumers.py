@@ -201,24 +201,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_changed(self, event: dict) -> None:
         version = event.get("version")
-        # A version this process holds, or can replay from the announced move, renders
-        # from memory here in the event loop; anything else takes a database read.
-        html = (
-            frames.cached_frame(self.table_id, self.user, version, event.get("move"))
-            if isinstance(version, int)
-            else None
+        await self.send_render(
+            version=version if isinstance(version, int) else None, move=event.get("move")
         )
-        if html is None:
-            await self.send_render(version=version)
-        else:
-            await self.send(text_data=html)
         if event.get("wake", True):
             driver.ensure_started().poke()
 
-    async def send_render(self, alert: str = "", version: int | None = None) -> None:
-        html = await database_sync_to_async(frames.render_frame)(
-            self.table_id, self.user, alert, version
-        )
+    async def send_render(
+        self, alert: str = "", version: int | None = None, move: dict | None = None
+    ) -> None:
+        # A version this process holds, or can replay from the announced move, renders
+        # from memory; anything else takes one read that the table's viewers share.
+        html = await frames.live_frame(self.table_id, self.user, alert, version, move)
         await self.send(text_data=html)
 
     async def send_alert(self, message: str) -> None:

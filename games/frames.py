@@ -16,13 +16,18 @@ from the database, which stays the truth.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
+import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from channels.db import database_sync_to_async
+from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 
 from games import engine
@@ -31,6 +36,8 @@ from games.engine import state_to_dict
 from . import selectors
 from .models import Table
 from .templatetags import cards
+
+logger = logging.getLogger(__name__)
 
 PARTS = ("status", "board", "scorecard", "log")
 #: Parts that depend on nothing about the viewer.
@@ -150,23 +157,65 @@ def render_frame(table_id: int, user, alert: str = "", version: int | None = Non
     return _render(_read(table_id, version), user, alert)
 
 
-def cached_frame(table_id: int, user, version: int, move: dict | None = None) -> str | None:
-    """`render_frame` for an announced `version` from memory only, or None.
+def held(table_id: int, version: int, move: dict | None = None) -> Version | None:
+    """The table at `version` (or newer) from this process's memory, or None.
 
-    This process may hold that version already (or a newer one), or the one before and
-    the announced `move` that made it: the move is replayed with the engine on the held
-    state, exactly as the service applied it. Never touches the database, so it may run
-    in the event loop.
+    This process may hold that version already, or the one before and the announced
+    `move` that made it: the move is replayed with the engine on the held state, exactly
+    as the service applied it. Never touches the database.
     """
     kept = _versions.get(table_id)
-    now = time.monotonic()
-    if kept is None or not kept.fresh(now):
+    if kept is None or not kept.fresh(time.monotonic()):
         return None
     if kept.number == version - 1 and move is not None:
         kept = _derive(table_id, kept, move)
     if kept is None or kept.number < version:
         return None
-    return _render(kept, user, "")
+    return kept
+
+
+def cached_frame(table_id: int, user, version: int, move: dict | None = None) -> str | None:
+    """`render_frame` for an announced `version` from memory only (see `held`), or None."""
+    kept = held(table_id, version, move)
+    return None if kept is None else _render(kept, user, "")
+
+
+# One read at a time per table and event loop: the other viewers of the table wait for
+# it instead of queueing reads of their own.
+_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+#: Renders that had to leave the event loop because they touched the database (a bug).
+loop_fallbacks = 0
+
+
+async def live_frame(
+    table_id: int, user, alert: str = "", version: int | None = None, move: dict | None = None
+) -> str:
+    """`render_frame` for the event loop.
+
+    From memory when this process holds `version` or can replay `move`; else after a
+    read on the database thread that every viewer of the table in this process shares.
+    The render itself runs here, in the loop: a version read or derived holds all a
+    frame needs.
+    """
+    kept = held(table_id, version, move) if version is not None else None
+    if kept is None:
+        locks = _reads.setdefault(asyncio.get_running_loop(), {})
+        lock = locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            kept = held(table_id, version) if version is not None else None
+            if kept is None:
+                kept = await database_sync_to_async(_read)(table_id, version)
+        if not lock.locked():
+            locks.pop(table_id, None)
+    try:
+        return _render(kept, user, alert)
+    except SynchronousOnlyOperation:
+        global loop_fallbacks
+        loop_fallbacks += 1
+        logger.exception("A frame of table %s touched the database while rendering", table_id)
+        return await database_sync_to_async(_render)(kept, user, alert)
 
 
 def _derive(table_id: int, before: Version, move: dict) -> Version | None:

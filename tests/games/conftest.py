@@ -8,7 +8,16 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from games import driver
+from games import driver, frames
+
+
+@pytest.fixture(autouse=True)
+def frames_render_in_the_event_loop():
+    """Every frame a consumer sends is rendered in the event loop without touching the
+    database: a render that had to fall back to the database thread fails the test."""
+    before = frames.loop_fallbacks
+    yield
+    assert frames.loop_fallbacks == before, "a frame touched the database while rendering"
 
 
 @pytest.fixture(autouse=True)
