@@ -154,19 +154,25 @@ async def test_news_wakes_the_driver_only_when_the_server_may_have_work():
 @pytest.mark.django_db(transaction=True)
 async def test_viewers_waiting_on_the_same_version_share_one_read(monkeypatch):
     table, people = await database_sync_to_async(_table_with_a_bot)()
-    reads = []
-    real = frames.selectors.table_data
+    hops, reads = [], []
+    real_read, real_data = frames._read, frames.selectors.table_data
 
-    def counted(*args, **kwargs):
+    def read(*args):
+        hops.append(args[0])
+        return real_read(*args)
+
+    def table_data(*args):
         reads.append(args[0])
-        return real(*args, **kwargs)
+        return real_data(*args)
 
-    monkeypatch.setattr(frames.selectors, "table_data", counted)
+    # Counted, not replaced: the database thread is asked once, and reads once.
+    monkeypatch.setattr(frames, "_read", read)
+    monkeypatch.setattr(frames.selectors, "table_data", table_data)
     version = (await database_sync_to_async(current)(table.pk))[0].version
     viewers = [people[0], people[1], await database_sync_to_async(make_player)()]
     got = await asyncio.gather(
         *(frames.live_frame(table.pk, viewer, version=version) for viewer in viewers)
     )
-    assert reads == [table.pk]
+    assert hops == reads == [table.pk]
     assert all(f'data-version="{version}"' in html for html in got)
     assert "Your course" in got[0] and "Your course" not in got[2]
