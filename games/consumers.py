@@ -202,17 +202,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event: dict) -> None:
         version = event.get("version")
         await self.send_render(
-            version=version if isinstance(version, int) else None, move=event.get("move")
+            version=version if isinstance(version, int) else None, news=event.get("news")
         )
         if event.get("wake", True):
             driver.ensure_started().poke()
 
     async def send_render(
-        self, alert: str = "", version: int | None = None, move: dict | None = None
+        self, alert: str = "", version: int | None = None, news: dict | None = None
     ) -> None:
-        # A version this process holds, or can replay from the announced move, renders
+        # A version this process holds, or can make from the announced news, renders
         # from memory; anything else takes one read that the table's viewers share.
-        html = await frames.live_frame(self.table_id, self.user, alert, version, move)
+        html = await frames.live_frame(self.table_id, self.user, alert, version, news)
         await self.send(text_data=html)
 
     async def send_alert(self, message: str) -> None:

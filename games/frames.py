@@ -7,9 +7,9 @@ parts (whose turn it is, the piles, its course and its buttons) are rendered per
 viewer, from `engine.view` of its own seat as always.
 
 Each process keeps the latest version of every playing table it serves. The news of
-a plain move (one that does not end a hole) carries the move, so a process that holds
-the version before replays it with the engine instead of reading the table again:
-`cached_frame` renders from memory only and is safe to call from the event loop.
+a plain move (one that does not end a hole) carries the move, and the news of a deal
+its seed, so a process that holds the version before makes the new one with the
+engine instead of reading the table again: `held` never touches the database.
 Anything else (a missed message, the end of a hole, a seat changing hands) is read
 from the database, which stays the truth.
 """
@@ -34,7 +34,7 @@ from games import engine
 from games.engine import state_to_dict
 
 from . import selectors
-from .models import Table
+from .models import Hole, Table
 from .templatetags import cards
 
 logger = logging.getLogger(__name__)
@@ -157,26 +157,33 @@ def render_frame(table_id: int, user, alert: str = "", version: int | None = Non
     return _render(_read(table_id, version), user, alert)
 
 
-def held(table_id: int, version: int, move: dict | None = None) -> Version | None:
+def held(table_id: int, version: int, news: dict | None = None) -> Version | None:
     """The table at `version` (or newer) from this process's memory, or None.
 
     This process may hold that version already, or the one before and the announced
-    `move` that made it: the move is replayed with the engine on the held state, exactly
-    as the service applied it. Never touches the database.
+    `news` of what made it (see `services._announce`): a move is replayed with the
+    engine on the held state and a deal is dealt again from its seed, exactly as the
+    service did. Never touches the database.
     """
     kept = _versions.get(table_id)
     if kept is None or not kept.fresh(time.monotonic()):
         return None
-    if kept.number == version - 1 and move is not None:
-        kept = _derive(table_id, kept, move)
+    if kept.number == version - 1 and isinstance(news, dict):
+        try:
+            if "move" in news:
+                kept = _derive_move(table_id, kept, news["move"])
+            elif "deal" in news:
+                kept = _derive_deal(table_id, kept, news["deal"])
+        except (engine.IllegalAction, KeyError, TypeError, ValueError, AttributeError):
+            kept = None  # News this process cannot follow: read the table instead.
     if kept is None or kept.number < version:
         return None
     return kept
 
 
-def cached_frame(table_id: int, user, version: int, move: dict | None = None) -> str | None:
+def cached_frame(table_id: int, user, version: int, news: dict | None = None) -> str | None:
     """`render_frame` for an announced `version` from memory only (see `held`), or None."""
-    kept = held(table_id, version, move)
+    kept = held(table_id, version, news)
     return None if kept is None else _render(kept, user, "")
 
 
@@ -190,16 +197,16 @@ loop_fallbacks = 0
 
 
 async def live_frame(
-    table_id: int, user, alert: str = "", version: int | None = None, move: dict | None = None
+    table_id: int, user, alert: str = "", version: int | None = None, news: dict | None = None
 ) -> str:
     """`render_frame` for the event loop.
 
-    From memory when this process holds `version` or can replay `move`; else after a
+    From memory when this process holds `version` or can follow its `news`; else after a
     read on the database thread that every viewer of the table in this process shares.
     The render itself runs here, in the loop: a version read or derived holds all a
     frame needs.
     """
-    kept = held(table_id, version, move) if version is not None else None
+    kept = held(table_id, version, news) if version is not None else None
     if kept is None:
         locks = _reads.setdefault(asyncio.get_running_loop(), {})
         lock = locks.setdefault(table_id, asyncio.Lock())
@@ -218,20 +225,20 @@ async def live_frame(
         return await database_sync_to_async(_render)(kept, user, alert)
 
 
-def _derive(table_id: int, before: Version, move: dict) -> Version | None:
-    """The version after `before` that `move` made (see `services._play`), or None."""
-    data = before.data
-    hole = data.hole
-    if hole is None or hole.pk != move.get("hole") or move.get("seat") not in hole.seat_positions:
-        return None
-    seat = hole.seat_positions.index(move["seat"])
-    try:
-        state = engine.apply_action(data.state, seat, move["action"])
-    except (engine.IllegalAction, KeyError, TypeError, ValueError):
-        return None
+def _next_table(data: selectors.TableData, at: float) -> Table:
     table = copy.copy(data.table)
     table.version += 1
-    table.turn_started_at = datetime.fromtimestamp(move["at"], tz=UTC)
+    table.turn_started_at = datetime.fromtimestamp(at, tz=UTC)
+    return table
+
+
+def _derive_move(table_id: int, before: Version, move: dict) -> Version | None:
+    """The version after `before` that a plain `move` made (see `services._play`)."""
+    data = before.data
+    hole = data.hole
+    if hole is None or hole.pk != move["hole"] or move["seat"] not in hole.seat_positions:
+        return None
+    state = engine.apply_action(data.state, hole.seat_positions.index(move["seat"]), move["action"])
     hole = copy.copy(hole)
     hole.state, hole.version = state_to_dict(state), state.version
     recent = [(hole.pk, move["seat"], move["summary"], move["action"].get("type")), *data.recent]
@@ -239,7 +246,7 @@ def _derive(table_id: int, before: Version, move: dict) -> Version | None:
     derived = Version(
         dataclasses.replace(
             data,
-            table=table,
+            table=_next_table(data, move["at"]),
             hole=hole,
             state=state,
             recent=recent,
@@ -251,5 +258,37 @@ def _derive(table_id: int, before: Version, move: dict) -> Version | None:
     if "scorecard" in before.parts:
         # The scorecard does not change before the hole ends.
         derived.parts["scorecard"] = before.parts["scorecard"]
+    _keep(table_id, derived)
+    return derived
+
+
+def _derive_deal(table_id: int, before: Version, deal: dict) -> Version | None:
+    """The version after `before` that dealt the next hole (see `services.next_hole`)."""
+    data = before.data
+    if data.hole is None or data.hole.finished_at is None or deal["number"] != data.hole.number + 1:
+        return None
+    table = _next_table(data, deal["at"])
+    positions = list(deal["positions"])
+    state = engine.new_hole(
+        table.variant, len(positions), seed=deal["seed"], dealer=positions.index(deal["dealer"])
+    )
+    hole = Hole(
+        pk=deal["hole"],
+        table_id=table.pk,
+        number=deal["number"],
+        dealer=deal["dealer"],
+        seed=deal["seed"],
+        seat_positions=positions,
+        state=state_to_dict(state),
+        version=state.version,
+        started_at=table.turn_started_at,
+    )
+    # Dealing changes no scorecard and logs no move; the move log still shows the end
+    # of the last hole.
+    derived = Version(
+        dataclasses.replace(data, table=table, hole=hole, state=state),
+        before.read_at,
+        before.scorecard_at,
+    )
     _keep(table_id, derived)
     return derived

@@ -58,7 +58,7 @@ class MoveResult:
     version: int
     hole_over: bool = False
     match_over: bool = False
-    #: The news of a plain move, as announced (see `_play`); None for any other change.
+    #: The news of a plain move or a deal, as announced (see `_announce`); else None.
     news: dict | None = None
 
 
@@ -83,18 +83,19 @@ def hole_pause() -> float:
 # --- announcing -------------------------------------------------------------------------
 
 
-def _announce(table: Table, *, wake: bool = True, move: dict | None = None) -> None:
+def _announce(table: Table, *, wake: bool = True, news: dict | None = None) -> None:
     """After the commit, tell the table's connections the new version.
 
     `wake` says the table may now wait on the server (a bot, the turn timer or a deal):
-    connections poke their process's driver only then. `move` is the news of a move that
-    changed nothing but its hole's state (see `_play`): a process that holds the version
-    before can replay it with the engine instead of reading the table again. It carries
-    only what every player saw, never a hidden card.
+    connections poke their process's driver only then. `news` says what made the
+    version when a process holding the version before can make it too: a plain move
+    (`{"move": ...}`, see `_play`), replayed with the engine, or a deal (`{"deal": ...}`,
+    see `next_hole`), dealt again from its seed. It carries only what every player saw
+    or may know, never a hidden card.
     """
     message = {"type": "table.changed", "version": table.version, "wake": wake}
-    if move is not None:
-        message["move"] = move
+    if news is not None:
+        message["news"] = news
     group = group_name(table.pk)
     transaction.on_commit(lambda: _send(group, message))
 
@@ -398,13 +399,15 @@ def _play(
     news = None
     if not (hole_over or seats_changed):
         news = {
-            "hole": hole.pk,
-            "seat": position,
-            "action": action,
-            "summary": move.summary,
-            "at": now.timestamp(),
+            "move": {
+                "hole": hole.pk,
+                "seat": position,
+                "action": action,
+                "summary": move.summary,
+                "at": now.timestamp(),
+            }
         }
-    _announce(table, wake=wake or hole_over, move=news)
+    _announce(table, wake=wake or hole_over, news=news)
     return MoveResult(
         table.pk, table.version, hole_over=hole_over, match_over=match_over, news=news
     )
@@ -528,11 +531,23 @@ def next_hole(*, table_id: int, version: int, by=None) -> MoveResult:
         positions = list(range(table.seat_count))
         if status.next_hole_is_playoff:
             positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
-        _deal(table, hole.number + 1, positions)
+        dealt = _deal(table, hole.number + 1, positions)
         _touch(table)
         table.save(update_fields=["version", "turn_started_at"])
-        _announce(table)
-        return MoveResult(table.pk, table.version)
+        news = None
+        if dealt.deck is None:
+            news = {
+                "deal": {
+                    "hole": dealt.pk,
+                    "number": dealt.number,
+                    "dealer": dealt.dealer,
+                    "seed": dealt.seed,
+                    "positions": dealt.seat_positions,
+                    "at": table.turn_started_at.timestamp(),
+                }
+            }
+        _announce(table, news=news)
+        return MoveResult(table.pk, table.version, news=news)
 
 
 # --- bots and the turn timer ------------------------------------------------------------------

@@ -56,7 +56,21 @@ def _next_move(table, people) -> services.MoveResult:
     )
 
 
-def test_moves_replayed_from_their_news_render_as_a_fresh_read_does(
+def _held_and_fresh(table, viewers, result, django_assert_num_queries) -> list[str]:
+    """Each viewer's frame of the new version made from its news, checked against what a
+    fresh read of the table renders."""
+    with django_assert_num_queries(0):
+        held = [
+            frames.cached_frame(table.pk, viewer, result.version, result.news) for viewer in viewers
+        ]
+    with nothing_held():
+        fresh = [frames.render_frame(table.pk, viewer) for viewer in viewers]
+    assert held == fresh
+    assert f'data-version="{result.version}"' in held[0]
+    return held
+
+
+def test_moves_and_deals_made_from_their_news_render_as_a_fresh_read_does(
     django_assert_num_queries,
 ):
     table, people = _table_with_a_bot()
@@ -66,22 +80,22 @@ def test_moves_replayed_from_their_news_render_as_a_fresh_read_does(
     while True:
         result = _next_move(table, people)
         if result.news is None:
-            # The end of the hole changes the scorecard: it is read, never replayed.
-            assert result.hole_over
-            assert frames.cached_frame(table.pk, people[0], result.version) is None
             break
-        # The viewers of the new version are served from memory: the move is replayed.
-        with django_assert_num_queries(0):
-            held = [
-                frames.cached_frame(table.pk, viewer, result.version, result.news)
-                for viewer in viewers
-            ]
-        with nothing_held():
-            fresh = [frames.render_frame(table.pk, viewer) for viewer in viewers]
-        assert held == fresh
-        assert f'data-version="{result.version}"' in held[0]
+        assert "move" in result.news
+        _held_and_fresh(table, viewers, result, django_assert_num_queries)
         replayed += 1
     assert replayed > 10
+    # The end of the hole changes the scorecard: it is read, never made from news.
+    assert result.hole_over
+    assert frames.cached_frame(table.pk, people[0], result.version) is None
+    frames.render_frame(table.pk, people[0], version=result.version)
+    # The next deal is dealt again from its seed, and play goes on from it.
+    result = services.next_hole(table_id=table.pk, version=result.version)
+    assert "deal" in result.news
+    dealt = _held_and_fresh(table, viewers, result, django_assert_num_queries)
+    assert "Hole 2 of 9" in dealt[0]
+    for _ in range(5):
+        _held_and_fresh(table, viewers, _next_move(table, people), django_assert_num_queries)
 
 
 def test_without_the_version_before_a_move_is_not_replayed():
@@ -146,7 +160,7 @@ async def test_news_wakes_the_driver_only_when_the_server_may_have_work():
             "type": "table.changed",
             "version": result.version,
             "wake": wake,
-            "move": result.news,
+            "news": result.news,
         }
         await layer.group_discard(services.group_name(table.pk), channel)
 
