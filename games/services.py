@@ -90,8 +90,9 @@ def _announce(table: Table, *, wake: bool = True, news: dict | None = None) -> N
     connections poke their process's driver only then. `news` says what made the
     version when a process holding the version before can make it too: a plain move
     (`{"move": ...}`, see `_play`), replayed with the engine, or a deal (`{"deal": ...}`,
-    see `next_hole`), dealt again from its seed. It carries only what every player saw
-    or may know, never a hidden card.
+    see `next_hole`), dealt again from its seed. The news stays between the server's
+    processes: a deal's seed decides every hidden card, and consumers send viewers only
+    frames rendered from `engine.view`, never a message as it came.
     """
     message = {"type": "table.changed", "version": table.version, "wake": wake}
     if news is not None:
