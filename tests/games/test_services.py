@@ -121,6 +121,21 @@ def test_illegal_moves_and_spectators_are_refused_with_a_sentence():
     assert not Move.objects.exists()
 
 
+def test_moves_at_a_table_not_in_play_are_refused_with_a_sentence():
+    ana, ben = make_player(), make_player()
+    waiting = services.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana])
+    knock = {"type": "knock"}
+    with pytest.raises(services.GameError, match="not in play"):
+        services.apply_move(table_id=waiting.pk, player=ana, action=knock, version=0)
+    with pytest.raises(services.GameError, match="watching"):
+        services.apply_move(table_id=waiting.pk, player=ben, action=knock, version=0)
+    with pytest.raises(services.GameError, match="no such table"):
+        services.apply_move(table_id=waiting.pk + 1000, player=ana, action=knock, version=0)
+    with pytest.raises(services.GameError, match="watching"):
+        services.apply_move(table_id=waiting.pk, player=None, action=knock, version=0)
+    assert not Move.objects.exists()
+
+
 def test_the_snapshot_equals_the_replay_of_the_deal_and_the_move_log():
     table, ana, ben = two_player_table()
     players = {0: ana, 1: ben}
