@@ -250,7 +250,6 @@ def _derive_move(table_id: int, before: Version, move: dict) -> Version | None:
             hole=hole,
             state=state,
             recent=recent,
-            log=selectors.log_lines(recent, data.seats),
         ),
         before.read_at,
         before.scorecard_at,

@@ -124,11 +124,15 @@ class TableData:
     hole: Hole | None
     state: Any
     scorecard: dict[str, Any]
-    log: list[str]
     rematch: Table | None
     results: list[Any] | None
-    #: The newest moves of the match, as `recent_moves` reads them (the log's source).
+    #: The newest moves of the match, as `recent_moves` reads them.
     recent: list[tuple[int, int, str, str]] = field(default_factory=list)
+
+    @functools.cached_property
+    def log(self) -> list[str]:
+        """The move log's lines, newest first."""
+        return log_lines(self.recent, self.seats)
 
 
 def table_data(table_id: int, previous: TableData | None = None) -> TableData:
@@ -158,7 +162,6 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
         hole=hole,
         state=state_from_dict(hole.state) if hole is not None else None,
         scorecard=previous.scorecard if previous is not None else scorecard_rows(table),
-        log=log_lines(recent, seats),
         recent=recent,
         # Only a finished match has a rematch.
         rematch=table.rematches.order_by("-created_at").first() if finished else None,
