@@ -129,12 +129,10 @@ def _render(version: Version, user, alert: str) -> str:
     context = selectors.table_context(data.table, user, data, version.others)
     context.update(oob=True, alert=alert)
     for course in context["courses"]:
-        if not course.is_me:
-            course.html = version.part(
-                f"course-{course.position}",
-                lambda course=course: cards.course(
-                    course, context["rules"], NO_CONTROLS, data.table.version, data.state.phase
-                ),
+        if not course.is_me and not course.html:
+            # A course shared by every viewer of this version (`Version.others`).
+            course.html = cards.course(
+                course, context["rules"], NO_CONTROLS, data.table.version, data.state.phase
             )
     parts = []
     for name in PARTS:
@@ -179,12 +177,6 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
     if kept is None or kept.number < version:
         return None
     return kept
-
-
-def cached_frame(table_id: int, user, version: int, news: dict | None = None) -> str | None:
-    """`render_frame` for an announced `version` from memory only (see `held`), or None."""
-    kept = held(table_id, version, news)
-    return None if kept is None else _render(kept, user, "")
 
 
 # One read at a time per table and event loop: the other viewers of the table wait for

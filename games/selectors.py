@@ -429,11 +429,6 @@ def _course(
     )
 
 
-def move_log(table: Table, seats: list[Seat]) -> list[str]:
-    """The last turns of the match as sentences, newest first: one line a turn."""
-    return log_lines(recent_moves(table), seats)
-
-
 def recent_moves(table: Table) -> list[tuple[int, int, str, str]]:
     """The match's newest moves as (hole id, seat, summary, action type), newest first:
     enough of them for `log_lines`."""

@@ -67,9 +67,6 @@ def group_name(table_id: int) -> str:
     return f"table_{table_id}"
 
 
-LOBBY_GROUP = "lobby"
-
-
 def bot_delay() -> float:
     """Seconds a bot waits before acting, so people can follow (read at call time)."""
     return float(getattr(settings, "FAIRWAY_BOT_DELAY", 0.8))

@@ -350,9 +350,9 @@ def test_a_card_drawn_from_the_pile_is_named_only_once_it_is_placed():
 
 
 def table_log(table: Table) -> list[str]:
-    from games.selectors import move_log
+    from games.selectors import table_data
 
-    return move_log(table, list(table.seats.select_related("player")))
+    return table_data(table.pk).log
 
 
 # --- leaving mid-match, coming back, quick start ----------------------------------------------
