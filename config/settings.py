@@ -91,6 +91,13 @@ TEMPLATES = [
             "builtins": ["template_partials.templatetags.partials"],
         },
     },
+    {
+        # The live parts of a table (games/live.py), rendered for every viewer on every move.
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "games.live.environment"},
+    },
 ]
 
 DATABASES = {

@@ -28,12 +28,11 @@ from datetime import UTC, datetime
 
 from channels.db import database_sync_to_async
 from django.core.exceptions import SynchronousOnlyOperation
-from django.template.loader import render_to_string
 
 from games import engine
 from games.engine import state_to_dict
 
-from . import selectors
+from . import live, selectors
 from .models import Hole, Table
 from .templatetags import cards
 
@@ -136,12 +135,12 @@ def _render(version: Version, user, alert: str) -> str:
             )
     parts = []
     for name in PARTS:
-        render = lambda name=name: render_to_string(f"games/table.html#{name}", context)  # noqa: E731
+        render = lambda name=name: live.render(name, context)  # noqa: E731
         parts.append(version.part(name, render) if name in SHARED else render())
     parts.append(
-        version.part("no-alert", lambda: render_to_string("games/table.html#alert", context))
+        version.part("no-alert", lambda: live.render("alert", context))
         if not alert
-        else render_to_string("games/table.html#alert", context)
+        else live.render("alert", context)
     )
     return "".join(parts)
 

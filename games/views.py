@@ -1,7 +1,7 @@
 """Pages and HTMX partials for play: the lobby, the table, replays and the rules.
 
-The table page and its live frames render the same partials (`table.html#...`), so
-what a player sees after a reload and after a push cannot drift apart.
+The table page and its live frames render the same live parts (`games.live`), so what
+a player sees after a reload and after a push cannot drift apart.
 """
 
 from __future__ import annotations
@@ -10,20 +10,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import engine
 
-from . import selectors, services
+from . import live, selectors, services
 from .forms import CreateTableForm
 from .models import Hole, Table
 
 
 def render_alert(message: str) -> str:
     """A polite message for one viewer only, the table left as it is."""
-    return render_to_string("games/table.html#alert", {"alert": message, "oob": True})
+    return live.render("alert", {"alert": message, "oob": True})
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:
@@ -119,6 +118,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _watchable(request, table_id)
     context = selectors.table_context(table, request.user)
     context["invite_url"] = request.build_absolute_uri(f"/play/invite/{table.invite_code}/")
+    context["live"] = live.page_parts(context)
     return render(request, "games/table.html", context)
 
 

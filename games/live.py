@@ -1,0 +1,41 @@
+"""The live parts of a table page: alert, status, board, scorecard and move log.
+
+Every move re-renders some of them for every viewer of the table, so they are Jinja2
+templates (`games/jinja2/games/live/`), which compile to Python and render several
+times faster than Django's. The table page renders the same templates, so what a
+player sees after a reload and after a push cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from django.template import engines
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from jinja2 import ChainableUndefined, Environment
+
+from .templatetags.cards import course
+
+PARTS = ("alert", "status", "board", "scorecard", "log")
+
+
+def environment(**options) -> Environment:
+    """The Jinja2 environment of the `jinja2` template engine (see settings)."""
+    # Like Django's templates: a missing value, or one looked up on it, renders empty.
+    options["undefined"] = ChainableUndefined
+    env = Environment(**options)
+    env.globals.update(
+        url=lambda name, *args: reverse(name, args=args),
+        course_html=course,
+    )
+    return env
+
+
+def render(part: str, context: dict) -> SafeString:
+    """One live part of the table for `context` (see `selectors.table_context`)."""
+    template = engines["jinja2"].env.get_template(f"games/live/{part}.html")
+    return mark_safe(template.render(context))
+
+
+def page_parts(context: dict) -> dict[str, SafeString]:
+    """Every live part, for the table page."""
+    return {part: render(part, context) for part in PARTS}
