@@ -2,7 +2,7 @@
 
 The consumer translates between frames and services and holds no game state. Each
 connection renders its own viewer's picture of the table (a seat's view, or the
-spectator's) into the same partials the page uses and sends them for htmx to swap
+spectator's) into the same live parts the page uses and sends them for htmx to swap
 out of band.
 
 It also guards the server: a message over 4 KB is refused, a connection that sends

@@ -130,6 +130,14 @@ def test_names_on_courses_are_escaped():
     assert f'<span class="seat-name">{name}</span>' in html
 
 
+def test_names_in_the_live_templates_are_escaped():
+    table, people = _table_with_a_bot()
+    html = frames.render_frame(table.pk, people[0])
+    assert "<i>" not in html
+    # Jinja2 escapes quotes as numeric references.
+    assert '<th scope="row">&lt;i&gt;Ben &amp; &#34;Bo&#34;&lt;/i&gt;</th>' in html
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_news_wakes_the_driver_only_when_the_server_may_have_work():
     layer = get_channel_layer()
