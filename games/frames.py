@@ -38,8 +38,7 @@ from .templatetags import cards
 
 logger = logging.getLogger(__name__)
 
-PARTS = ("status", "board", "scorecard", "log")
-#: Parts that depend on nothing about the viewer.
+#: Parts that depend on nothing about the viewer (and so does the alert when empty).
 SHARED = {"scorecard", "log"}
 
 #: How long a version read from the database (and the versions derived from it) may
@@ -134,14 +133,10 @@ def _render(version: Version, user, alert: str) -> str:
                 course, context["rules"], NO_CONTROLS, data.table.version, data.state.phase
             )
     parts = []
-    for name in PARTS:
+    for name in live.PARTS:
         render = lambda name=name: live.render(name, context)  # noqa: E731
-        parts.append(version.part(name, render) if name in SHARED else render())
-    parts.append(
-        version.part("no-alert", lambda: live.render("alert", context))
-        if not alert
-        else live.render("alert", context)
-    )
+        shared = name in SHARED or (name == "alert" and not alert)
+        parts.append(version.part(name, render) if shared else render())
     return "".join(parts)
 
 
