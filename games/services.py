@@ -34,6 +34,7 @@ from games.engine.match import (
     playoff_players,
 )
 
+from . import rows
 from .models import Hole, Move, Seat, Table
 from .scorecards import match_so_far, open_scorecards, record_hole
 
@@ -366,7 +367,7 @@ def _play(
         elif person is not None:
             summary += f" (bot for {person.player.name})"
     now = timezone.now()
-    move = Move.objects.create(
+    move = Move(
         hole=hole,
         seq=after.version,
         seat=position,
@@ -391,9 +392,15 @@ def _play(
             table.status = Table.Status.FINISHED
             table.finished_at = now
             table_fields += ["status", "finished_at"]
-    hole.save(update_fields=hole_fields)
     _touch(table, now)
-    table.save(update_fields=table_fields)
+    with rows.batch():
+        rows.insert(move)
+        rows.update(hole, hole_fields)
+        if not match_over:
+            rows.update(table, table_fields)
+    if match_over:
+        # Saved by the ORM so that its listeners (league ratings) hear the match end.
+        table.save(update_fields=table_fields)
     news = None
     if not (hole_over or seats_changed):
         news = {
@@ -419,29 +426,40 @@ def _lock_for_move(table_id: int, player_id: int) -> tuple[Table | None, Hole | 
     `has_bots`. Every writer of a table locks its row first, so the hole read after the
     lock is current.
     """
-    seats, tables = Seat._meta.db_table, Table._meta.db_table
+    seats, tables, holes = Seat._meta.db_table, Table._meta.db_table, Hole._meta.db_table
+    table_columns, table_reader = rows.columns(Table, "t")
     table_sql = (
-        "SELECT t.*, s.position AS my_position, s.bot_level AS my_bot_level,"
+        f"SELECT {table_columns}, s.position, s.bot_level,"
         f" EXISTS (SELECT 1 FROM {seats} b WHERE b.table_id = t.id AND b.bot_level <> '')"
-        f" AS has_bots FROM {tables} t"
+        f" FROM {tables} t"
         f" LEFT JOIN {seats} s ON s.table_id = t.id AND s.player_id = %s WHERE t.id = %s"
     )
     if connection.features.has_select_for_update_of:
         table_sql += " FOR UPDATE OF t"
     elif connection.features.has_select_for_update:
         table_sql += " FOR UPDATE"
-    table = next(iter(Table.objects.raw(table_sql, [player_id, table_id])), None)
-    if table is None:
-        return None, None
-    hole_sql = f"SELECT * FROM {Hole._meta.db_table} WHERE table_id = %s ORDER BY number DESC"
-    hole = next(iter(Hole.objects.raw(hole_sql + " LIMIT 1", [table_id])), None)
-    return table, hole
+    hole_columns, hole_reader = rows.columns(Hole, "h")
+    hole_sql = (
+        f"SELECT {hole_columns} FROM {holes} h WHERE h.table_id = %s ORDER BY h.number DESC LIMIT 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(table_sql, [player_id, table_id])
+        row = cursor.fetchone()
+        if row is None:
+            return None, None
+        count = len(table_reader)
+        table = rows.instance(Table, row[:count], table_reader)
+        table.my_position, table.my_bot_level, table.has_bots = row[count:]
+        cursor.execute(hole_sql, [table_id])
+        row = cursor.fetchone()
+    return table, (rows.instance(Hole, row, hole_reader) if row else None)
 
 
 def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
-    A move costs one locking read, one read of the hole, three writes and the commit.
+    A move costs one locking read, one read of the hole, three writes sent together (see
+    `rows`) and the commit.
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")

@@ -137,3 +137,27 @@ def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_c
         table.status = Table.Status.FINISHED
         table.save()
     assert Rating.objects.get(league=league, player=ann).mu > 25
+
+
+def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on_commit_callbacks):
+    """Through live play's own services: the move that ends the match tells the league."""
+    from games import services as play
+    from games.models import Table
+    from leagues import services
+
+    organiser, ann, bea = make_player(), make_player(), make_player()
+    league = make_league(make_club(organiser=organiser, members=[ann, bea]))
+    night = make_night(make_season(league))
+    services.set_night_players(night=night, players=[ann, bea], by=organiser)
+    (night_table,) = services.seat_night(
+        night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
+    )
+    table = night_table.table
+    with django_capture_on_commit_callbacks(execute=True):
+        play.start_match(table=table, by=organiser)
+        for player in (ann, bea):
+            play.leave_match(table=table, player=player)
+        assert not Rating.objects.exists()
+        table = play.play_out(table_id=table.pk)
+    assert table.status == Table.Status.FINISHED
+    assert {r.player for r in Rating.objects.filter(league=league)} == {ann, bea}
