@@ -22,6 +22,7 @@ import time
 import weakref
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -124,6 +125,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     """A player's or spectator's live connection to one table."""
 
     is_open = False
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels' own dispatch first closes old database connections on the database
+        # thread, for every message: a trip to the thread that applies every table's
+        # moves, queued behind them. Here every database call already runs through
+        # `database_sync_to_async`, which closes old connections itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
