@@ -17,18 +17,19 @@ from django.db import connection
 
 
 @contextlib.contextmanager
-def batch():
-    """Statements sent together and answered together (PostgreSQL's pipeline mode): one
-    round trip for several writes instead of one each. Only for statements whose results
-    nobody reads; their errors are raised, as Django's, when the batch ends."""
-    if connection.vendor != "postgresql" or connection.connection is None:
+def pipeline():
+    """Send the statements executed inside together and wait once for all their results
+    (PostgreSQL's pipeline mode), instead of a round trip each: results are read after
+    the block, and errors are raised, as Django's, when it ends. Elsewhere, a no-op."""
+    if connection.vendor != "postgresql":
         yield
         return
+    connection.ensure_connection()
     with connection.wrap_database_errors, connection.connection.pipeline():
         yield
 
 
-def insert(obj) -> None:
+def insert(cursor, obj) -> None:
     """INSERT `obj` as one row (its primary key stays unset)."""
     meta = obj._meta
     fields = [f for f in meta.concrete_fields if not f.primary_key]
@@ -39,11 +40,10 @@ def insert(obj) -> None:
         ", ".join(["%s"] * len(fields)),
     )
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+    cursor.execute(sql, values)
 
 
-def update(obj, names: Sequence[str]) -> None:
+def update(cursor, obj, names: Sequence[str]) -> None:
     """UPDATE the fields `names` of `obj`'s row, as `obj.save(update_fields=names)`."""
     meta = obj._meta
     fields = [meta.get_field(name) for name in names]
@@ -54,8 +54,7 @@ def update(obj, names: Sequence[str]) -> None:
         quote(meta.pk.column),
     )
     values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk])
+    cursor.execute(sql, [*values, obj.pk])
 
 
 def columns(model, alias: str) -> tuple[str, list]:

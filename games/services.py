@@ -393,11 +393,11 @@ def _play(
             table.finished_at = now
             table_fields += ["status", "finished_at"]
     _touch(table, now)
-    with rows.batch():
-        rows.insert(move)
-        rows.update(hole, hole_fields)
+    with connection.cursor() as cursor, rows.pipeline():
+        rows.insert(cursor, move)
+        rows.update(cursor, hole, hole_fields)
         if not match_over:
-            rows.update(table, table_fields)
+            rows.update(cursor, table, table_fields)
     if match_over:
         # Saved by the ORM so that its listeners (league ratings) hear the match end.
         table.save(update_fields=table_fields)
@@ -421,10 +421,10 @@ def _play(
 def _lock_for_move(table_id: int, player_id: int) -> tuple[Table | None, Hole | None]:
     """Lock the table's row and read it with the latest hole and where the player sits.
 
-    The hot path of live play, so two plain statements instead of querysets: the table
-    comes with `my_position` and `my_bot_level` (None when the player has no seat) and
-    `has_bots`. Every writer of a table locks its row first, so the hole read after the
-    lock is current.
+    The hot path of live play, so two plain statements instead of querysets, sent
+    together: the table comes with `my_position` and `my_bot_level` (None when the player
+    has no seat) and `has_bots`. Every writer of a table locks its row first, so the hole
+    read after the lock is current.
     """
     seats, tables, holes = Seat._meta.db_table, Table._meta.db_table, Hole._meta.db_table
     table_columns, table_reader = rows.columns(Table, "t")
@@ -442,24 +442,27 @@ def _lock_for_move(table_id: int, player_id: int) -> tuple[Table | None, Hole | 
     hole_sql = (
         f"SELECT {hole_columns} FROM {holes} h WHERE h.table_id = %s ORDER BY h.number DESC LIMIT 1"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(table_sql, [player_id, table_id])
-        row = cursor.fetchone()
+    # Both in one round trip: the hole is read after the lock is granted all the same,
+    # as statements run in order, each seeing what was committed before it started.
+    with connection.cursor() as table_cursor, connection.cursor() as hole_cursor:
+        with rows.pipeline():
+            table_cursor.execute(table_sql, [player_id, table_id])
+            hole_cursor.execute(hole_sql, [table_id])
+        row = table_cursor.fetchone()
         if row is None:
             return None, None
         count = len(table_reader)
         table = rows.instance(Table, row[:count], table_reader)
         table.my_position, table.my_bot_level, table.has_bots = row[count:]
-        cursor.execute(hole_sql, [table_id])
-        row = cursor.fetchone()
+        row = hole_cursor.fetchone()
     return table, (rows.instance(Hole, row, hole_reader) if row else None)
 
 
 def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
-    A move costs one locking read, one read of the hole, three writes sent together (see
-    `rows`) and the commit.
+    A move costs three round trips to the database: the locking read with the read of
+    the hole, the three writes, and the commit (see `rows.pipeline`).
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")

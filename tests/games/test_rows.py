@@ -47,9 +47,11 @@ def test_a_row_read_plainly_is_the_row_the_orm_reads(hole):
 def test_plain_writes_store_what_save_would(hole):
     state = {**hole.state, "marker": [1, None, {"a": "é"}]}
     hole.state, hole.version, hole.finished_at = state, 41, timezone.now()
-    with transaction.atomic(), rows.batch():
-        rows.update(hole, ["state", "version", "finished_at"])
-        rows.insert(Move(hole=hole, seq=41, seat=1, action={"type": "flip", "positions": [2]}))
+    with transaction.atomic(), connection.cursor() as cursor, rows.pipeline():
+        rows.update(cursor, hole, ["state", "version", "finished_at"])
+        rows.insert(
+            cursor, Move(hole=hole, seq=41, seat=1, action={"type": "flip", "positions": [2]})
+        )
     stored = Hole.objects.get(pk=hole.pk)
     assert (stored.state, stored.version, stored.finished_at) == (state, 41, hole.finished_at)
     move = Move.objects.get(hole=hole, seq=41)
@@ -62,11 +64,17 @@ def test_plain_writes_store_what_save_would(hole):
     assert move.created_at is not None
 
 
-def test_a_failing_batch_raises_django_s_error_and_writes_nothing(hole):
-    rows.insert(Move(hole=hole, seq=1, seat=0, action={"type": "tee_off"}))
+def test_a_failing_pipeline_raises_django_s_error_and_writes_nothing(hole):
+    with connection.cursor() as cursor, rows.pipeline():
+        rows.insert(cursor, Move(hole=hole, seq=1, seat=0, action={"type": "tee_off"}))
     hole.version = 99
-    with pytest.raises(IntegrityError), transaction.atomic(), rows.batch():
-        rows.update(hole, ["version"])
-        rows.insert(Move(hole=hole, seq=1, seat=1, action={"type": "tee_off"}))
+    with (
+        pytest.raises(IntegrityError),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+        rows.pipeline(),
+    ):
+        rows.update(cursor, hole, ["version"])
+        rows.insert(cursor, Move(hole=hole, seq=1, seat=1, action={"type": "tee_off"}))
     assert Hole.objects.get(pk=hole.pk).version != 99
     assert Move.objects.filter(hole=hole).count() == 1
