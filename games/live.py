@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.template import engines
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from jinja2 import ChainableUndefined, Environment
+from jinja2 import ChainableUndefined, Environment, Template
 
 from .templatetags.cards import course
 
@@ -30,9 +30,17 @@ def environment(**options) -> Environment:
     return env
 
 
+_templates: dict[str, Template] = {}
+
+
 def render(part: str, context: dict) -> SafeString:
     """One live part of the table for `context` (see `selectors.table_context`)."""
-    template = engines["jinja2"].env.get_template(f"games/live/{part}.html")
+    template = _templates.get(part)
+    if template is None:
+        env = engines["jinja2"].env
+        template = env.get_template(f"games/live/{part}.html")
+        if not env.auto_reload:  # Jinja2's own lookup costs as much as a small render.
+            _templates[part] = template
     return mark_safe(template.render(context))
 
 
