@@ -461,8 +461,9 @@ def _lock_for_move(table_id: int, player_id: int) -> tuple[Table | None, Hole | 
 def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
-    A move costs three round trips to the database: the locking read with the read of
-    the hole, the three writes, and the commit (see `rows.pipeline`).
+    A move costs four round trips to the database: the start of the transaction, the
+    locking read with the read of the hole, the three writes, and the commit (see
+    `rows.pipeline`).
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
