@@ -121,20 +121,26 @@ async def close_for_restart() -> None:
     await asyncio.gather(*(close(c) for c in list(_open_consumers) if c.is_open))
 
 
-class TableConsumer(AsyncWebsocketConsumer):
-    """A player's or spectator's live connection to one table."""
+class LiveConsumer(AsyncWebsocketConsumer):
+    """A WebSocket consumer that reaches the database only through
+    `database_sync_to_async`, which closes old connections itself.
 
-    is_open = False
+    Channels' own dispatch closes them first on the database thread, for every message:
+    a trip to the thread that applies every table's moves, queued behind them. This
+    dispatch goes straight to the handler.
+    """
 
     async def dispatch(self, message: dict) -> None:
-        # Channels' own dispatch first closes old database connections on the database
-        # thread, for every message: a trip to the thread that applies every table's
-        # moves, queued behind them. Here every database call already runs through
-        # `database_sync_to_async`, which closes old connections itself.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+class TableConsumer(LiveConsumer):
+    """A player's or spectator's live connection to one table."""
+
+    is_open = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")

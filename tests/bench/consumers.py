@@ -2,20 +2,21 @@
 
 `EchoConsumer` answers the sender only; `FanoutConsumer` relays every message to its
 group through the channel layer. Neither touches the database nor renders anything,
-so a table's figures can be read against them.
+so a table's figures can be read against them; both dispatch as a table's consumer
+does (`LiveConsumer`), without channels' trip to the database thread per message.
 """
 
 from __future__ import annotations
 
-from channels.generic.websocket import AsyncWebsocketConsumer
+from games.consumers import LiveConsumer
 
 
-class EchoConsumer(AsyncWebsocketConsumer):
+class EchoConsumer(LiveConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         await self.send(text_data=text_data)
 
 
-class FanoutConsumer(AsyncWebsocketConsumer):
+class FanoutConsumer(LiveConsumer):
     async def connect(self):
         self.group = f"bench_{self.scope['url_route']['kwargs']['group']}"
         await self.channel_layer.group_add(self.group, self.channel_name)
