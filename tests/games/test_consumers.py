@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import re
+import threading
 from datetime import timedelta
 
 import pytest
@@ -89,6 +90,35 @@ async def test_two_players_play_a_full_hole_over_their_sockets(settings):
     assert strokes == sorted(hole.scores)
     await ana_ws.disconnect()
     await ben_ws.disconnect()
+
+
+async def test_news_reaches_viewers_while_the_database_thread_is_busy():
+    """A frame made from news in memory does not wait for the database thread, which
+    applies every table's moves: here that thread is held right after the move."""
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+    db_table, hole, state = await database_sync_to_async(current)(table.pk)
+    seat = next_actor(state)
+    release = threading.Event()
+
+    def move_then_hold():
+        result = services.apply_move(
+            table_id=table.pk,
+            player=ana if hole.seat_positions[seat] == 0 else ben,
+            action=quick_action(state, seat),
+            version=db_table.version,
+        )
+        release.wait(timeout=30)
+        return result
+
+    holding = asyncio.ensure_future(database_sync_to_async(move_then_hold)())
+    try:
+        frame = await ana_ws.receive_from(timeout=5)
+    finally:
+        release.set()
+    result = await holding
+    assert f'data-version="{result.version}"' in frame
+    await ana_ws.disconnect()
 
 
 async def test_bad_input_gets_a_polite_error_and_changes_nothing():
