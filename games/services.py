@@ -130,9 +130,18 @@ def _send(group: str, message: dict) -> None:
         loop.call_soon_threadsafe(start)
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(_send_within)(layer, group, message)
     except Exception:  # The database is the truth; a lost message costs a resync.
         logger.exception("Could not announce %s version %s", group, message["version"])
+
+
+# How long a caller without an event loop (a view, a command) waits for the channel
+# layer before it gives up on the message and goes on.
+SEND_TIMEOUT = 2.0
+
+
+async def _send_within(layer, group: str, message: dict) -> None:
+    await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
 
 
 def _touch(table: Table, now: datetime | None = None) -> None:

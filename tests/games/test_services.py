@@ -450,3 +450,29 @@ def test_the_driver_reads_waiting_tables_in_a_fixed_number_of_queries(settings):
     bot_table()
     bot_table()
     assert sweep_queries() == one
+
+
+def test_a_channel_layer_that_never_answers_costs_a_move_seconds_not_the_request(
+    settings, monkeypatch, caplog
+):
+    """A Redis that accepts connections and never replies: the sender gives up on the
+    message (viewers resync by version) and the caller goes on."""
+    import socket
+    import time
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        host, port = silent.getsockname()
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [f"redis://{host}:{port}/0"]},
+            }
+        }
+        monkeypatch.setattr(services, "SEND_TIMEOUT", 0.5)
+        started = time.monotonic()
+        services._send("table-1", {"type": "table.changed", "version": 7, "wake": False})
+        waited = time.monotonic() - started
+    assert 0.5 <= waited < 5
+    assert "Could not announce table-1 version 7" in caplog.text
