@@ -113,7 +113,12 @@ if (
 ):
     # Django closes its connection after each use under ASGI (each consumer call, each
     # request): a per-process pool makes that cheap instead of a new connection each time.
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = True
+    # Enough for the move threads, the database thread and the driver at once.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DB_POOL_SIZE", "8")),
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # Live play writes from several threads; wait for the lock instead of failing.
@@ -143,6 +148,8 @@ else:
 # Live play: how long a bot waits before its move and the end of a hole stays shown.
 FAIRWAY_BOT_DELAY = float(os.environ.get("FAIRWAY_BOT_DELAY", "0.8"))
 FAIRWAY_HOLE_PAUSE = float(os.environ.get("FAIRWAY_HOLE_PAUSE", "4"))
+# Threads per process that apply moves on PostgreSQL (see games.consumers.move_call).
+FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 
 AUTH_USER_MODEL = "leagues.Player"
 AUTH_PASSWORD_VALIDATORS = [

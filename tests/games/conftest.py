@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import Client
 
 from config.asgi import application
-from games import driver, frames
+from games import consumers, driver, frames
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +21,26 @@ def frames_render_in_the_event_loop():
     before = frames.loop_fallbacks
     yield
     assert frames.loop_fallbacks == before, "a frame touched the database while rendering"
+
+
+@pytest.fixture(autouse=True)
+def move_threads_let_go_of_the_database():
+    """Channels' test communicator keeps the connections its calls open (it turns off
+    their closing), which would hold the test database open: close each move thread's."""
+    yield
+    executor = consumers._move_threads
+    if executor is None:
+        return
+    count = executor._max_workers
+    # Each call waits for the others, so every thread of the pool takes one.
+    everyone = threading.Barrier(count, timeout=10)
+
+    def close() -> None:
+        everyone.wait()
+        connections.close_all()
+
+    for future in [executor.submit(close) for _ in range(count)]:
+        future.result()
 
 
 @pytest.fixture(autouse=True)

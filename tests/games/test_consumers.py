@@ -121,6 +121,36 @@ async def test_news_reaches_viewers_while_the_database_thread_is_busy():
     await ana_ws.disconnect()
 
 
+async def test_on_postgresql_a_move_does_not_queue_behind_the_database_thread():
+    """Moves run on threads of their own there, so a move goes through while the thread
+    of every other database call is held. SQLite takes one writer at a time: there a
+    move waits for that thread."""
+    from django.db import connection
+
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+    ben_ws, _ = await connect(ben, table.pk)
+    db_table, hole, state = await database_sync_to_async(current)(table.pk)
+    seat = next_actor(state)
+    mover = ana_ws if hole.seat_positions[seat] == 0 else ben_ws
+    release = threading.Event()
+    holding = asyncio.ensure_future(database_sync_to_async(release.wait)(30))
+    moved = f'data-version="{db_table.version + 1}"'
+    try:
+        await mover.send_to(frame_for(quick_action(state, seat), db_table.version))
+        if connection.vendor == "postgresql":
+            assert moved in await mover.receive_from(timeout=5)
+        else:
+            assert await mover.receive_nothing(timeout=1)
+    finally:
+        release.set()
+    await holding
+    if connection.vendor != "postgresql":
+        assert moved in await mover.receive_from(timeout=5)
+    await ana_ws.disconnect()
+    await ben_ws.disconnect()
+
+
 async def test_bad_input_gets_a_polite_error_and_changes_nothing():
     table, ana, ben = await two_players()
     stranger = await database_sync_to_async(make_player)("cy")
