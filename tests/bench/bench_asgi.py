@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import os
+from channels.auth import AuthMiddlewareStack
+from channels.routing import ProtocolTypeRouter, URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
+from django.urls import path
 
-from django.core.asgi import get_asgi_application
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
-
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.urls import path  # noqa: E402
-
-from games.routing import websocket_urlpatterns  # noqa: E402
-from tests.bench.consumers import EchoConsumer, FanoutConsumer  # noqa: E402
+# The production entry point, as deployed: settings, apps, shutdown hooks and all.
+from config.asgi import django_asgi_app
+from games.routing import websocket_urlpatterns
+from tests.bench.consumers import EchoConsumer, FanoutConsumer
 
 # The same middleware as production (origin check, session auth), so the baselines pay
 # for what a table pays for apart from the game itself.
