@@ -7,11 +7,12 @@ parts (whose turn it is, the piles, its course and its buttons) are rendered per
 viewer, from `engine.view` of its own seat as always.
 
 Each process keeps the latest version of every playing table it serves. The news of
-a plain move (one that does not end a hole) carries the move, and the news of a deal
+a move (one that does not end the match) carries the move, and the news of a deal
 its seed, so a process that holds the version before makes the new one with the
-engine instead of reading the table again: `held` never touches the database.
-Anything else (a missed message, the end of a hole, a seat changing hands) is read
-from the database, which stays the truth.
+engine instead of reading the table again, the strokes of a hole's end included:
+`held` never touches the database. Anything else (a missed message, the end of the
+match, a seat changing hands, a corrected scorecard) is read from the database, which
+stays the truth.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from django.core.exceptions import SynchronousOnlyOperation
 
 from games import engine
 from games.engine import state_to_dict
+from games.engine.match import match_status
 
 from . import live, selectors
 from .models import Hole, Table
@@ -225,26 +227,58 @@ def _derive_move(table_id: int, before: Version, move: dict) -> Version | None:
     if hole is None or hole.pk != move["hole"] or move["seat"] not in hole.seat_positions:
         return None
     state = engine.apply_action(data.state, hole.seat_positions.index(move["seat"]), move["action"])
+    table = _next_table(data, move["at"])
+    scorecard = data.scorecard
     hole = copy.copy(hole)
     hole.state, hole.version = state_to_dict(state), state.version
+    if state.phase == engine.OVER:
+        # The hole's strokes go on the scorecard, as `scorecards.record_hole` writes
+        # them. The match's end is read instead: its results come from the database.
+        strokes = dict(zip(hole.seat_positions, state.scores, strict=True))
+        scorecard = _scored(scorecard, hole.number, strokes)
+        if scorecard is None:
+            return None
+        hole.scores, hole.finished_at = list(state.scores), table.turn_started_at
     recent = [(hole.pk, move["seat"], move["summary"], move["action"].get("type")), *data.recent]
     recent = recent[: selectors.LOG_LENGTH * 2]
     derived = Version(
         dataclasses.replace(
-            data,
-            table=_next_table(data, move["at"]),
-            hole=hole,
-            state=state,
-            recent=recent,
+            data, table=table, hole=hole, state=state, recent=recent, scorecard=scorecard
         ),
         before.read_at,
         before.scorecard_at,
     )
-    if "scorecard" in before.parts:
+    if scorecard is data.scorecard and "scorecard" in before.parts:
         # The scorecard does not change before the hole ends.
         derived.parts["scorecard"] = before.parts["scorecard"]
     _keep(table_id, derived)
     return derived
+
+
+def _scored(scorecard: dict, number: int, strokes: dict[int, int]) -> dict | None:
+    """`scorecard` (`selectors.scorecard_rows`) with hole `number`'s `strokes` by seat
+    position and the totals they make, or None once they end the match."""
+    rows = scorecard["rows"]
+    if not rows:
+        return None
+    numbers = scorecard["numbers"]
+    if number > len(numbers):
+        numbers = list(range(1, number + 1))
+    grid = []
+    for row in rows:
+        line = row["strokes"] + [None] * (len(numbers) - len(row["strokes"]))
+        line[number - 1] = strokes.get(row["card"].position)
+        grid.append(line)
+    played = [n - 1 for n in numbers if any(line[n - 1] is not None for line in grid)]
+    status = match_status([[line[i] for line in grid] for i in played], len(rows))
+    if status.over:
+        return None
+    scored = []
+    for row, line in zip(rows, grid, strict=True):
+        card = copy.copy(row["card"])
+        card.total, card.place = status.totals[card.position], None
+        scored.append({"card": card, "strokes": line})
+    return {"numbers": numbers, "rows": scored}
 
 
 def _derive_deal(table_id: int, before: Version, deal: dict) -> Version | None:

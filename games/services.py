@@ -35,8 +35,8 @@ from games.engine.match import (
 )
 
 from . import rows
-from .models import Hole, Move, Seat, Table
-from .scorecards import match_so_far, open_scorecards, record_hole
+from .models import Hole, Move, Scorecard, Seat, Table
+from .scorecards import correct_hole, match_so_far, open_scorecards, record_hole
 
 logger = logging.getLogger(__name__)
 
@@ -212,6 +212,22 @@ def _locked(table_id: int) -> Table:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise GameError("There is no such table.") from None
+
+
+def correct_scorecard(*, scorecard: Scorecard, number: int, strokes: int) -> int:
+    """`scorecards.correct_hole` under the table's lock; the old strokes back.
+
+    A table in play moves to a new version without news, so that its viewers read the
+    corrected card at once rather than add the next hole to the card they hold.
+    """
+    with transaction.atomic():
+        table = _locked(scorecard.table_id)
+        old = correct_hole(scorecard=scorecard, number=number, strokes=strokes)
+        if table.status == Table.Status.PLAYING:
+            table.version += 1
+            table.save(update_fields=["version"])
+            _announce(table, wake=False)
+    return old
 
 
 def join_table(*, table: Table, player, position: int | None = None) -> Seat:
@@ -411,7 +427,7 @@ def _play(
         # Saved by the ORM so that its listeners (league ratings) hear the match end.
         table.save(update_fields=table_fields)
     news = None
-    if not (hole_over or seats_changed):
+    if not (match_over or seats_changed):
         news = {
             "move": {
                 "hole": hole.pk,

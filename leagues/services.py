@@ -266,7 +266,7 @@ def correct_score(
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": "Say why the score changes."})
-    old = scorecards.correct_hole(scorecard=scorecard, number=number, strokes=strokes)
+    old = game_services.correct_scorecard(scorecard=scorecard, number=number, strokes=strokes)
     correction = ScoreCorrection.objects.create(
         scorecard=scorecard,
         hole_number=number,

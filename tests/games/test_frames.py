@@ -85,16 +85,16 @@ def test_moves_and_deals_made_from_their_news_render_as_a_fresh_read_does(
     replayed = 0
     while True:
         result = _next_move(table, people)
-        if result.news is None:
-            break
         assert "move" in result.news
-        _held_and_fresh(table, viewers, result, django_assert_num_queries)
+        held = _held_and_fresh(table, viewers, result, django_assert_num_queries)
         replayed += 1
+        if result.hole_over:
+            break
     assert replayed > 10
-    # The end of the hole changes the scorecard: it is read, never made from news.
-    assert result.hole_over
-    assert from_memory(table.pk, people[0], result.version) is None
-    frames.render_frame(table.pk, people[0], version=result.version)
+    # The end of the hole put its strokes on the scorecard, made from the news too.
+    scores = current(table.pk)[1].scores
+    assert f'aria-label="Replay hole 1: {scores[0]}"' in held[0]
+    assert f"<strong>{scores[0]}</strong>" in held[0]
     # The next deal is dealt again from its seed, and play goes on from it.
     result = services.next_hole(table_id=table.pk, version=result.version)
     assert "deal" in result.news
@@ -102,6 +102,47 @@ def test_moves_and_deals_made_from_their_news_render_as_a_fresh_read_does(
     assert "Hole 2 of 9" in dealt[0]
     for _ in range(5):
         _held_and_fresh(table, viewers, _next_move(table, people), django_assert_num_queries)
+
+
+def test_a_match_played_out_from_news_ends_with_a_read_of_its_results(
+    django_assert_num_queries,
+):
+    """Every hole's end is made from news, the match's end (its results) is read."""
+    table, people = _table_with_a_bot()
+    viewers = [people[0], people[1]]
+    frames.render_frame(table.pk, people[0])
+    far = timezone.now() + timedelta(days=1)
+    while True:
+        db_table, hole, _state = current(table.pk)
+        if hole.finished_at is not None:
+            result = services.act_for_table(table_id=table.pk, version=db_table.version, now=far)
+        else:
+            result = _next_move(table, people)
+        if result.match_over:
+            break
+        _held_and_fresh(table, viewers, result, django_assert_num_queries)
+    assert result.news is None
+    assert from_memory(table.pk, people[0], result.version) is None
+    assert "Final results" in frames.render_frame(table.pk, people[0], version=result.version)
+
+
+def test_a_corrected_scorecard_is_read_at_once_not_added_to(django_assert_num_queries):
+    """A correction moves a table in play to a version without news: its viewers read
+    the corrected card instead of adding the next hole to the one they hold."""
+    from games.models import Scorecard
+
+    table, people = _table_with_a_bot()
+    while not (result := _next_move(table, people)).hole_over:
+        pass
+    frames.render_frame(table.pk, people[0], version=result.version)
+    card = Scorecard.objects.get(table=table, position=0)
+    old = card.holes.get(number=1).strokes
+    assert services.correct_scorecard(scorecard=card, number=1, strokes=old + 3) == old
+    version = current(table.pk)[0].version
+    assert version == result.version + 1
+    assert from_memory(table.pk, people[0], version) is None
+    html = frames.render_frame(table.pk, people[0], version=version)
+    assert f'aria-label="Replay hole 1: {old + 3}"' in html
 
 
 def test_without_the_version_before_a_move_is_not_replayed():
