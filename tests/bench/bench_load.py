@@ -7,7 +7,10 @@
 For each table count it starts daphne (one or more processes on PostgreSQL and Redis,
 as in production), connects four signed-in players per table, and has every table
 make one move a second (open loop: a move is sent on time whether or not the last one
-was answered) for a fixed time. The same is done against two baselines on the same
+was answered) for a fixed time, after a warm-up of `WARMUP` seconds whose moves are
+made and checked but not timed (the first seconds of a new server pay for its first
+connections to the database and a full garbage collection of what connecting the
+players left). The same is done against two baselines on the same
 server: an echo consumer and a bare group fan-out (no database, no rendering). It
 prints moves per second, latency from sending a move to the last seat receiving its
 update (p50/p95/p99/max), errors, server CPU and memory, and each p99 against the
@@ -50,6 +53,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 from websockets.asyncio.client import connect  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
+#: Seconds of moves before the timed ones.
+WARMUP = 3.0
 
 
 def free_port() -> int:
@@ -188,40 +193,54 @@ async def run_baseline(kind: str, servers: list[Server], tables: int, seconds: f
         seats.append(row)
     result.errors += await open_all([s for row in seats for s in row])
     await asyncio.sleep(0.5)
-    sent: dict[str, tuple[float, list[Seat]]] = {}
+    sent: dict[str, tuple[float, list[Seat], bool]] = {}
+    start = time.perf_counter() + 0.2
+    timed_from = start + WARMUP
 
-    async def table_loop(t: int, start: float) -> None:
+    async def table_loop(t: int) -> None:
         k = 0
         pad = "x" * 200
-        while (at := start + t / tables + k) < start + seconds:
+        while (at := start + t / tables + k) < timed_from + seconds:
             await asyncio.sleep(max(0.0, at - time.perf_counter()))
             mover = seats[t][k % 4]
             mid = f"{t}-{k}"
             receivers = [mover] if kind == "echo" else seats[t]
-            sent[mid] = (time.perf_counter(), receivers)
+            sent[mid] = (time.perf_counter(), receivers, at >= timed_from)
             try:
                 await mover.ws.send(json.dumps({"id": mid, "pad": pad}))
             except Exception:
                 result.errors += 1
             k += 1
 
-    cpu0 = [s.cpu_seconds() for s in servers]
-    start = time.perf_counter() + 0.2
-    await asyncio.gather(*(table_loop(t, start) for t in range(tables)))
+    cpu = asyncio.ensure_future(cpu_when(servers, timed_from))
+    await asyncio.gather(*(table_loop(t) for t in range(tables)))
     await asyncio.sleep(2.0)
-    result.seconds = seconds
-    result.cpu_percent = sum(s.cpu_seconds() - c for s, c in zip(servers, cpu0, strict=True))
-    result.cpu_percent *= 100 / (time.perf_counter() - start)
-    result.rss_mb = sum(s.rss_mb() for s in servers)
-    for mid, (t0, receivers) in sent.items():
+    measure(result, servers, await cpu, timed_from, seconds)
+    for mid, (t0, receivers, timed) in sent.items():
         arrivals = [r.arrivals.get(mid) for r in receivers]
         if None in arrivals:
             result.errors += 1
-        else:
+        elif timed:
             result.latencies.append(max(arrivals) - t0)
     result.sent = len(sent)
     await asyncio.gather(*(s.close() for row in seats for s in row), return_exceptions=True)
     return result
+
+
+async def cpu_when(servers: list[Server], at: float) -> list[float]:
+    """The servers' CPU seconds at `at` (time.perf_counter)."""
+    await asyncio.sleep(max(0.0, at - time.perf_counter()))
+    return [s.cpu_seconds() for s in servers]
+
+
+def measure(
+    result: Result, servers: list[Server], cpu0: list[float], since: float, seconds: float
+) -> None:
+    """CPU (since `since`, as a share of one core) and memory of the servers."""
+    result.seconds = seconds
+    used = sum(s.cpu_seconds() - c for s, c in zip(servers, cpu0, strict=True))
+    result.cpu_percent = used * 100 / (time.perf_counter() - since)
+    result.rss_mb = sum(s.rss_mb() for s in servers)
 
 
 def format_row(r: Result, fanout_p99: float | None) -> str:

@@ -3,7 +3,8 @@
 `run_tables(servers, tables, seconds)` seats four players at each of `tables` new
 Play Nine tables (players, sessions and tables are made with the ORM in this process,
 on the benchmark database), connects every player's WebSocket with its own session
-cookie, and has each table make one real move a second for `seconds`.
+cookie, and has each table make one real move a second for `seconds` after a warm-up
+(`bench_load.WARMUP`).
 
 The generator mirrors each hole with the engine: it reads the hole's snapshot when the
 hole starts (so it knows the deal) and applies the same actions locally to pick legal
@@ -48,7 +49,14 @@ from games import engine, services  # noqa: E402
 from games.engine import describe_action, state_from_dict, state_to_dict  # noqa: E402
 from games.models import Hole, Move, Table  # noqa: E402
 from leagues.models import Player  # noqa: E402
-from tests.bench.bench_load import Result, Seat, open_all  # noqa: E402
+from tests.bench.bench_load import (  # noqa: E402
+    WARMUP,
+    Result,
+    Seat,
+    cpu_when,
+    measure,
+    open_all,
+)
 
 VERSION = re.compile(r'data-version="(\d+)"')
 ALERT = re.compile(r'class="table-alert shown"[^>]*><p>([^<]*)</p>')
@@ -229,10 +237,14 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
     late = 0
     rng = random.Random(2)
 
-    async def table_loop(t: int, play: Play, start: float) -> None:
+    start = time.perf_counter() + 0.2
+    timed_from = start + WARMUP
+    timed: set[tuple[int, int]] = set()
+
+    async def table_loop(t: int, play: Play) -> None:
         nonlocal late
         k = 0
-        while (at := start + t / tables + k) < start + seconds and not play.over:
+        while (at := start + t / tables + k) < timed_from + seconds and not play.over:
             k += 1
             await asyncio.sleep(max(0.0, at - time.perf_counter()))
             if play.new_hole:
@@ -262,24 +274,22 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
                 position = play.positions[seat_index]
                 play.sent.append((play.hole, play.state.version, position, action))
             sent_at[(play.table_id, play.version)] = time.perf_counter()
+            if at >= timed_from:
+                timed.add((play.table_id, play.version))
             try:
                 await ws_seat.ws.send(json.dumps(message))
             except Exception:
                 result.errors += 1
 
-    cpu0 = [s.cpu_seconds() for s in servers]
-    start = time.perf_counter() + 0.2
-    await asyncio.gather(*(table_loop(t, p, start) for t, p in enumerate(plays)))
+    cpu = asyncio.ensure_future(cpu_when(servers, timed_from))
+    await asyncio.gather(*(table_loop(t, p) for t, p in enumerate(plays)))
     await asyncio.sleep(2.0)
-    result.seconds = seconds
-    result.cpu_percent = sum(s.cpu_seconds() - c for s, c in zip(servers, cpu0, strict=True))
-    result.cpu_percent *= 100 / (time.perf_counter() - start)
-    result.rss_mb = sum(s.rss_mb() for s in servers)
+    measure(result, servers, await cpu, timed_from, seconds)
     for key, t0 in sent_at.items():
         got = arrivals.get(key, [])
         if len(got) < 4:
             result.errors += 1
-        else:
+        elif key in timed:
             result.latencies.append(max(got) - t0)
     result.sent = len(sent_at)
     await asyncio.gather(*(s.close() for p in plays for s in p.seats), return_exceptions=True)
