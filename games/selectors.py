@@ -139,8 +139,9 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
     """Load the table, its seats, current hole, scorecard and log for every viewer.
 
     `previous`, a recent read of the same table, lends its scorecard while the same hole
-    is in play: it does not change before the hole ends. (Seats do: a bot may keep the
-    seat of a player who steps away.)
+    is in play and the cards' totals are as it shows them: only the hole's end or a
+    correction changes the card. (Seats do change: a bot may keep the seat of a player
+    who steps away.)
     """
     seats_with_players = Prefetch("seats", queryset=Seat.objects.select_related("player"))
     table = Table.objects.prefetch_related(seats_with_players).get(pk=table_id)
@@ -152,6 +153,7 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
         and hole.number == previous.hole.number
         and hole.finished_at is None
         and table.status == Table.Status.PLAYING
+        and _totals_unchanged(table, previous.scorecard)
     ):
         previous = None
     finished = table.status == Table.Status.FINISHED
@@ -167,6 +169,13 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
         rematch=table.rematches.order_by("-created_at").first() if finished else None,
         results=_results(table, seats) if finished and hole is not None else None,
     )
+
+
+def _totals_unchanged(table: Table, scorecard: dict[str, Any]) -> bool:
+    """Whether `table`'s cards still have the totals `scorecard` shows (a correction
+    changes the total of the card it corrects)."""
+    shown = {(row["card"].position, row["card"].total) for row in scorecard["rows"]}
+    return shown == set(table.scorecards.values_list("position", "total"))
 
 
 @functools.lru_cache(maxsize=8192)

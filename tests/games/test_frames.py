@@ -127,22 +127,35 @@ def test_a_match_played_out_from_news_ends_with_a_read_of_its_results(
 
 
 def test_a_corrected_scorecard_is_read_at_once_not_added_to(django_assert_num_queries):
-    """A correction moves a table in play to a version without news: its viewers read
-    the corrected card instead of adding the next hole to the one they hold."""
+    """A correction in the middle of a hole moves the table to a version without news:
+    its viewers read the corrected card (not the one held since the hole began), and the
+    end of the hole adds to that."""
     from games.models import Scorecard
 
     table, people = _table_with_a_bot()
+    viewers = [people[0], people[1]]
     while not (result := _next_move(table, people)).hole_over:
         pass
+    result = services.next_hole(table_id=table.pk, version=result.version)
     frames.render_frame(table.pk, people[0], version=result.version)
+    for _ in range(3):
+        _held_and_fresh(table, viewers, _next_move(table, people), django_assert_num_queries)
     card = Scorecard.objects.get(table=table, position=0)
     old = card.holes.get(number=1).strokes
     assert services.correct_scorecard(scorecard=card, number=1, strokes=old + 3) == old
     version = current(table.pk)[0].version
-    assert version == result.version + 1
+    assert version == result.version + 4
     assert from_memory(table.pk, people[0], version) is None
     html = frames.render_frame(table.pk, people[0], version=version)
     assert f'aria-label="Replay hole 1: {old + 3}"' in html
+    assert f"<strong>{old + 3}</strong>" in html
+    while True:
+        result = _next_move(table, people)
+        held = _held_and_fresh(table, viewers, result, django_assert_num_queries)
+        if result.hole_over:
+            break
+    second = current(table.pk)[1].scores[0]
+    assert f"<strong>{old + 3 + second}</strong>" in held[0]
 
 
 def test_without_the_version_before_a_move_is_not_replayed():
