@@ -59,7 +59,8 @@ class MoveResult:
     version: int
     hole_over: bool = False
     match_over: bool = False
-    #: The news of a plain move or a deal, as announced (see `_announce`); else None.
+    #: The news of the move or deal, as announced (see `_announce`); None when other
+    #: processes read the table instead (the match ended, a seat changed hands).
     news: dict | None = None
 
 
@@ -86,8 +87,9 @@ def _announce(table: Table, *, wake: bool = True, news: dict | None = None) -> N
 
     `wake` says the table may now wait on the server (a bot, the turn timer or a deal):
     connections poke their process's driver only then. `news` says what made the
-    version when a process holding the version before can make it too: a plain move
-    (`{"move": ...}`, see `_play`), replayed with the engine, or a deal (`{"deal": ...}`,
+    version when a process holding the version before can make it too: a move that
+    does not end the match (`{"move": ...}`, see `_play`), replayed with the engine and,
+    at a hole's end, scored onto the scorecard, or a deal (`{"deal": ...}`,
     see `next_hole`), dealt again from its seed. The news stays between the server's
     processes: a deal's seed decides every hidden card, and consumers send viewers only
     frames rendered from `engine.view`, never a message as it came.
@@ -110,13 +112,24 @@ def _sent(task: asyncio.Task) -> None:
         logger.error("Could not announce %s", task.get_name(), exc_info=task.exception())
 
 
+# How long a caller without an event loop (a view, a command) waits for the channel
+# layer before it gives up on the message and goes on.
+SEND_TIMEOUT = 2.0
+
+
+async def _send_within(layer, group: str, message: dict) -> None:
+    await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     # On a worker thread of the server's event loop (a consumer's or a view's call), hand
     # the message to the loop and go on: waiting for it would hold this thread, and the
-    # moves queued behind it, until the loop gets round to it. Sends keep their order.
+    # moves queued behind it, until the loop gets round to it. Sends keep the order they
+    # are handed over in; should a table's announcements cross (moves commit on several
+    # threads), a late one finds its viewers' process holding a newer version already.
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if loop is not None and loop.is_running():
 
@@ -133,15 +146,6 @@ def _send(group: str, message: dict) -> None:
         async_to_sync(_send_within)(layer, group, message)
     except Exception:  # The database is the truth; a lost message costs a resync.
         logger.exception("Could not announce %s version %s", group, message["version"])
-
-
-# How long a caller without an event loop (a view, a command) waits for the channel
-# layer before it gives up on the message and goes on.
-SEND_TIMEOUT = 2.0
-
-
-async def _send_within(layer, group: str, message: dict) -> None:
-    await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
 
 
 def _touch(table: Table, now: datetime | None = None) -> None:

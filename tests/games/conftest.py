@@ -24,14 +24,14 @@ def frames_render_in_the_event_loop():
 
 
 @pytest.fixture(autouse=True)
-def move_threads_let_go_of_the_database():
+def move_threads_let_go_of_the_database(settings):
     """Channels' test communicator keeps the connections its calls open (it turns off
     their closing), which would hold the test database open: close each move thread's."""
     yield
     executor = consumers._move_threads
     if executor is None:
         return
-    count = executor._max_workers
+    count = settings.FAIRWAY_MOVE_THREADS
     # Each call waits for the others, so every thread of the pool takes one.
     everyone = threading.Barrier(count, timeout=10)
 
