@@ -56,6 +56,7 @@ from tests.bench.bench_load import (  # noqa: E402
     cpu_when,
     measure,
     open_all,
+    percentile,
 )
 
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -240,6 +241,7 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
     start = time.perf_counter() + 0.2
     timed_from = start + WARMUP
     timed: set[tuple[int, int]] = set()
+    kinds: dict[tuple[int, int], str] = {}
 
     async def table_loop(t: int, play: Play) -> None:
         nonlocal late
@@ -266,16 +268,19 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
                 continue
             message["version"] = play.version
             play.version += 1
+            key = (play.table_id, play.version)
             if action is None:
                 play.new_hole = True
                 play.sent.append((play.hole + 1, 0, 0, None))
+                kinds[key] = "deal"
             else:
                 play.state = engine.apply_action(play.state, seat_index, action)
                 position = play.positions[seat_index]
                 play.sent.append((play.hole, play.state.version, position, action))
-            sent_at[(play.table_id, play.version)] = time.perf_counter()
+                kinds[key] = "hole end" if play.state.phase == engine.OVER else "move"
+            sent_at[key] = time.perf_counter()
             if at >= timed_from:
-                timed.add((play.table_id, play.version))
+                timed.add(key)
             try:
                 await ws_seat.ws.send(json.dumps(message))
             except Exception:
@@ -285,12 +290,14 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
     await asyncio.gather(*(table_loop(t, p) for t, p in enumerate(plays)))
     await asyncio.sleep(2.0)
     measure(result, servers, await cpu, timed_from, seconds)
+    by_kind: dict[str, list[float]] = {"move": [], "hole end": [], "deal": []}
     for key, t0 in sent_at.items():
         got = arrivals.get(key, [])
         if len(got) < 4:
             result.errors += 1
         elif key in timed:
             result.latencies.append(max(got) - t0)
+            by_kind[kinds[key]].append(max(got) - t0)
     result.sent = len(sent_at)
     await asyncio.gather(*(s.close() for p in plays for s in p.seats), return_exceptions=True)
     lost, doubled, off = await sync_to_async(check_logs)(plays)
@@ -300,5 +307,13 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
         f"move logs: {lost} lost, {doubled} doubled, {off} tables off version; "
         f"{holes} next holes; {late} late ticks; {len(alerts)} refusals"
         + (f" (first: {alerts[0]!r})" if alerts else "")
+    )
+    result.notes.append(
+        "by kind: "
+        + "; ".join(
+            f"{kind} n={len(values)} p50 {percentile(values, 0.5) * 1000:.1f}"
+            f" p99 {percentile(values, 0.99) * 1000:.1f} ms"
+            for kind, values in by_kind.items()
+        )
     )
     return result
