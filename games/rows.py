@@ -13,7 +13,7 @@ import contextlib
 import functools
 from collections.abc import Sequence
 
-from django.db import connection
+from django.db import Error, connection
 
 
 @contextlib.contextmanager
@@ -27,6 +27,21 @@ def pipeline():
     connection.ensure_connection()
     with connection.wrap_database_errors, connection.connection.pipeline():
         yield
+
+
+def roll_back() -> None:
+    """End with ROLLBACK a transaction begun with a plain BEGIN, if one is open: after an
+    error, or to start again inside Django's transaction. PostgreSQL only."""
+    from psycopg.pq import TransactionStatus
+
+    raw = connection.connection
+    if raw is None or raw.info.transaction_status not in {
+        TransactionStatus.INTRANS,
+        TransactionStatus.INERROR,
+    }:
+        return  # A broken connection is closed and replaced by Django, not rolled back.
+    with contextlib.suppress(Error), connection.cursor() as cursor:
+        cursor.execute("ROLLBACK")
 
 
 def insert(cursor, obj) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engine import VARIANTS, hole_score_range
@@ -45,21 +45,73 @@ def hole_scores(table: Table, cards: list[Scorecard] | None = None) -> list[list
     return [[strokes.get(number) for strokes in by_card] for number in numbers]
 
 
+@dataclass(frozen=True)
+class HoleScoring:
+    """A hole's strokes and what they make of the match, not yet written (see `score_hole`)."""
+
+    status: MatchStatus
+    #: (scorecard id, hole number, strokes) to insert or overwrite.
+    holes: list[tuple[int, int, int]]
+    #: (scorecard id, total, place) of the cards whose results change.
+    results: list[tuple[int, int, int | None]]
+
+    def write(self, cursor) -> None:
+        """Write the strokes and the results with `cursor`: plain statements, so that
+        they can go with the rest of a move's writes (`rows.pipeline`)."""
+        holes, cards = ScorecardHole._meta.db_table, Scorecard._meta.db_table
+        cursor.execute(
+            f"INSERT INTO {holes} (scorecard_id, number, strokes) VALUES "
+            + ", ".join(["(%s, %s, %s)"] * len(self.holes))
+            + " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes",
+            [value for row in self.holes for value in row],
+        )
+        for card_id, total, place in self.results:
+            cursor.execute(
+                f"UPDATE {cards} SET total = %s, place = %s WHERE id = %s", [total, place, card_id]
+            )
+
+
+def score_hole(*, table: Table, number: int, strokes: dict[int, int]) -> HoleScoring:
+    """What one hole's strokes (by seat position) make of the match: one read of the
+    table's cards and strokes, nothing written (`HoleScoring.write` does that)."""
+    cards, holes = Scorecard._meta.db_table, ScorecardHole._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT c.id, c.position, c.total, c.place, h.number, h.strokes FROM {cards} c"
+            f" LEFT JOIN {holes} h ON h.scorecard_id = c.id WHERE c.table_id = %s",
+            [table.pk],
+        )
+        rows = cursor.fetchall()
+    ids: dict[int, int] = {}
+    before: dict[int, tuple[int, int | None]] = {}
+    played: dict[int, dict[int, int]] = {}
+    for card_id, position, total, place, hole, value in rows:
+        ids[position], before[position] = card_id, (total, place)
+        if hole is not None:
+            played.setdefault(hole, {})[position] = value
+    played[number] = {position: strokes[position] for position in strokes if position in ids}
+    positions = sorted(ids)
+    grid = [[played[n].get(p) for p in positions] for n in sorted(played)]
+    status = match_status(grid, len(positions))
+    results = []
+    for column, position in enumerate(positions):
+        after = (status.totals[column], status.places[column] if status.over else None)
+        if after != before[position]:
+            results.append((ids[position], *after))
+    return HoleScoring(
+        status,
+        [(ids[p], number, value) for p, value in played[number].items()],
+        results,
+    )
+
+
 @transaction.atomic(savepoint=False)
 def record_hole(*, table: Table, number: int, strokes: dict[int, int]) -> MatchStatus:
     """Write one hole's strokes (by seat position) and refresh totals and places."""
-    cards = list(table.scorecards.order_by("position"))
-    by_position = {card.position: card for card in cards}
-    ScorecardHole.objects.bulk_create(
-        [
-            ScorecardHole(scorecard=by_position[position], number=number, strokes=value)
-            for position, value in strokes.items()
-        ],
-        update_conflicts=True,
-        unique_fields=["scorecard", "number"],
-        update_fields=["strokes"],
-    )
-    return refresh_results(table=table)
+    scoring = score_hole(table=table, number=number, strokes=strokes)
+    with connection.cursor() as cursor:
+        scoring.write(cursor)
+    return scoring.status
 
 
 def match_so_far(table: Table, cards: list[Scorecard] | None = None) -> MatchStatus:

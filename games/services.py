@@ -36,7 +36,7 @@ from games.engine.match import (
 
 from . import rows
 from .models import Hole, Move, Scorecard, Seat, Table
-from .scorecards import correct_hole, match_so_far, open_scorecards, record_hole
+from .scorecards import correct_hole, match_so_far, open_scorecards, score_hole
 
 logger = logging.getLogger(__name__)
 
@@ -371,11 +371,14 @@ def _play(
     by_bot: bool,
     wake: bool = True,
     seats_changed: bool = False,
+    commit: bool = False,
 ) -> MoveResult:
     """Apply one action of the seat at `position` to `hole` (the table row is locked).
 
     `wake`: whether the table may wait on the server afterwards even mid-hole (it has a
     bot or a turn timer). `seats_changed`: a seat changed hands in this transaction.
+    `commit`: the caller began the transaction with a plain BEGIN (`_pipelined`), so the
+    COMMIT goes with the writes; a move that ends the match raises `_NeedsAtomic` first.
     """
     state = state_from_dict(hole.state)
     if position not in hole.seat_positions:
@@ -410,13 +413,16 @@ def _play(
     table_fields = ["version", "turn_started_at"]
     hole_over = after.phase == engine.OVER
     match_over = False
+    scoring = None
     if hole_over:
         hole.scores = list(after.scores)
         hole.finished_at = now
         hole_fields += ["scores", "finished_at"]
         strokes = dict(zip(hole.seat_positions, after.scores, strict=True))
-        status = record_hole(table=table, number=hole.number, strokes=strokes)
-        if status.over:
+        scoring = score_hole(table=table, number=hole.number, strokes=strokes)
+        if scoring.status.over:
+            if commit:
+                raise _NeedsAtomic
             match_over = True
             table.status = Table.Status.FINISHED
             table.finished_at = now
@@ -425,8 +431,12 @@ def _play(
     with connection.cursor() as cursor, rows.pipeline():
         rows.insert(cursor, move)
         rows.update(cursor, hole, hole_fields)
+        if scoring is not None:
+            scoring.write(cursor)
         if not match_over:
             rows.update(cursor, table, table_fields)
+        if commit:
+            cursor.execute("COMMIT")
     if match_over:
         # Saved by the ORM so that its listeners (league ratings) hear the match end.
         table.save(update_fields=table_fields)
@@ -447,13 +457,15 @@ def _play(
     )
 
 
-def _lock_for_move(table_id: int, player_id: int) -> tuple[Table | None, Hole | None]:
+def _lock_for_move(
+    table_id: int, player_id: int, *, begin: bool = False
+) -> tuple[Table | None, Hole | None]:
     """Lock the table's row and read it with the latest hole and where the player sits.
 
     The hot path of live play, so two plain statements instead of querysets, sent
-    together: the table comes with `my_position` and `my_bot_level` (None when the player
-    has no seat) and `has_bots`. Every writer of a table locks its row first, so the hole
-    read after the lock is current.
+    together (with a plain BEGIN first if `begin`): the table comes with `my_position`
+    and `my_bot_level` (None when the player has no seat) and `has_bots`. Every writer
+    of a table locks its row first, so the hole read after the lock is current.
     """
     seats, tables, holes = Seat._meta.db_table, Table._meta.db_table, Hole._meta.db_table
     table_columns, table_reader = rows.columns(Table, "t")
@@ -475,6 +487,8 @@ def _lock_for_move(table_id: int, player_id: int) -> tuple[Table | None, Hole | 
     # as statements run in order, each seeing what was committed before it started.
     with connection.cursor() as table_cursor, connection.cursor() as hole_cursor:
         with rows.pipeline():
+            if begin:
+                table_cursor.execute("BEGIN")
             table_cursor.execute(table_sql, [player_id, table_id])
             hole_cursor.execute(hole_sql, [table_id])
         row = table_cursor.fetchone()
@@ -487,27 +501,28 @@ def _lock_for_move(table_id: int, player_id: int) -> tuple[Table | None, Hole | 
     return table, (rows.instance(Hole, row, hole_reader) if row else None)
 
 
+class _NeedsAtomic(Exception):
+    """The move does more than `_pipelined` takes on: roll back, and apply it again
+    inside Django's transaction."""
+
+
 def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
-    A move costs four round trips to the database: the start of the transaction, the
-    locking read with the read of the hole, the three writes, and the commit (see
-    `rows.pipeline`).
+    On PostgreSQL a move costs two round trips to the database (`_pipelined`); elsewhere,
+    and for the moves that end a match or give a seat back to its player, it runs in
+    Django's transaction.
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        try:
+            return _pipelined(table_id, player.pk, action, version)
+        except _NeedsAtomic:
+            pass
     with transaction.atomic():
         table, hole = _lock_for_move(table_id, player.pk)
-        if table is None:
-            raise GameError("There is no such table.")
-        if table.my_position is None:
-            raise GameError("You are watching: only players at the table can move.")
-        if table.status != Table.Status.PLAYING or hole is None:
-            raise GameError("The match is not in play.")
-        if version != table.version:
-            raise StaleVersion("The table had moved on: here it is as it stands now.")
-        if hole.finished_at is not None:
-            raise GameError("The hole is over: the next one is being dealt.")
+        _check_move(table, hole, version)
         taken_back = bool(table.my_bot_level)
         if taken_back:
             # A player who left the match takes the seat back by acting.
@@ -521,6 +536,49 @@ def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResu
             wake=bool(table.turn_timer or table.has_bots),
             seats_changed=taken_back,
         )
+
+
+def _check_move(table: Table | None, hole: Hole | None, version: int) -> None:
+    """Refuse a move on the table and hole read by `_lock_for_move`, unless it may go."""
+    if table is None:
+        raise GameError("There is no such table.")
+    if table.my_position is None:
+        raise GameError("You are watching: only players at the table can move.")
+    if table.status != Table.Status.PLAYING or hole is None:
+        raise GameError("The match is not in play.")
+    if version != table.version:
+        raise StaleVersion("The table had moved on: here it is as it stands now.")
+    if hole.finished_at is not None:
+        raise GameError("The hole is over: the next one is being dealt.")
+
+
+def _pipelined(table_id: int, player_id: int, action: dict, version: int) -> MoveResult:
+    """`apply_move` in two round trips: BEGIN goes with the locking read, COMMIT with the
+    writes (and a hole's end takes one read of the scorecards between).
+
+    Django's transaction would cost two more, as the driver waits on BEGIN and on
+    COMMIT alone. So the transaction is begun and ended here with plain statements while
+    Django stays in autocommit; nothing inside may use Django's `atomic`, which is why
+    the end of a match (its listeners save through the ORM) and a seat given back go
+    through `apply_move`'s transaction instead. The announcement is made once committed.
+    """
+    try:
+        table, hole = _lock_for_move(table_id, player_id, begin=True)
+        _check_move(table, hole, version)
+        if table.my_bot_level:
+            raise _NeedsAtomic
+        return _play(
+            table,
+            hole,
+            table.my_position,
+            action,
+            by_bot=False,
+            wake=bool(table.turn_timer or table.has_bots),
+            commit=True,
+        )
+    except BaseException:
+        rows.roll_back()
+        raise
 
 
 def leave_match(*, table: Table, player) -> None:

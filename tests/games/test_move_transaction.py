@@ -1,0 +1,177 @@
+"""A player's move is one transaction: all of it lands, or none of it.
+
+These tests commit for real (`transaction=True`): outside a test's own transaction, a
+move on PostgreSQL begins and commits its transaction with the statements around it
+(`services._pipelined`) and falls back to Django's for what that does not take on.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connection
+from django.test.utils import CaptureQueriesContext
+
+from games import engine, services
+from games.engine.match import HOLES, match_status
+from games.models import Hole, Move, Scorecard, Seat, Table
+from tests.factories import make_player
+from tests.games.helpers import current, next_actor, quick_action
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _table():
+    ana, ben = make_player("ana"), make_player("ben")
+    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    services.start_match(table=table, by=ana)
+    return table, {0: ana, 1: ben}
+
+
+def _next(table, people) -> dict:
+    """`apply_move`'s arguments for the next quick move at `table`."""
+    db_table, hole, state = current(table.pk)
+    seat = next_actor(state)
+    return {
+        "table_id": table.pk,
+        "player": people[hole.seat_positions[seat]],
+        "action": quick_action(state, seat),
+        "version": db_table.version,
+    }
+
+
+def _move(table, people) -> services.MoveResult:
+    return services.apply_move(**_next(table, people))
+
+
+def _no_transaction_open() -> None:
+    """The connection is back in autocommit with nothing begun (on PostgreSQL, the
+    server says so)."""
+    assert connection.get_autocommit()
+    assert not connection.in_atomic_block
+    if connection.vendor == "postgresql":
+        from psycopg.pq import TransactionStatus
+
+        assert connection.connection.info.transaction_status == TransactionStatus.IDLE
+
+
+def test_a_match_played_move_by_move_lands_whole():
+    table, people = _table()
+    results = []
+    while True:
+        db_table, hole, _state = current(table.pk)
+        if hole.finished_at is not None:
+            result = services.next_hole(table_id=table.pk, version=db_table.version)
+        else:
+            result = _move(table, people)
+        results.append(result)
+        _no_transaction_open()
+        if result.match_over:
+            break
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert table.version == results[-1].version
+    assert [r.version for r in results] == list(range(results[0].version, table.version + 1))
+    holes = list(table.holes.order_by("number"))
+    assert len(holes) >= HOLES
+    for hole in holes:
+        # Every move of the hole is logged once, in order.
+        assert list(hole.moves.order_by("seq").values_list("seq", flat=True)) == list(
+            range(1, hole.version + 1)
+        )
+    # The scorecards hold each hole's strokes, and the totals and places they make.
+    cards = list(Scorecard.objects.filter(table=table).order_by("position"))
+    status = match_status([h.scores for h in holes], 2)
+    assert status.over
+    for card in cards:
+        strokes = dict(card.holes.values_list("number", "strokes"))
+        assert strokes == {h.number: h.scores[card.position] for h in holes}
+        assert (card.total, card.place) == (
+            status.totals[card.position],
+            status.places[card.position],
+        )
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_move_is_begun_and_committed_with_its_statements():
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    table, people = _table()
+    move = _next(table, people)
+    with CaptureQueriesContext(connection) as plain:
+        services.apply_move(**move)
+    sql = [q["sql"] for q in plain.captured_queries]
+    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
+    assert "FOR UPDATE" in sql[1]
+    assert [s.split()[0] for s in sql[3:-1]] == ["INSERT", "UPDATE", "UPDATE"]
+    # A hole's end reads the scorecards once and writes them with the move.
+    while True:
+        move = _next(table, people)
+        state = current(table.pk)[2]
+        if engine.apply_action(state, next_actor(state), move["action"]).phase == engine.OVER:
+            break
+        services.apply_move(**move)
+    with CaptureQueriesContext(connection) as ending:
+        result = services.apply_move(**move)
+    assert result.hole_over and not result.match_over
+    sql = [q["sql"] for q in ending.captured_queries]
+    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
+    assert sql.count("BEGIN") == 1
+    assert sum("games_scorecardhole" in s for s in sql) == 2  # read, then written
+    _no_transaction_open()
+
+
+def test_a_move_whose_write_fails_changes_nothing():
+    table, people = _table()
+    _move(table, people)
+    before_table, before_hole, _state = current(table.pk)
+    # A row already at the move's place in the log makes its insert fail.
+    Move.objects.create(
+        hole=before_hole, seq=before_hole.version + 1, seat=0, action={}, summary="in the way"
+    )
+    with pytest.raises(IntegrityError):
+        _move(table, people)
+    _no_transaction_open()
+    after_table, after_hole, _state = current(table.pk)
+    assert after_table.version == before_table.version
+    assert (after_hole.version, after_hole.state) == (before_hole.version, before_hole.state)
+    # Once out of the way, the same move goes through on the same connection.
+    Move.objects.filter(summary="in the way").delete()
+    assert _move(table, people).version == before_table.version + 1
+
+
+def test_refused_moves_leave_no_transaction_open():
+    table, people = _table()
+    while current(table.pk)[2].phase == engine.TEE_OFF:
+        _move(table, people)
+    db_table, hole, state = current(table.pk)
+    seat = next_actor(state)
+    mover, other = people[hole.seat_positions[seat]], people[hole.seat_positions[1 - seat]]
+    action = quick_action(state, seat)
+    version = db_table.version
+    refusals = [
+        (mover, action, version - 1),  # stale
+        (other, action, version),  # out of turn
+        (mover, {"type": "knock"}, version),  # not a move of this game's phase
+        (make_player("cy"), action, version),  # watching
+    ]
+    for player, tried, seen in refusals:
+        with pytest.raises(services.GameError):
+            services.apply_move(table_id=table.pk, player=player, action=tried, version=seen)
+        _no_transaction_open()
+    assert current(table.pk)[0].version == db_table.version
+    assert not Move.objects.filter(hole=hole, seq__gt=hole.version).exists()
+    assert _move(table, people).version == db_table.version + 1
+
+
+def test_a_player_back_from_a_bot_takes_the_seat_with_one_move():
+    table, people = _table()
+    db_table, hole, state = current(table.pk)
+    position = hole.seat_positions[next_actor(state)]
+    services.leave_match(table=table, player=people[position])
+    assert Seat.objects.get(table=table, position=position).bot_level
+    result = _move(table, people)
+    _no_transaction_open()
+    assert result.news is None  # a seat changed hands: viewers read the table
+    assert Seat.objects.get(table=table, position=position).bot_level == ""
+    hole = Hole.objects.get(pk=hole.pk)
+    assert hole.moves.count() == hole.version == state.version + 1
