@@ -44,15 +44,17 @@ def roll_back() -> None:
         cursor.execute("ROLLBACK")
 
 
-def insert(cursor, obj) -> None:
-    """INSERT `obj` as one row (its primary key stays unset)."""
+def insert(cursor, obj, *, returning: bool = False) -> None:
+    """INSERT `obj` as one row. Its primary key stays unset; with `returning`, the
+    statement returns it for the caller to fetch from `cursor` (after the pipeline)."""
     meta = obj._meta
     fields = [f for f in meta.concrete_fields if not f.primary_key]
     quote = connection.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+    sql = "INSERT INTO {} ({}) VALUES ({}){}".format(
         quote(meta.db_table),
         ", ".join(quote(f.column) for f in fields),
         ", ".join(["%s"] * len(fields)),
+        f" RETURNING {quote(meta.pk.column)}" if returning else "",
     )
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     cursor.execute(sql, values)

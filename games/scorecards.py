@@ -71,36 +71,56 @@ class HoleScoring:
             )
 
 
+def strokes_sql() -> str:
+    """A statement reading the cards of table %s with their strokes, row by row, for
+    `strokes_grid`: one row per card and hole (a card without holes has one row)."""
+    cards, holes = Scorecard._meta.db_table, ScorecardHole._meta.db_table
+    return (
+        f"SELECT c.id, c.position, c.total, c.place, h.number, h.strokes FROM {cards} c"
+        f" LEFT JOIN {holes} h ON h.scorecard_id = c.id WHERE c.table_id = %s"
+    )
+
+
+@dataclass
+class CardStrokes:
+    """The cards of a table as `strokes_sql` reads them."""
+
+    ids: dict[int, int]  # card id by seat position
+    results: dict[int, tuple[int, int | None]]  # (total, place) by seat position
+    played: dict[int, dict[int, int]]  # strokes by hole number, then seat position
+
+    @classmethod
+    def from_rows(cls, rows) -> CardStrokes:
+        cards = cls({}, {}, {})
+        for card_id, position, total, place, hole, value in rows:
+            cards.ids[position], cards.results[position] = card_id, (total, place)
+            if hole is not None:
+                cards.played.setdefault(hole, {})[position] = value
+        return cards
+
+    def status(self) -> MatchStatus:
+        """The match so far, as `match_so_far` makes it."""
+        positions = sorted(self.ids)
+        grid = [[self.played[n].get(p) for p in positions] for n in sorted(self.played)]
+        return match_status(grid, len(positions))
+
+
 def score_hole(*, table: Table, number: int, strokes: dict[int, int]) -> HoleScoring:
     """What one hole's strokes (by seat position) make of the match: one read of the
     table's cards and strokes, nothing written (`HoleScoring.write` does that)."""
-    cards, holes = Scorecard._meta.db_table, ScorecardHole._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT c.id, c.position, c.total, c.place, h.number, h.strokes FROM {cards} c"
-            f" LEFT JOIN {holes} h ON h.scorecard_id = c.id WHERE c.table_id = %s",
-            [table.pk],
-        )
-        rows = cursor.fetchall()
-    ids: dict[int, int] = {}
-    before: dict[int, tuple[int, int | None]] = {}
-    played: dict[int, dict[int, int]] = {}
-    for card_id, position, total, place, hole, value in rows:
-        ids[position], before[position] = card_id, (total, place)
-        if hole is not None:
-            played.setdefault(hole, {})[position] = value
-    played[number] = {position: strokes[position] for position in strokes if position in ids}
-    positions = sorted(ids)
-    grid = [[played[n].get(p) for p in positions] for n in sorted(played)]
-    status = match_status(grid, len(positions))
+        cursor.execute(strokes_sql(), [table.pk])
+        cards = CardStrokes.from_rows(cursor.fetchall())
+    cards.played[number] = {p: value for p, value in strokes.items() if p in cards.ids}
+    status = cards.status()
     results = []
-    for column, position in enumerate(positions):
+    for column, position in enumerate(sorted(cards.ids)):
         after = (status.totals[column], status.places[column] if status.over else None)
-        if after != before[position]:
-            results.append((ids[position], *after))
+        if after != cards.results[position]:
+            results.append((cards.ids[position], *after))
     return HoleScoring(
         status,
-        [(ids[p], number, value) for p, value in played[number].items()],
+        [(cards.ids[p], number, value) for p, value in cards.played[number].items()],
         results,
     )
 

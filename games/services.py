@@ -36,7 +36,13 @@ from games.engine.match import (
 
 from . import rows
 from .models import Hole, Move, Scorecard, Seat, Table
-from .scorecards import correct_hole, match_so_far, open_scorecards, score_hole
+from .scorecards import (
+    CardStrokes,
+    correct_hole,
+    open_scorecards,
+    score_hole,
+    strokes_sql,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -341,12 +347,19 @@ def rematch(*, table: Table, by) -> Table:
 
 def _deal(table: Table, number: int, positions: list[int]) -> Hole:
     """Deal hole `number` to the seats at `positions`, the dealer moved left each hole."""
+    hole = _new_hole(table, number, positions)
+    hole.save()
+    return hole
+
+
+def _new_hole(table: Table, number: int, positions: list[int]) -> Hole:
+    """Hole `number` dealt to the seats at `positions`, not saved yet (see `_deal`)."""
     dealer_position = dealer_for_hole(table.first_dealer or 0, number - 1, table.seat_count)
     # A playoff may deal fewer seats; the engine says who deals among them.
     dealer = playoff_dealer(dealer_position, positions, table.seat_count)
     seed = table.hole_seed(number)
     state = engine.new_hole(table.variant, len(positions), seed=seed, dealer=dealer)
-    return Hole.objects.create(
+    return Hole(
         table=table,
         number=number,
         dealer=positions[dealer],
@@ -458,14 +471,15 @@ def _play(
 
 
 def _lock_for_move(
-    table_id: int, player_id: int, *, begin: bool = False
+    table_id: int, player_id: int | None, *, begin: bool = False, cards: bool = False
 ) -> tuple[Table | None, Hole | None]:
     """Lock the table's row and read it with the latest hole and where the player sits.
 
-    The hot path of live play, so two plain statements instead of querysets, sent
-    together (with a plain BEGIN first if `begin`): the table comes with `my_position`
-    and `my_bot_level` (None when the player has no seat) and `has_bots`. Every writer
-    of a table locks its row first, so the hole read after the lock is current.
+    The hot path of live play, so plain statements instead of querysets, sent together
+    (with a plain BEGIN first if `begin`): the table comes with `my_position` and
+    `my_bot_level` (None when the player has no seat) and `has_bots`, and with `cards`,
+    its scorecards (`table.cards`, see `scorecards.CardStrokes`). Every writer of a
+    table locks its row first, so what is read after the lock is current.
     """
     seats, tables, holes = Seat._meta.db_table, Table._meta.db_table, Hole._meta.db_table
     table_columns, table_reader = rows.columns(Table, "t")
@@ -483,20 +497,28 @@ def _lock_for_move(
     hole_sql = (
         f"SELECT {hole_columns} FROM {holes} h WHERE h.table_id = %s ORDER BY h.number DESC LIMIT 1"
     )
-    # Both in one round trip: the hole is read after the lock is granted all the same,
-    # as statements run in order, each seeing what was committed before it started.
-    with connection.cursor() as table_cursor, connection.cursor() as hole_cursor:
+    # All in one round trip: what follows the lock is read after it is granted all the
+    # same, as statements run in order, each seeing what was committed before it started.
+    with (
+        connection.cursor() as table_cursor,
+        connection.cursor() as hole_cursor,
+        connection.cursor() as cards_cursor,
+    ):
         with rows.pipeline():
             if begin:
                 table_cursor.execute("BEGIN")
             table_cursor.execute(table_sql, [player_id, table_id])
             hole_cursor.execute(hole_sql, [table_id])
+            if cards:
+                cards_cursor.execute(strokes_sql(), [table_id])
         row = table_cursor.fetchone()
         if row is None:
             return None, None
         count = len(table_reader)
         table = rows.instance(Table, row[:count], table_reader)
         table.my_position, table.my_bot_level, table.has_bots = row[count:]
+        if cards:
+            table.cards = CardStrokes.from_rows(cards_cursor.fetchall())
         row = hole_cursor.fetchone()
     return table, (rows.instance(Hole, row, hole_reader) if row else None)
 
@@ -624,37 +646,58 @@ def quick_start(*, player) -> Table:
 
 
 def next_hole(*, table_id: int, version: int, by=None) -> MoveResult:
-    """Deal the next hole after a finished one (a player's "Next hole", or the driver)."""
+    """Deal the next hole after a finished one (a player's "Next hole", or the driver).
+
+    On PostgreSQL in two round trips, as a move (`_pipelined`).
+    """
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        try:
+            return _next_hole(table_id, version, by, commit=True)
+        except BaseException:
+            rows.roll_back()
+            raise
     with transaction.atomic():
-        table = _locked(table_id)
-        if by is not None and not table.seats.filter(player=by).exists():
-            raise GameError("You are watching: only players at the table can deal.")
-        if version != table.version:
-            raise StaleVersion("The table had moved on: here it is as it stands now.")
-        hole = current_hole(table)
-        if table.status != Table.Status.PLAYING or hole is None or hole.finished_at is None:
-            raise GameError("There is no hole to deal now.")
-        status = match_so_far(table)
-        positions = list(range(table.seat_count))
-        if status.next_hole_is_playoff:
-            positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
-        dealt = _deal(table, hole.number + 1, positions)
-        _touch(table)
-        table.save(update_fields=["version", "turn_started_at"])
-        news = None
-        if dealt.deck is None:
-            news = {
-                "deal": {
-                    "hole": dealt.pk,
-                    "number": dealt.number,
-                    "dealer": dealt.dealer,
-                    "seed": dealt.seed,
-                    "positions": dealt.seat_positions,
-                    "at": table.turn_started_at.timestamp(),
-                }
+        return _next_hole(table_id, version, by)
+
+
+def _next_hole(table_id: int, version: int, by, *, commit: bool = False) -> MoveResult:
+    table, hole = _lock_for_move(table_id, getattr(by, "pk", None), begin=commit, cards=True)
+    if table is None:
+        raise GameError("There is no such table.")
+    if by is not None and table.my_position is None:
+        raise GameError("You are watching: only players at the table can deal.")
+    if version != table.version:
+        raise StaleVersion("The table had moved on: here it is as it stands now.")
+    if table.status != Table.Status.PLAYING or hole is None or hole.finished_at is None:
+        raise GameError("There is no hole to deal now.")
+    status = table.cards.status()
+    positions = list(range(table.seat_count))
+    if status.next_hole_is_playoff:
+        positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
+    dealt = _new_hole(table, hole.number + 1, positions)
+    _touch(table)
+    with connection.cursor() as hole_cursor, connection.cursor() as cursor:
+        with rows.pipeline():
+            rows.insert(hole_cursor, dealt, returning=True)
+            rows.update(cursor, table, ["version", "turn_started_at"])
+            if commit:
+                cursor.execute("COMMIT")
+        dealt.pk = hole_cursor.fetchone()[0]
+    dealt._state.adding = False
+    news = None
+    if dealt.deck is None:
+        news = {
+            "deal": {
+                "hole": dealt.pk,
+                "number": dealt.number,
+                "dealer": dealt.dealer,
+                "seed": dealt.seed,
+                "positions": dealt.seat_positions,
+                "at": table.turn_started_at.timestamp(),
             }
-        _announce(table, news=news)
-        return MoveResult(table.pk, table.version, news=news)
+        }
+    _announce(table, news=news)
+    return MoveResult(table.pk, table.version, news=news)
 
 
 # --- bots and the turn timer ------------------------------------------------------------------

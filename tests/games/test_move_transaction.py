@@ -118,6 +118,14 @@ def test_on_postgresql_a_move_is_begun_and_committed_with_its_statements():
     assert sql.count("BEGIN") == 1
     assert sum("games_scorecardhole" in s for s in sql) == 2  # read, then written
     _no_transaction_open()
+    # So does the next deal, with the scorecards read to know who plays it.
+    with CaptureQueriesContext(connection) as dealing:
+        dealt = services.next_hole(table_id=table.pk, version=result.version)
+    sql = [q["sql"] for q in dealing.captured_queries]
+    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
+    assert [s.split()[0] for s in sql[1:-1]] == ["SELECT", "SELECT", "SELECT", "INSERT", "UPDATE"]
+    assert dealt.news["deal"]["hole"] == current(table.pk)[1].pk
+    _no_transaction_open()
 
 
 def test_a_move_whose_write_fails_changes_nothing():
