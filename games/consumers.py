@@ -138,7 +138,9 @@ _open_consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
 
 
 async def close_for_restart() -> None:
-    """Close this process's open table connections with 1012 (the server is stopping)."""
+    """The server is stopping: stop acting for tables, and close this process's open
+    table connections with 1012."""
+    await driver.stop()
 
     async def close(consumer: TableConsumer) -> None:
         consumer.is_open = False

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 
 from channels.db import database_sync_to_async
 
@@ -27,6 +28,8 @@ class Driver:
 
     def __init__(self) -> None:
         self.wake = asyncio.Event()
+        # Set when the server stops: a sweep under way on the database thread ends early.
+        self.halted = threading.Event()
         self.task = asyncio.get_running_loop().create_task(self.run())
 
     def poke(self) -> None:
@@ -36,7 +39,8 @@ class Driver:
     async def run(self) -> None:
         while True:
             try:
-                wait = await database_sync_to_async(services.drive_due)()
+                keep_going = lambda: not self.halted.is_set()  # noqa: E731
+                wait = await database_sync_to_async(services.drive_due)(keep_going=keep_going)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -64,9 +68,11 @@ def ensure_started() -> Driver:
 
 
 async def stop() -> None:
-    """Stop the running loop's driver (tests)."""
+    """Stop the running loop's driver (the server is stopping, or a test ends): it acts
+    for no more tables."""
     driver = _drivers.pop(asyncio.get_running_loop(), None)
     if driver is not None:
+        driver.halted.set()
         driver.task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await driver.task

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -148,8 +148,14 @@ def _send(group: str, message: dict) -> None:
 
         loop.call_soon_threadsafe(start)
         return
+    # Off the event loop (a command, a test), or on a worker thread of a server whose loop
+    # has stopped: async_to_sync would wait on that loop for ever, so send from a loop
+    # of this thread's own.
     try:
-        async_to_sync(_send_within)(layer, group, message)
+        if loop is None:
+            async_to_sync(_send_within)(layer, group, message)
+        else:
+            asyncio.run(_send_within(layer, group, message))
     except Exception:  # The database is the truth; a lost message costs a resync.
         logger.exception("Could not announce %s version %s", group, message["version"])
 
@@ -776,8 +782,10 @@ def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -
         return result
 
 
-def drive_due(now: datetime | None = None) -> float | None:
-    """Act at every playing table whose bot, timer or deal is due.
+def drive_due(
+    now: datetime | None = None, keep_going: Callable[[], bool] = lambda: True
+) -> float | None:
+    """Act at every playing table whose bot, timer or deal is due, while `keep_going()`.
 
     Returns the seconds until the next thing falls due (None: nothing waits).
     """
@@ -798,6 +806,8 @@ def drive_due(now: datetime | None = None) -> float | None:
         if waiting is None:
             continue
         if waiting.due <= now:
+            if not keep_going():
+                return 0.0
             # GameError: another process acted first, or the table moved on.
             with contextlib.suppress(GameError):
                 act_for_table(table_id=table.pk, version=table.version, now=now)

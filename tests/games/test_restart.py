@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import signal
+import subprocess
 import time
 
 import pytest
@@ -93,3 +94,32 @@ def test_a_stopping_server_closes_its_sockets_with_1012_so_htmx_reconnects(serve
             while True:
                 ws.recv(timeout=10)
         assert ws.close_code == 1012
+
+
+def test_a_server_stopped_while_its_bots_play_exits_at_once(server):
+    """SIGTERM while the driver is acting for many tables: the process ends, it does not
+    hang on an announcement to an event loop that has stopped."""
+    ana = make_player("ana", display_name="Ana")
+    tables = []
+    for _ in range(12):
+        table = services.create_table(
+            host=ana,
+            variant="play-nine",
+            seat_count=4,
+            players=[ana],
+            bots={1: "greedy", 2: "greedy", 3: "greedy"},
+        )
+        services.start_match(table=table, by=ana)
+        services.leave_match(table=table, player=ana)  # bots in every seat
+        tables.append(table)
+    server.start()
+    with open_socket(server, ana, tables[0]) as ws:
+        ws.recv(timeout=10)
+        # The connection started the driver; it acts for every table, again and again.
+        assert wait_for(lambda: Move.objects.filter(hole__table__in=tables).count() > 200, 60)
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            code = server.process.wait(timeout=8)
+        except subprocess.TimeoutExpired:
+            pytest.fail("The server did not exit within 8 s of SIGTERM.")
+    assert code == 0

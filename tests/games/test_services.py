@@ -226,6 +226,29 @@ def test_a_table_waiting_on_a_bot_with_no_process_driving_it_moves_on_the_next_s
     assert pending is None  # now it waits on Ana
 
 
+def test_a_sweep_told_to_stop_acts_for_no_more_tables():
+    """A stopping server's sweep ends at the next table instead of acting for them all."""
+    ana = make_player()
+    tables = []
+    for _ in range(3):
+        table = services.create_table(
+            host=ana, variant="play-nine", seat_count=2, bots={0: "greedy", 1: "greedy"}
+        )
+        services.start_match(table=table, by=ana)
+        tables.append(table)
+    asked = []
+
+    def keep_going() -> bool:
+        asked.append(True)
+        return len(asked) < 2  # one table, then the server stops
+
+    before = Move.objects.count()
+    assert services.drive_due(keep_going=keep_going) == 0.0
+    assert Move.objects.count() == before + 1
+    services.drive_due()
+    assert all(Move.objects.filter(hole__table=table).exists() for table in tables)
+
+
 def test_two_drivers_reading_the_same_version_apply_one_move():
     ana = make_player()
     table = services.create_table(
