@@ -73,7 +73,7 @@ def percentile(values: list[float], q: float) -> float:
 class Server:
     """One daphne process serving Fairway plus the baseline routes."""
 
-    def __init__(self) -> None:
+    def __init__(self, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
         cmd.append("tests.bench.bench_asgi:application")
@@ -81,7 +81,7 @@ class Server:
         log_path.parent.mkdir(exist_ok=True)
         with open(log_path, "wb") as log:
             self.process = subprocess.Popen(
-                cmd, cwd=ROOT, env={**os.environ}, stdout=log, stderr=log
+                cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=log, stderr=log
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -272,12 +272,17 @@ def prepare_database() -> None:
 
 def run_config(processes: int, tables: int, scenarios: list[str], seconds: float) -> dict:
     """Run `scenarios` against fresh servers; print and return their results by name."""
-    from tests.bench import table_load
+    from tests.bench import bot_load, table_load
 
     servers = [Server() for _ in range(processes)]
     try:
         results = {}
         for kind in scenarios:
+            if kind == "bots":
+                results[kind] = run_apart(
+                    processes, bot_load.SERVER_ENV, bot_load.run_bots, tables, seconds
+                )
+                continue
             if kind == "table":
                 run = table_load.run_tables(servers, tables, seconds)
             else:
@@ -289,6 +294,16 @@ def run_config(processes: int, tables: int, scenarios: list[str], seconds: float
             for note in r.notes:
                 print(f"       {note}")
         return results
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def run_apart(processes: int, env: dict[str, str], scenario, tables: int, seconds: float) -> Result:
+    """Run `scenario` against servers of its own, started with `env` added."""
+    servers = [Server(env) for _ in range(processes)]
+    try:
+        return asyncio.run(scenario(servers, tables, seconds))
     finally:
         for s in servers:
             s.stop()

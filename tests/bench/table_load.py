@@ -136,12 +136,11 @@ def _advance(table: Table, moves: int, rng: random.Random) -> None:
         Table.objects.filter(pk=table.pk).update(version=table.version + len(log))
 
 
-def setup(tables: int, seed: int = 1) -> tuple[list[Play], list[list[str]]]:
-    """`tables` playing tables of four players, and each player's session key."""
-    rng = random.Random(seed)
+def setup_players(count: int) -> tuple[list[Player], list[str]]:
+    """`count` new players, each signed in: the players and their session keys."""
     tag = secrets.token_hex(4)
     players = Player.objects.bulk_create(
-        Player(username=f"bench-{tag}-{i}", password="!") for i in range(4 * tables)
+        Player(username=f"bench-{tag}-{i}", password="!") for i in range(count)
     )
     expire = timezone.now() + timedelta(days=1)
     keys, sessions = [], []
@@ -157,6 +156,13 @@ def setup(tables: int, seed: int = 1) -> tuple[list[Play], list[list[str]]]:
         )
         keys.append(key)
     Session.objects.bulk_create(sessions)
+    return players, keys
+
+
+def setup(tables: int, seed: int = 1) -> tuple[list[Play], list[list[str]]]:
+    """`tables` playing tables of four players, and each player's session key."""
+    rng = random.Random(seed)
+    players, keys = setup_players(4 * tables)
     plays, cookies = [], []
     for t in range(tables):
         four = players[4 * t : 4 * t + 4]
