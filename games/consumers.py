@@ -194,7 +194,7 @@ class TableConsumer(LiveConsumer):
         _open_consumers.add(self)
         # htmx's ws extension reconnects without resyncing: always start from a full render.
         await self.send_render()
-        driver.ensure_started().poke()
+        driver.ensure_started().poke(self.table_id)
 
     async def disconnect(self, code: int) -> None:
         self.is_open = False
@@ -251,7 +251,7 @@ class TableConsumer(LiveConsumer):
             version=version if isinstance(version, int) else None, news=event.get("news")
         )
         if event.get("wake", True):
-            driver.ensure_started().poke()
+            driver.ensure_started().poke(self.table_id)
 
     async def send_render(
         self, alert: str = "", version: int | None = None, news: dict | None = None

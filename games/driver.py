@@ -20,6 +20,8 @@ from . import services
 
 logger = logging.getLogger(__name__)
 
+#: Every table that waits on the server is looked at this often; a table that changed
+#: is looked at once poked, and a table found waiting when it falls due.
 SWEEP_SECONDS = 2.0
 
 
@@ -28,29 +30,60 @@ class Driver:
 
     def __init__(self) -> None:
         self.wake = asyncio.Event()
+        #: Tables changed since the last look.
+        self.changed: set[int] = set()
+        #: When each table found waiting falls due (the loop's clock).
+        self.due: dict[int, float] = {}
+        self.next_sweep = 0.0
         # Set when the server stops: a sweep under way on the database thread ends early.
         self.halted = threading.Event()
         self.task = asyncio.get_running_loop().create_task(self.run())
 
-    def poke(self) -> None:
-        """Look again now: something changed."""
+    def poke(self, table_id: int | None = None) -> None:
+        """Look again now: the table `table_id` changed (None: any may have)."""
+        if table_id is None:
+            self.next_sweep = 0.0
+        else:
+            self.changed.add(table_id)
         self.wake.set()
 
     async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        keep_going = lambda: not self.halted.is_set()  # noqa: E731
         while True:
+            now = loop.time()
+            self.wake.clear()
+            if now >= self.next_sweep:
+                # Every table: those no connection here pokes for, or left by a server
+                # that stopped.
+                look_at, self.next_sweep = None, now + SWEEP_SECONDS
+            else:
+                look_at = self.changed | {t for t, at in self.due.items() if at <= now}
+            self.changed = set()
             try:
-                keep_going = lambda: not self.halted.is_set()  # noqa: E731
-                wait = await database_sync_to_async(services.drive_due)(keep_going=keep_going)
+                if look_at is None or look_at:
+                    found = await database_sync_to_async(services.drive_due)(
+                        keep_going=keep_going, table_ids=look_at
+                    )
+                    if look_at is None:
+                        self.due.clear()
+                    else:
+                        for table_id in look_at:
+                            self.due.pop(table_id, None)
+                    now = loop.time()
+                    self.due.update((t, now + wait) for t, wait in found.items())
             except asyncio.CancelledError:
                 raise
             except Exception:
                 logger.exception("The table driver failed; it retries at the next sweep.")
-                wait = SWEEP_SECONDS
-            wait = SWEEP_SECONDS if wait is None else min(max(wait, 0.0), SWEEP_SECONDS)
+                self.due.clear()
+                self.next_sweep = loop.time() + SWEEP_SECONDS
+            if self.changed:
+                continue
+            wait = min([self.next_sweep, *self.due.values()]) - loop.time()
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout=wait)
-            self.wake.clear()
 
 
 _drivers: dict[asyncio.AbstractEventLoop, Driver] = {}

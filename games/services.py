@@ -13,15 +13,15 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games import engine
@@ -395,7 +395,8 @@ def _play(
     """Apply one action of the seat at `position` to `hole` (the table row is locked).
 
     `wake`: whether the table may wait on the server afterwards even mid-hole (it has a
-    bot or a turn timer). `seats_changed`: a seat changed hands in this transaction.
+    bot or a turn timer); a move `by_bot` needs the seats read (`table.seat_rows`).
+    `seats_changed`: a seat changed hands in this transaction.
     `commit`: the caller began the transaction with a plain BEGIN (`_pipelined`), so the
     COMMIT goes with the writes; a move that ends the match raises `_NeedsAtomic` first.
     """
@@ -412,11 +413,11 @@ def _play(
         state, seat, action, after
     )
     if by_bot:
-        person = table.seats.filter(position=position, player__isnull=False).first()
-        if person is not None and not person.bot_level:
+        person = table.seat_rows[position]
+        if person.player_name is not None and not person.bot_level:
             summary += " (played by the timer)"
-        elif person is not None:
-            summary += f" (bot for {person.player.name})"
+        elif person.player_name is not None:
+            summary += f" (bot for {person.player_name})"
     now = timezone.now()
     move = Move(
         hole=hole,
@@ -476,16 +477,31 @@ def _play(
     )
 
 
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat as the hot path reads it: enough for `pending` and a bot's log line."""
+
+    position: int
+    bot_level: str
+    player_name: str | None  # None: no player sits there
+
+
 def _lock_for_move(
-    table_id: int, player_id: int | None, *, begin: bool = False, cards: bool = False
+    table_id: int,
+    player_id: int | None,
+    *,
+    begin: bool = False,
+    cards: bool = False,
+    seat_rows: bool = False,
 ) -> tuple[Table | None, Hole | None]:
     """Lock the table's row and read it with the latest hole and where the player sits.
 
     The hot path of live play, so plain statements instead of querysets, sent together
     (with a plain BEGIN first if `begin`): the table comes with `my_position` and
-    `my_bot_level` (None when the player has no seat) and `has_bots`, and with `cards`,
-    its scorecards (`table.cards`, see `scorecards.CardStrokes`). Every writer of a
-    table locks its row first, so what is read after the lock is current.
+    `my_bot_level` (None when the player has no seat) and `has_bots`; with `cards`, its
+    scorecards (`table.cards`, see `scorecards.CardStrokes`); with `seat_rows`, its seats
+    (`table.seat_rows`, by position). Every writer of a table locks its row first, so
+    what is read after the lock is current.
     """
     seats, tables, holes = Seat._meta.db_table, Table._meta.db_table, Hole._meta.db_table
     table_columns, table_reader = rows.columns(Table, "t")
@@ -503,12 +519,18 @@ def _lock_for_move(
     hole_sql = (
         f"SELECT {hole_columns} FROM {holes} h WHERE h.table_id = %s ORDER BY h.number DESC LIMIT 1"
     )
+    people = get_user_model()._meta.db_table
+    seats_sql = (
+        f"SELECT s.position, s.bot_level, p.display_name, p.username FROM {seats} s"
+        f" LEFT JOIN {people} p ON p.id = s.player_id WHERE s.table_id = %s"
+    )
     # All in one round trip: what follows the lock is read after it is granted all the
     # same, as statements run in order, each seeing what was committed before it started.
     with (
         connection.cursor() as table_cursor,
         connection.cursor() as hole_cursor,
         connection.cursor() as cards_cursor,
+        connection.cursor() as seats_cursor,
     ):
         with rows.pipeline():
             if begin:
@@ -517,6 +539,8 @@ def _lock_for_move(
             hole_cursor.execute(hole_sql, [table_id])
             if cards:
                 cards_cursor.execute(strokes_sql(), [table_id])
+            if seat_rows:
+                seats_cursor.execute(seats_sql, [table_id])
         row = table_cursor.fetchone()
         if row is None:
             return None, None
@@ -525,6 +549,11 @@ def _lock_for_move(
         table.my_position, table.my_bot_level, table.has_bots = row[count:]
         if cards:
             table.cards = CardStrokes.from_rows(cards_cursor.fetchall())
+        if seat_rows:
+            table.seat_rows = {
+                position: SeatRow(position, level, (display or username) if username else None)
+                for position, level, display, username in seats_cursor.fetchall()
+            }
         row = hole_cursor.fetchone()
     return table, (rows.instance(Hole, row, hole_reader) if row else None)
 
@@ -750,72 +779,127 @@ def pending(
 def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -> MoveResult:
     """Do what the table waits for if it is due: a bot's move, a timer move or the next deal.
 
-    The caller passes the version it read, so two processes never act twice.
+    The caller passes the version it read, so two processes never act twice. On
+    PostgreSQL a bot's move costs two round trips, as a player's (`_pipelined`).
     """
     now = now or timezone.now()
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        try:
+            result = _act(table_id, version, now, commit=True)
+        except _NeedsAtomic:
+            rows.roll_back()
+            result = _act_atomic(table_id, version, now)
+        except BaseException:
+            rows.roll_back()
+            raise
+        if result is None:  # rolled back by _act: the next deal is a transaction of its own
+            rows.roll_back()
+    else:
+        result = _act_atomic(table_id, version, now)
+    return result or next_hole(table_id=table_id, version=version)
+
+
+def _act_atomic(table_id: int, version: int, now: datetime) -> MoveResult | None:
     with transaction.atomic():
-        table = _locked(table_id)
-        if version != table.version:
-            raise StaleVersion("Someone else acted first.")
-        hole = current_hole(table)
-        waiting = pending(table, hole)
-        if waiting is None or waiting.due > now:
-            raise GameError("Nothing is due at this table.")
+        return _act(table_id, version, now)
+
+
+def _act(table_id: int, version: int, now: datetime, *, commit: bool = False) -> MoveResult | None:
+    """`act_for_table` inside a transaction; None when what is due is the next deal."""
+    table, hole = _lock_for_move(table_id, None, begin=commit, seat_rows=True)
+    if table is None or version != table.version:
+        raise StaleVersion("Someone else acted first.")
+    waiting = pending(table, hole, list(table.seat_rows.values()))
+    if waiting is None or waiting.due > now:
+        raise GameError("Nothing is due at this table.")
     if waiting.kind == "deal":
-        return next_hole(table_id=table_id, version=version)
-    with transaction.atomic():
-        table = _locked(table_id)
-        if version != table.version:
-            raise StaleVersion("Someone else acted first.")
-        hole = current_hole(table)
-        bots = {s.position: s.bot_level for s in table.seats.all()}
-        result = None
-        for position in waiting.positions:
-            state = state_from_dict(hole.state)
-            seat = hole.seat_positions.index(position)
-            level = bots.get(position) or TIMER_BOT_LEVEL
-            rng = random.Random(f"{table.deal_seed}:{hole.number}:{state.version}:{seat}")
-            action = choose_action(state, seat, level, rng)
-            result = _play(table, hole, position, action, by_bot=True)
-            if result.hole_over:
-                break
-        return result
+        return None
+    if commit and len(waiting.positions) > 1:
+        raise _NeedsAtomic  # the timer moves for several seats: one COMMIT would not do
+    result = None
+    for position in waiting.positions:
+        state = state_from_dict(hole.state)
+        seat = hole.seat_positions.index(position)
+        level = table.seat_rows[position].bot_level or TIMER_BOT_LEVEL
+        rng = random.Random(f"{table.deal_seed}:{hole.number}:{state.version}:{seat}")
+        action = choose_action(state, seat, level, rng)
+        result = _play(table, hole, position, action, by_bot=True, commit=commit)
+        if result.hole_over:
+            break
+    return result
 
 
 def drive_due(
-    now: datetime | None = None, keep_going: Callable[[], bool] = lambda: True
-) -> float | None:
-    """Act at every playing table whose bot, timer or deal is due, while `keep_going()`.
+    now: datetime | None = None,
+    keep_going: Callable[[], bool] = lambda: True,
+    table_ids: Collection[int] | None = None,
+) -> dict[int, float]:
+    """Act at every playing table (or every one of `table_ids`) whose bot, timer or deal
+    is due, while `keep_going()`.
 
-    Returns the seconds until the next thing falls due (None: nothing waits).
+    Returns the seconds until each table looked at falls due, for those that wait on
+    the server: 0 for a table acted at, which may be due again at once.
     """
     now = now or timezone.now()
-    soonest: float | None = None
-    # Only tables that can wait on the server: with a bot, a turn timer or a finished
-    # hole. People-only tables mid-hole wait on people, and are most tables.
-    unfinished = Hole.objects.filter(table=OuterRef("pk"), finished_at__isnull=True)
-    bots = Seat.objects.filter(table=OuterRef("pk")).exclude(bot_level="")
-    waiting_tables = Table.objects.filter(
-        Q(turn_timer__gt=0) | Exists(bots) | ~Exists(unfinished), status=Table.Status.PLAYING
-    )
-    latest = Hole.objects.filter(table=OuterRef("pk")).order_by("-number").values("pk")[:1]
-    tables = list(waiting_tables.annotate(hole_id=Subquery(latest)).prefetch_related("seats"))
-    holes = Hole.objects.in_bulk([t.hole_id for t in tables if t.hole_id is not None])
-    for table in tables:
-        waiting = pending(table, holes.get(table.hole_id))
+    due: dict[int, float] = {}
+    for table, hole in _waiting_tables(table_ids):
+        waiting = pending(table, hole, table.bot_seats)
         if waiting is None:
             continue
         if waiting.due <= now:
+            due[table.pk] = 0.0
             if not keep_going():
-                return 0.0
+                break
             # GameError: another process acted first, or the table moved on.
             with contextlib.suppress(GameError):
                 act_for_table(table_id=table.pk, version=table.version, now=now)
-            soonest = 0.0
             continue
-        wait = (waiting.due - now).total_seconds()
-        soonest = wait if soonest is None else min(soonest, wait)
-    return soonest
+        due[table.pk] = (waiting.due - now).total_seconds()
+    return due
+
+
+def _waiting_tables(table_ids: Collection[int] | None) -> list[tuple[Table, Hole]]:
+    """The playing tables (of `table_ids`, or all) that may wait on the server, with
+    their latest holes and bot seats (`table.bot_seats`): those with a bot, a turn timer
+    or a finished hole. People-only tables mid-hole wait on people, and are most tables.
+
+    Plain statements, sent together: the driver reads these every time it looks.
+    """
+    tables, holes, seats = Table._meta.db_table, Hole._meta.db_table, Seat._meta.db_table
+    table_columns, table_reader = rows.columns(Table, "t")
+    hole_columns, hole_reader = rows.columns(Hole, "h")
+    among, params = "", [Table.Status.PLAYING]
+    if table_ids is not None:
+        if not table_ids:
+            return []
+        among = f" AND t.id IN ({', '.join(['%s'] * len(table_ids))})"
+        params += list(table_ids)
+    has_bots = f"EXISTS (SELECT 1 FROM {seats} b WHERE b.table_id = t.id AND b.bot_level <> '')"
+    tables_sql = (
+        f"SELECT {table_columns}, {hole_columns} FROM {tables} t JOIN {holes} h ON h.id = ("
+        f"SELECT l.id FROM {holes} l WHERE l.table_id = t.id ORDER BY l.number DESC LIMIT 1)"
+        f" WHERE t.status = %s{among}"
+        f" AND (t.turn_timer > 0 OR h.finished_at IS NOT NULL OR {has_bots})"
+    )
+    bots_sql = (
+        f"SELECT s.table_id, s.position, s.bot_level FROM {seats} s JOIN {tables} t"
+        f" ON t.id = s.table_id WHERE t.status = %s{among} AND s.bot_level <> ''"
+    )
+    with connection.cursor() as tables_cursor, connection.cursor() as bots_cursor:
+        with rows.pipeline():
+            tables_cursor.execute(tables_sql, params)
+            bots_cursor.execute(bots_sql, params)
+        found = tables_cursor.fetchall()
+        bots: dict[int, list[SeatRow]] = {}
+        for table_id, position, level in bots_cursor.fetchall():
+            bots.setdefault(table_id, []).append(SeatRow(position, level, None))
+    count = len(table_reader)
+    waiting = []
+    for row in found:
+        table = rows.instance(Table, row[:count], table_reader)
+        table.bot_seats = bots.get(table.pk, [])
+        waiting.append((table, rows.instance(Hole, row[count:], hole_reader)))
+    return waiting
 
 
 def play_out(*, table_id: int, limit: int = 100_000) -> Table:

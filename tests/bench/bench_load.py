@@ -261,7 +261,7 @@ HEADER = (
 def prepare_database() -> None:
     """A fresh, migrated benchmark database."""
     subprocess.run(
-        ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DB_NAME],
+        ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", "--force", DB_NAME],
         capture_output=True,
     )
     subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB_NAME], check=True)

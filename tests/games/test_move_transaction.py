@@ -7,9 +7,12 @@ move on PostgreSQL begins and commits its transaction with the statements around
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import engine, services
 from games.engine.match import HOLES, match_status
@@ -183,3 +186,33 @@ def test_a_player_back_from_a_bot_takes_the_seat_with_one_move():
     assert Seat.objects.get(table=table, position=position).bot_level == ""
     hole = Hole.objects.get(pk=hole.pk)
     assert hole.moves.count() == hole.version == state.version + 1
+
+
+def test_a_bots_move_lands_whole_and_says_whom_it_plays_for():
+    ana = make_player("ana", display_name="Ana")
+    table = services.create_table(
+        host=ana, variant="play-nine", seat_count=2, players=[ana], bots={1: "greedy"}
+    )
+    services.start_match(table=table, by=ana)
+    services.leave_match(table=table, player=ana)  # a bot plays Ana's seat too
+    far = timezone.now() + timedelta(days=1)
+    statements = []
+    for _ in range(6):
+        version = current(table.pk)[0].version
+        with CaptureQueriesContext(connection) as acting:
+            result = services.act_for_table(table_id=table.pk, version=version, now=far)
+        statements.append([q["sql"] for q in acting.captured_queries])
+        _no_transaction_open()
+        assert result.version == version + 1
+    summaries = [m.summary for m in Move.objects.filter(hole__table=table).order_by("seq")]
+    assert len(summaries) == 6
+    by_seat = dict(Move.objects.filter(hole__table=table).values_list("seat", "summary"))
+    assert by_seat[0].endswith("(bot for Ana)") and "(bot for" not in by_seat[1]
+    with pytest.raises(services.StaleVersion):
+        services.act_for_table(table_id=table.pk, version=version, now=far)
+    _no_transaction_open()
+    if connection.vendor == "postgresql":
+        # Two round trips, as a player's move: BEGIN with the reads, COMMIT with the writes.
+        for sql in statements:
+            assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
+            assert [s.split()[0] for s in sql[1:-1]] == ["SELECT"] * 3 + ["INSERT"] + ["UPDATE"] * 2

@@ -1,0 +1,85 @@
+"""The driver: it sweeps every waiting table now and then, and between sweeps looks at
+the tables it was poked for and those it found waiting, when they fall due."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import driver, services
+from games.models import Move
+from tests.factories import make_player
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("stop_driver")]
+
+
+def _bots_table():
+    ana = make_player()
+    table = services.create_table(
+        host=ana, variant="play-nine", seat_count=2, bots={0: "greedy", 1: "greedy"}
+    )
+    services.start_match(table=table, by=ana)
+    return table
+
+
+def _people_table():
+    ana, ben = make_player(), make_player()
+    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    services.start_match(table=table, by=ana)
+    return table
+
+
+async def _until(predicate, seconds: float = 10.0) -> bool:
+    for _ in range(int(seconds / 0.05)):
+        if await database_sync_to_async(predicate)():
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_between_sweeps_the_driver_acts_for_waiting_tables_as_they_fall_due(
+    settings, monkeypatch
+):
+    settings.FAIRWAY_BOT_DELAY = 0.2
+    monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)  # one sweep, at the start
+    looked_at = []
+    drive_due = services.drive_due
+
+    def recording(**kwargs):
+        looked_at.append(kwargs.get("table_ids"))
+        return drive_due(**kwargs)
+
+    monkeypatch.setattr(services, "drive_due", recording)
+    bots = await database_sync_to_async(_bots_table)()
+    await database_sync_to_async(_people_table)()
+    driver.ensure_started()
+    # The first sweep finds the bots' table waiting; every move after is made when due.
+    assert await _until(lambda: Move.objects.filter(hole__table=bots).count() >= 4)
+    assert looked_at[0] is None
+    assert all(ids == {bots.pk} for ids in looked_at[1:])
+
+
+async def test_a_poke_for_a_table_looks_at_that_table_alone(settings, monkeypatch):
+    settings.FAIRWAY_BOT_DELAY = 0
+    monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)
+    looked_at = []
+    drive_due = services.drive_due
+
+    def recording(**kwargs):
+        looked_at.append(kwargs.get("table_ids"))
+        return drive_due(**kwargs)
+
+    monkeypatch.setattr(services, "drive_due", recording)
+    people = await database_sync_to_async(_people_table)()
+    the_driver = driver.ensure_started()
+    assert await _until(lambda: bool(looked_at))  # the first sweep: nothing waits
+    assert looked_at == [None]
+    # A bot takes a seat and the table is poked for: the driver looks at it, and moves.
+    seat = await database_sync_to_async(people.seats.get)(position=0)
+    seat.bot_level = "greedy"
+    await database_sync_to_async(seat.save)()
+    the_driver.poke(people.pk)
+    assert await _until(lambda: Move.objects.filter(hole__table=people).exists())
+    assert looked_at[1] == {people.pk}
