@@ -17,21 +17,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import time
 import weakref
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import connections
 
 from . import driver, frames, services
+from .driver import move_call
 from .models import Table
 from .selectors import may_watch, table_version
 from .views import render_alert
@@ -109,29 +106,6 @@ def parse_message(data: Any) -> tuple[str, dict, int]:
             raise services.GameError("That message was not understood.")
         action["positions"] = [_number(item, "A position") for item in raw]
     return kind, action, version
-
-
-_move_threads: ThreadPoolExecutor | None = None
-
-
-@functools.cache
-def move_call(func: Callable) -> Callable:
-    """`func` (a service that changes a table) as a coroutine for a consumer.
-
-    On PostgreSQL it runs on one of a few threads of its own, each with its own
-    connection from the pool: a table's move does not wait for other tables' moves, nor
-    for the driver's sweeps and the reads after a hole that share the one database
-    thread. The table's row lock orders the moves of one table. SQLite takes one writer
-    at a time, so there a move stays on the database thread.
-    """
-    global _move_threads
-    if connections["default"].vendor != "postgresql":
-        return database_sync_to_async(func)
-    if _move_threads is None:
-        _move_threads = ThreadPoolExecutor(
-            max_workers=settings.FAIRWAY_MOVE_THREADS, thread_name_prefix="moves"
-        )
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_move_threads)
 
 
 _open_consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()

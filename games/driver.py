@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from django.conf import settings
+from django.db import connections
+from django.utils import timezone
 
 from . import services
 
@@ -47,9 +53,25 @@ class Driver:
             self.changed.add(table_id)
         self.wake.set()
 
+    async def look(self, table_ids: set[int] | None) -> dict[int, float]:
+        """`services.drive_due` for `table_ids` (None: all): the reading on the database
+        thread, the acting on the move threads, several tables at once."""
+        waits, due = await database_sync_to_async(services.due_tables)(table_ids=table_ids)
+        act = move_call(services.act_for_table)
+
+        async def act_at(table_id: int, version: int) -> None:
+            if self.halted.is_set():
+                return
+            # GameError: another process acted first, or the table moved on.
+            with contextlib.suppress(services.GameError):
+                await act(table_id=table_id, version=version, now=now)
+
+        now = timezone.now()
+        await asyncio.gather(*(act_at(table_id, version) for table_id, version in due))
+        return waits
+
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
-        keep_going = lambda: not self.halted.is_set()  # noqa: E731
         while True:
             now = loop.time()
             self.wake.clear()
@@ -62,9 +84,7 @@ class Driver:
             self.changed = set()
             try:
                 if look_at is None or look_at:
-                    found = await database_sync_to_async(services.drive_due)(
-                        keep_going=keep_going, table_ids=look_at
-                    )
+                    found = await self.look(look_at)
                     if look_at is None:
                         self.due.clear()
                     else:
@@ -84,6 +104,29 @@ class Driver:
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout=wait)
+
+
+_move_threads: ThreadPoolExecutor | None = None
+
+
+@functools.cache
+def move_call(func: Callable) -> Callable:
+    """`func` (a service that changes a table) as a coroutine for a consumer or the driver.
+
+    On PostgreSQL it runs on one of a few threads of its own, each with its own
+    connection from the pool: a table's move does not wait for other tables' moves, nor
+    for the driver's reads and the reads after a hole that share the one database
+    thread. The table's row lock orders the moves of one table. SQLite takes one writer
+    at a time, so there a move stays on the database thread.
+    """
+    global _move_threads
+    if connections["default"].vendor != "postgresql":
+        return database_sync_to_async(func)
+    if _move_threads is None:
+        _move_threads = ThreadPoolExecutor(
+            max_workers=settings.FAIRWAY_MOVE_THREADS, thread_name_prefix="moves"
+        )
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_move_threads)
 
 
 _drivers: dict[asyncio.AbstractEventLoop, Driver] = {}

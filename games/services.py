@@ -835,27 +835,38 @@ def drive_due(
     table_ids: Collection[int] | None = None,
 ) -> dict[int, float]:
     """Act at every playing table (or every one of `table_ids`) whose bot, timer or deal
-    is due, while `keep_going()`.
+    is due, one after the other while `keep_going()`.
 
     Returns the seconds until each table looked at falls due, for those that wait on
     the server: 0 for a table acted at, which may be due again at once.
     """
     now = now or timezone.now()
-    due: dict[int, float] = {}
+    waits, due = due_tables(now, table_ids)
+    for table_id, version in due:
+        if not keep_going():
+            break
+        # GameError: another process acted first, or the table moved on.
+        with contextlib.suppress(GameError):
+            act_for_table(table_id=table_id, version=version, now=now)
+    return waits
+
+
+def due_tables(
+    now: datetime | None = None, table_ids: Collection[int] | None = None
+) -> tuple[dict[int, float], list[tuple[int, int]]]:
+    """Of the playing tables (or `table_ids`), those that wait on the server: the seconds
+    until each falls due (0 when due), and the (table, version) of those due now."""
+    now = now or timezone.now()
+    waits: dict[int, float] = {}
+    due = []
     for table, hole in _waiting_tables(table_ids):
         waiting = pending(table, hole, table.bot_seats)
         if waiting is None:
             continue
+        waits[table.pk] = max(0.0, (waiting.due - now).total_seconds())
         if waiting.due <= now:
-            due[table.pk] = 0.0
-            if not keep_going():
-                break
-            # GameError: another process acted first, or the table moved on.
-            with contextlib.suppress(GameError):
-                act_for_table(table_id=table.pk, version=table.version, now=now)
-            continue
-        due[table.pk] = (waiting.due - now).total_seconds()
-    return due
+            due.append((table.pk, table.version))
+    return waits, due
 
 
 def _waiting_tables(table_ids: Collection[int] | None) -> list[tuple[Table, Hole]]:

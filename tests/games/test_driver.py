@@ -45,13 +45,13 @@ async def test_between_sweeps_the_driver_acts_for_waiting_tables_as_they_fall_du
     settings.FAIRWAY_BOT_DELAY = 0.2
     monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)  # one sweep, at the start
     looked_at = []
-    drive_due = services.drive_due
+    due_tables = services.due_tables
 
     def recording(**kwargs):
         looked_at.append(kwargs.get("table_ids"))
-        return drive_due(**kwargs)
+        return due_tables(**kwargs)
 
-    monkeypatch.setattr(services, "drive_due", recording)
+    monkeypatch.setattr(services, "due_tables", recording)
     bots = await database_sync_to_async(_bots_table)()
     await database_sync_to_async(_people_table)()
     driver.ensure_started()
@@ -65,13 +65,13 @@ async def test_a_poke_for_a_table_looks_at_that_table_alone(settings, monkeypatc
     settings.FAIRWAY_BOT_DELAY = 0
     monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)
     looked_at = []
-    drive_due = services.drive_due
+    due_tables = services.due_tables
 
     def recording(**kwargs):
         looked_at.append(kwargs.get("table_ids"))
-        return drive_due(**kwargs)
+        return due_tables(**kwargs)
 
-    monkeypatch.setattr(services, "drive_due", recording)
+    monkeypatch.setattr(services, "due_tables", recording)
     people = await database_sync_to_async(_people_table)()
     the_driver = driver.ensure_started()
     assert await _until(lambda: bool(looked_at))  # the first sweep: nothing waits
