@@ -167,6 +167,7 @@ class TableConsumer(LiveConsumer):
         self.is_open = True
         _open_consumers.add(self)
         # htmx's ws extension reconnects without resyncing: always start from a full render.
+        self.shown: dict[str, str] = {}
         await self.send_render()
         driver.ensure_started().poke(self.table_id)
 
@@ -203,6 +204,7 @@ class TableConsumer(LiveConsumer):
         if kind == "sync":
             # A client behind (it missed news) gets the table as it stands; else nothing.
             if version != await database_sync_to_async(table_version)(self.table_id):
+                self.shown = {}
                 await self.send_render()
             return
         try:
@@ -215,6 +217,7 @@ class TableConsumer(LiveConsumer):
                     table_id=self.table_id, player=self.user, action=action, version=version
                 )
         except services.StaleVersion as error:
+            self.shown = {}  # "here it is as it stands now": all of it
             await self.send_render(alert=str(error))
         except services.GameError as error:
             await self.send_alert(str(error))
@@ -232,7 +235,14 @@ class TableConsumer(LiveConsumer):
     ) -> None:
         # A version this process holds, or can make from the announced news, renders
         # from memory; anything else takes one read that the table's viewers share.
-        html = await frames.live_frame(self.table_id, self.user, alert, version, news)
+        parts = await frames.live_parts(self.table_id, self.user, alert, version, news)
+        # Only the parts that changed since this connection's last frame: the scorecard,
+        # a third of a frame, stays as it is through a hole, and so does the keyboard's
+        # place on it. The alert is always sent, as a page's own requests swap it too.
+        html = "".join(
+            part for name, part in parts.items() if name == "alert" or self.shown.get(name) != part
+        )
+        self.shown = parts
         await self.send(text_data=html)
 
     async def send_alert(self, message: str) -> None:

@@ -124,7 +124,8 @@ def _read(table_id: int, version: int | None = None) -> Version:
     return read
 
 
-def _render(version: Version, user, alert: str) -> str:
+def _render(version: Version, user, alert: str) -> dict[str, str]:
+    """Each live part by name (`live.PARTS`, in order) as `user` sees `version`."""
     data = version.data
     context = selectors.table_context(data.table, user, data, version.others)
     context.update(oob=True, alert=alert)
@@ -134,12 +135,12 @@ def _render(version: Version, user, alert: str) -> str:
             course.html = cards.course(
                 course, context["rules"], NO_CONTROLS, data.table.version, data.state.phase
             )
-    parts = []
+    parts = {}
     for name in live.PARTS:
         render = lambda name=name: live.render(name, context)  # noqa: E731
         shared = name in SHARED or (name == "alert" and not alert)
-        parts.append(version.part(name, render) if shared else render())
-    return "".join(parts)
+        parts[name] = version.part(name, render) if shared else render()
+    return parts
 
 
 def render_frame(table_id: int, user, alert: str = "", version: int | None = None) -> str:
@@ -148,7 +149,7 @@ def render_frame(table_id: int, user, alert: str = "", version: int | None = Non
     `version` is the one just announced, if any: a kept version that new is current
     enough. May read the database.
     """
-    return _render(_read(table_id, version), user, alert)
+    return "".join(_render(_read(table_id, version), user, alert).values())
 
 
 def held(table_id: int, version: int, news: dict | None = None) -> Version | None:
@@ -187,7 +188,14 @@ loop_fallbacks = 0
 async def live_frame(
     table_id: int, user, alert: str = "", version: int | None = None, news: dict | None = None
 ) -> str:
-    """`render_frame` for the event loop.
+    """`render_frame` for the event loop (see `live_parts`)."""
+    return "".join((await live_parts(table_id, user, alert, version, news)).values())
+
+
+async def live_parts(
+    table_id: int, user, alert: str = "", version: int | None = None, news: dict | None = None
+) -> dict[str, str]:
+    """The parts of `render_frame`, by name, for the event loop.
 
     From memory when this process holds `version` or can follow its `news`; else after a
     read on the database thread that every viewer of the table in this process shares.

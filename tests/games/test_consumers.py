@@ -92,6 +92,40 @@ async def test_two_players_play_a_full_hole_over_their_sockets(settings):
     await ben_ws.disconnect()
 
 
+async def test_a_frame_carries_only_the_parts_that_changed_for_its_viewer(settings):
+    """Through a hole the scorecard stays as it is, so it is not sent again; at the
+    hole's end it changes and is. A new connection starts from every part."""
+    settings.FAIRWAY_HOLE_PAUSE = 3600
+    table, ana, ben = await two_players()
+    ana_ws, first = await connect(ana, table.pk)
+    ben_ws, _ = await connect(ben, table.pk)
+    parts = ("table-alert", "table-status", "table-board", "table-scorecard", "table-log")
+    assert all(f'id="{part}"' in first for part in parts)
+    players = {0: ana_ws, 1: ben_ws}
+    frames_in_hole = []
+    while True:
+        db_table, hole, state = await database_sync_to_async(current)(table.pk)
+        if hole.finished_at is not None:
+            break
+        seat = next_actor(state)
+        action = quick_action(state, seat)
+        await players[hole.seat_positions[seat]].send_to(frame_for(action, db_table.version))
+        frames_in_hole.append(await ana_ws.receive_from(timeout=10))
+        await ben_ws.receive_from(timeout=10)
+    *during, last = frames_in_hole
+    for frame in during:
+        assert 'id="table-scorecard"' not in frame
+        assert all(f'id="{part}"' in frame for part in parts if part != "table-scorecard")
+    # The hole's end puts its strokes on the scorecard: that frame carries it.
+    assert 'id="table-scorecard"' in last
+    assert f"<strong>{hole.scores[0]}</strong>" in last
+    await ana_ws.disconnect()
+    again, frame = await connect(ana, table.pk)
+    assert all(f'id="{part}"' in frame for part in parts)
+    await again.disconnect()
+    await ben_ws.disconnect()
+
+
 async def test_news_reaches_viewers_while_the_database_thread_is_busy():
     """A frame made from news in memory does not wait for the database thread, which
     applies every table's moves: here that thread is held right after the move."""
