@@ -216,3 +216,36 @@ def test_a_bots_move_lands_whole_and_says_whom_it_plays_for():
         for sql in statements:
             assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
             assert [s.split()[0] for s in sql[1:-1]] == ["SELECT"] * 3 + ["INSERT"] + ["UPDATE"] * 2
+
+
+def test_the_timer_tees_off_for_every_late_seat_at_once():
+    table, people = _table()
+    Table.objects.filter(pk=table.pk).update(turn_timer=30)
+    version = current(table.pk)[0].version
+    far = timezone.now() + timedelta(days=1)
+    with CaptureQueriesContext(connection) as acting:
+        result = services.act_for_table(table_id=table.pk, version=version, now=far)
+    _no_transaction_open()
+    assert result.version == version + 2  # two seats, two moves, one transaction
+    assert [q["sql"] for q in acting.captured_queries].count("COMMIT") <= 1
+    moves = Move.objects.filter(hole__table=table).order_by("seq")
+    assert [(m.seat, m.by_bot) for m in moves] == [(0, True), (1, True)]
+    assert all(m.summary.endswith("(played by the timer)") for m in moves)
+
+
+def test_the_driver_deals_the_next_hole_when_a_bots_hole_is_over():
+    ana = make_player("ana")
+    table = services.create_table(
+        host=ana, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
+    )
+    services.start_match(table=table, by=ana)
+    far = timezone.now() + timedelta(days=1)
+    while current(table.pk)[1].finished_at is None:
+        version = current(table.pk)[0].version
+        services.act_for_table(table_id=table.pk, version=version, now=far)
+        _no_transaction_open()
+    version = current(table.pk)[0].version
+    dealt = services.act_for_table(table_id=table.pk, version=version, now=far)
+    _no_transaction_open()
+    assert dealt.version == version + 1 and "deal" in dealt.news
+    assert current(table.pk)[1].number == 2
