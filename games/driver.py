@@ -41,7 +41,7 @@ class Driver:
         #: When each table found waiting falls due (the loop's clock).
         self.due: dict[int, float] = {}
         self.next_sweep = 0.0
-        # Set when the server stops: a sweep under way on the database thread ends early.
+        # Set when the server stops: it acts for no more tables, even in a look under way.
         self.halted = threading.Event()
         self.task = asyncio.get_running_loop().create_task(self.run())
 

@@ -72,8 +72,8 @@ class HoleScoring:
 
 
 def strokes_sql() -> str:
-    """A statement reading the cards of table %s with their strokes, row by row, for
-    `strokes_grid`: one row per card and hole (a card without holes has one row)."""
+    """A statement reading the cards of table %s with their strokes, one row per card
+    and hole (a card without holes has one row), for `CardStrokes.from_rows`."""
     cards, holes = Scorecard._meta.db_table, ScorecardHole._meta.db_table
     return (
         f"SELECT c.id, c.position, c.total, c.place, h.number, h.strokes FROM {cards} c"
