@@ -275,31 +275,30 @@ def run_config(processes: int, tables: int, scenarios: list[str], seconds: float
     """Run `scenarios` against fresh servers; print and return their results by name."""
     from tests.bench import bot_load, table_load
 
+    results = {}
     servers = [Server() for _ in range(processes)]
     try:
-        results = {}
         for kind in scenarios:
-            if kind == "bots":
-                results[kind] = run_apart(
-                    processes, bot_load.SERVER_ENV, bot_load.run_bots, tables, seconds
-                )
-                continue
             if kind == "table":
-                run = table_load.run_tables(servers, tables, seconds)
-            else:
-                run = run_baseline(kind, servers, tables, seconds)
-            results[kind] = asyncio.run(run)
-        fan = results.get("fanout")
-        for r in results.values():
-            # The bots' figures are lateness, not a trip there and back: no ratio.
-            ratio_to = fan.p(0.99) if fan and r.scenario != "bots" else None
-            print(format_row(r, ratio_to), flush=True)
-            for note in r.notes:
-                print(f"       {note}")
-        return results
+                results[kind] = asyncio.run(table_load.run_tables(servers, tables, seconds))
+            elif kind != "bots":
+                results[kind] = asyncio.run(run_baseline(kind, servers, tables, seconds))
     finally:
         for s in servers:
             s.stop()
+    if "bots" in scenarios:
+        # On servers of its own, alone: any other server's driver would play its bots too.
+        results["bots"] = run_apart(
+            processes, bot_load.SERVER_ENV, bot_load.run_bots, tables, seconds
+        )
+    fan = results.get("fanout")
+    for r in results.values():
+        # The bots' figures are lateness, not a trip there and back: no ratio.
+        ratio_to = fan.p(0.99) if fan and r.scenario != "bots" else None
+        print(format_row(r, ratio_to), flush=True)
+        for note in r.notes:
+            print(f"       {note}")
+    return results
 
 
 def run_apart(processes: int, env: dict[str, str], scenario, tables: int, seconds: float) -> Result:

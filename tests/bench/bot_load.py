@@ -26,7 +26,7 @@ from django.db import close_old_connections  # noqa: E402
 from games import services  # noqa: E402
 from games.models import Hole, Move  # noqa: E402
 from tests.bench.bench_load import WARMUP, Result, Seat, cpu_when, measure, open_all  # noqa: E402
-from tests.bench.table_load import VARIANT, setup_players  # noqa: E402
+from tests.bench.table_load import VARIANT, retire, setup_players  # noqa: E402
 
 #: Seconds a bot waits before acting, and a finished hole before the next deal (the
 #: server's FAIRWAY_BOT_DELAY and FAIRWAY_HOLE_PAUSE in this scenario).
@@ -92,6 +92,7 @@ async def run_bots(servers, tables: int, seconds: float) -> Result:
     measure(result, servers, await cpu, timed_from, seconds)
     await asyncio.gather(*(s.close() for s in seats), return_exceptions=True)
     result.latencies = await sync_to_async(lateness)(table_ids, since, until)
+    await sync_to_async(retire)(table_ids)
     result.sent = len(result.latencies)
     result.notes.append(
         f"bots act {BOT_DELAY:.1f} s after each change: asked {tables / BOT_DELAY:.0f} moves/s"

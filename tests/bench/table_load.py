@@ -181,6 +181,12 @@ def setup(tables: int, seed: int = 1) -> tuple[list[Play], list[list[str]]]:
     return plays, cookies
 
 
+def retire(table_ids: list[int]) -> None:
+    """Finish a scenario's tables, so that no later run's driver looks at them."""
+    Table.objects.filter(pk__in=table_ids).update(status=Table.Status.FINISHED)
+    close_old_connections()
+
+
 def load_hole(play: Play) -> None:
     """Start mirroring the table's newest hole from its snapshot."""
     hole = Hole.objects.filter(table_id=play.table_id).order_by("-number").first()
@@ -307,6 +313,7 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
     result.sent = len(sent_at)
     await asyncio.gather(*(s.close() for p in plays for s in p.seats), return_exceptions=True)
     lost, doubled, off = await sync_to_async(check_logs)(plays)
+    await sync_to_async(retire)([play.table_id for play in plays])
     result.errors += lost + doubled + off + len(alerts)
     holes = sum(1 for p in plays for s in p.sent if s[3] is None)
     result.notes.append(
