@@ -397,7 +397,7 @@ def _play(
     `wake`: whether the table may wait on the server afterwards even mid-hole (it has a
     bot or a turn timer); a move `by_bot` needs the seats read (`table.seat_rows`).
     `seats_changed`: a seat changed hands in this transaction.
-    `commit`: the caller began the transaction with a plain BEGIN (`_pipelined`), so the
+    `commit`: the caller began the transaction with a plain BEGIN (`apply_move`), so the
     COMMIT goes with the writes; a move that ends the match raises `_NeedsAtomic` first.
     """
     state = state_from_dict(hole.state)
@@ -559,44 +559,40 @@ def _lock_for_move(
 
 
 class _NeedsAtomic(Exception):
-    """The move does more than `_pipelined` takes on: roll back, and apply it again
-    inside Django's transaction."""
+    """The move does more than a transaction begun with a plain BEGIN takes on (see
+    `apply_move`): roll back, and apply it again inside Django's transaction."""
 
 
 def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
-    On PostgreSQL a move costs two round trips to the database (`_pipelined`); elsewhere,
-    and for the moves that end a match or give a seat back to its player, it runs in
-    Django's transaction.
+    On PostgreSQL a move costs two round trips to the database: BEGIN goes with the
+    locking read, COMMIT with the writes (a hole's end takes one read of the scorecards
+    between). Django's transaction would cost two more, as the driver waits on BEGIN and
+    on COMMIT alone, so the transaction is begun and ended with plain statements while
+    Django stays in autocommit. Nothing inside may then use Django's `atomic`: the end of
+    a match (its listeners save through the ORM) and a seat taken back from its bot roll
+    back and go through Django's transaction instead, as every move does elsewhere.
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
         try:
-            return _pipelined(table_id, player.pk, action, version)
+            return _apply(table_id, player.pk, action, version, commit=True)
         except _NeedsAtomic:
-            pass
+            rows.roll_back()
+        except BaseException:
+            rows.roll_back()
+            raise
     with transaction.atomic():
-        table, hole = _lock_for_move(table_id, player.pk)
-        _check_move(table, hole, version)
-        taken_back = bool(table.my_bot_level)
-        if taken_back:
-            # A player who left the match takes the seat back by acting.
-            Seat.objects.filter(table=table, position=table.my_position).update(bot_level="")
-        return _play(
-            table,
-            hole,
-            table.my_position,
-            action,
-            by_bot=False,
-            wake=bool(table.turn_timer or table.has_bots),
-            seats_changed=taken_back,
-        )
+        return _apply(table_id, player.pk, action, version)
 
 
-def _check_move(table: Table | None, hole: Hole | None, version: int) -> None:
-    """Refuse a move on the table and hole read by `_lock_for_move`, unless it may go."""
+def _apply(
+    table_id: int, player_id: int, action: dict, version: int, *, commit: bool = False
+) -> MoveResult:
+    """`apply_move` inside a transaction, begun with a plain BEGIN if `commit`."""
+    table, hole = _lock_for_move(table_id, player_id, begin=commit)
     if table is None:
         raise GameError("There is no such table.")
     if table.my_position is None:
@@ -607,35 +603,22 @@ def _check_move(table: Table | None, hole: Hole | None, version: int) -> None:
         raise StaleVersion("The table had moved on: here it is as it stands now.")
     if hole.finished_at is not None:
         raise GameError("The hole is over: the next one is being dealt.")
-
-
-def _pipelined(table_id: int, player_id: int, action: dict, version: int) -> MoveResult:
-    """`apply_move` in two round trips: BEGIN goes with the locking read, COMMIT with the
-    writes (and a hole's end takes one read of the scorecards between).
-
-    Django's transaction would cost two more, as the driver waits on BEGIN and on
-    COMMIT alone. So the transaction is begun and ended here with plain statements while
-    Django stays in autocommit; nothing inside may use Django's `atomic`, which is why
-    the end of a match (its listeners save through the ORM) and a seat given back go
-    through `apply_move`'s transaction instead. The announcement is made once committed.
-    """
-    try:
-        table, hole = _lock_for_move(table_id, player_id, begin=True)
-        _check_move(table, hole, version)
-        if table.my_bot_level:
+    taken_back = bool(table.my_bot_level)
+    if taken_back:
+        if commit:
             raise _NeedsAtomic
-        return _play(
-            table,
-            hole,
-            table.my_position,
-            action,
-            by_bot=False,
-            wake=bool(table.turn_timer or table.has_bots),
-            commit=True,
-        )
-    except BaseException:
-        rows.roll_back()
-        raise
+        # A player who left the match takes the seat back by acting.
+        Seat.objects.filter(table=table, position=table.my_position).update(bot_level="")
+    return _play(
+        table,
+        hole,
+        table.my_position,
+        action,
+        by_bot=False,
+        wake=bool(table.turn_timer or table.has_bots),
+        seats_changed=taken_back,
+        commit=commit,
+    )
 
 
 def leave_match(*, table: Table, player) -> None:
@@ -683,7 +666,7 @@ def quick_start(*, player) -> Table:
 def next_hole(*, table_id: int, version: int, by=None) -> MoveResult:
     """Deal the next hole after a finished one (a player's "Next hole", or the driver).
 
-    On PostgreSQL in two round trips, as a move (`_pipelined`).
+    On PostgreSQL in two round trips, as a move (see `apply_move`).
     """
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
         try:
@@ -780,7 +763,7 @@ def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -
     """Do what the table waits for if it is due: a bot's move, a timer move or the next deal.
 
     The caller passes the version it read, so two processes never act twice. On
-    PostgreSQL a bot's move costs two round trips, as a player's (`_pipelined`).
+    PostgreSQL a bot's move costs two round trips, as a player's (see `apply_move`).
     """
     now = now or timezone.now()
     if connection.vendor == "postgresql" and not connection.in_atomic_block:

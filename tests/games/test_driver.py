@@ -39,19 +39,25 @@ async def _until(predicate, seconds: float = 10.0) -> bool:
     return False
 
 
-async def test_between_sweeps_the_driver_acts_for_waiting_tables_as_they_fall_due(
-    settings, monkeypatch
-):
-    settings.FAIRWAY_BOT_DELAY = 0.2
-    monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)  # one sweep, at the start
-    looked_at = []
+@pytest.fixture
+def looked_at(monkeypatch) -> list:
+    """The tables the driver reads, look by look (None: all), as it goes on reading them."""
+    looks = []
     due_tables = services.due_tables
 
     def recording(**kwargs):
-        looked_at.append(kwargs.get("table_ids"))
+        looks.append(kwargs.get("table_ids"))
         return due_tables(**kwargs)
 
     monkeypatch.setattr(services, "due_tables", recording)
+    return looks
+
+
+async def test_between_sweeps_the_driver_acts_for_waiting_tables_as_they_fall_due(
+    settings, monkeypatch, looked_at
+):
+    settings.FAIRWAY_BOT_DELAY = 0.2
+    monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)  # one sweep, at the start
     bots = await database_sync_to_async(_bots_table)()
     await database_sync_to_async(_people_table)()
     driver.ensure_started()
@@ -61,17 +67,9 @@ async def test_between_sweeps_the_driver_acts_for_waiting_tables_as_they_fall_du
     assert all(ids == {bots.pk} for ids in looked_at[1:])
 
 
-async def test_a_poke_for_a_table_looks_at_that_table_alone(settings, monkeypatch):
+async def test_a_poke_for_a_table_looks_at_that_table_alone(settings, monkeypatch, looked_at):
     settings.FAIRWAY_BOT_DELAY = 0
     monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)
-    looked_at = []
-    due_tables = services.due_tables
-
-    def recording(**kwargs):
-        looked_at.append(kwargs.get("table_ids"))
-        return due_tables(**kwargs)
-
-    monkeypatch.setattr(services, "due_tables", recording)
     people = await database_sync_to_async(_people_table)()
     the_driver = driver.ensure_started()
     assert await _until(lambda: bool(looked_at))  # the first sweep: nothing waits

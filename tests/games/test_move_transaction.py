@@ -2,7 +2,7 @@
 
 These tests commit for real (`transaction=True`): outside a test's own transaction, a
 move on PostgreSQL begins and commits its transaction with the statements around it
-(`services._pipelined`) and falls back to Django's for what that does not take on.
+(`services.apply_move`) and falls back to Django's for what that does not take on.
 """
 
 from __future__ import annotations
