@@ -58,6 +58,7 @@ class Driver:
         thread, the acting on the move threads, several tables at once."""
         waits, due = await database_sync_to_async(services.due_tables)(table_ids=table_ids)
         act = move_call(services.act_for_table)
+        now = timezone.now()
 
         async def act_at(table_id: int, version: int) -> None:
             if self.halted.is_set():
@@ -66,7 +67,6 @@ class Driver:
             with contextlib.suppress(services.GameError):
                 await act(table_id=table_id, version=version, now=now)
 
-        now = timezone.now()
         await asyncio.gather(*(act_at(table_id, version) for table_id, version in due))
         return waits
 

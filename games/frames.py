@@ -240,7 +240,7 @@ def _derive_move(table_id: int, before: Version, move: dict) -> Version | None:
     hole = copy.copy(hole)
     hole.state, hole.version = state_to_dict(state), state.version
     if state.phase == engine.OVER:
-        # The hole's strokes go on the scorecard, as `scorecards.record_hole` writes
+        # The hole's strokes go on the scorecard, as `scorecards.score_hole` scores
         # them. The match's end is read instead: its results come from the database.
         strokes = dict(zip(hole.seat_positions, state.scores, strict=True))
         scorecard = _scored(scorecard, hole.number, strokes)

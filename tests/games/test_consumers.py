@@ -54,29 +54,38 @@ def snapshot(table_id: int) -> tuple[int, dict, int]:
     return Move.objects.count(), hole.state, table.version
 
 
+async def play_hole(table_id: int, sockets: dict):
+    """Play the table's hole to its end with quick moves, each sent over the socket of
+    the seat (by position) whose turn it is. Returns, move by move, the version it was
+    made on and the next frame of every socket (in the order given), then the finished
+    hole and its last state."""
+    played = []
+    while True:
+        db_table, hole, state = await database_sync_to_async(current)(table_id)
+        if hole.finished_at is not None:
+            return played, hole, state
+        seat = next_actor(state)
+        move = frame_for(quick_action(state, seat), db_table.version)
+        await sockets[hole.seat_positions[seat]].send_to(move)
+        received = [await ws.receive_from(timeout=10) for ws in sockets.values()]
+        played.append((db_table.version, received))
+
+
 async def test_two_players_play_a_full_hole_over_their_sockets(settings):
     settings.FAIRWAY_HOLE_PAUSE = 3600  # keep the finished hole on the table
     table, ana, ben = await two_players()
     ana_ws, first = await connect(ana, table.pk)
     ben_ws, _ = await connect(ben, table.pk)
     assert "Tee off" in first
-    players = {0: ana_ws, 1: ben_ws}
-    moves = 0
-    while True:
-        db_table, hole, state = await database_sync_to_async(current)(table.pk)
-        if hole.finished_at is not None:
-            break
-        seat = next_actor(state)
-        action = quick_action(state, seat)
-        await players[hole.seat_positions[seat]].send_to(frame_for(action, db_table.version))
-        ana_frame = await ana_ws.receive_from(timeout=10)
-        ben_frame = await ben_ws.receive_from(timeout=10)
-        moves += 1
+    played, hole, state = await play_hole(table.pk, {0: ana_ws, 1: ben_ws})
+    for version, (ana_frame, ben_frame) in played:
         # Each screen shows the other's move in the log.
         assert 'id="table-log"' in ana_frame and 'id="table-log"' in ben_frame
-        assert f'name="version" value="{db_table.version + 1}"' in ana_frame + ben_frame or (
+        assert f'name="version" value="{version + 1}"' in ana_frame + ben_frame or (
             "Hole 1 over" in ana_frame
         )
+    moves = len(played)
+    ana_frame, ben_frame = played[-1][1]
     assert "Hole 1 over: Ana" in ana_frame and "Hole 1 over: Ana" in ben_frame
     assert "Deal next hole" in ana_frame
     assert "paired" in ana_frame or "stroke" in ana_frame
@@ -101,17 +110,8 @@ async def test_a_frame_carries_only_the_parts_that_changed_for_its_viewer(settin
     ben_ws, _ = await connect(ben, table.pk)
     parts = ("table-alert", "table-status", "table-board", "table-scorecard", "table-log")
     assert all(f'id="{part}"' in first for part in parts)
-    players = {0: ana_ws, 1: ben_ws}
-    frames_in_hole = []
-    while True:
-        db_table, hole, state = await database_sync_to_async(current)(table.pk)
-        if hole.finished_at is not None:
-            break
-        seat = next_actor(state)
-        action = quick_action(state, seat)
-        await players[hole.seat_positions[seat]].send_to(frame_for(action, db_table.version))
-        frames_in_hole.append(await ana_ws.receive_from(timeout=10))
-        await ben_ws.receive_from(timeout=10)
+    played, hole, _state = await play_hole(table.pk, {0: ana_ws, 1: ben_ws})
+    frames_in_hole = [ana_frame for _version, (ana_frame, _ben_frame) in played]
     *during, last = frames_in_hole
     for frame in during:
         assert 'id="table-scorecard"' not in frame
