@@ -12,7 +12,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from config import gc_pacing  # noqa: E402
 from config.websocket_close import allow_restart_codes, on_daphne_shutdown  # noqa: E402
 from games.consumers import close_for_restart  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -31,6 +33,7 @@ application = ProtocolTypeRouter(
 
 # What is loaded by now lives as long as the process: keep it out of the garbage
 # collector's full passes, which otherwise walk it all and pause the server for tens of
-# milliseconds each.
+# milliseconds each. What is made later is collected young, often and briefly.
 gc.collect()
 gc.freeze()
+gc_pacing.start(settings.FAIRWAY_GC_INTERVAL)

@@ -150,6 +150,8 @@ FAIRWAY_BOT_DELAY = float(os.environ.get("FAIRWAY_BOT_DELAY", "0.8"))
 FAIRWAY_HOLE_PAUSE = float(os.environ.get("FAIRWAY_HOLE_PAUSE", "4"))
 # Threads per process that apply moves on PostgreSQL (see games.consumers.move_call).
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
+# Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
+FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 
 AUTH_USER_MODEL = "leagues.Player"
 AUTH_PASSWORD_VALIDATORS = [

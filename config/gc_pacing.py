@@ -1,0 +1,40 @@
+"""Short, frequent collections of young objects instead of rare, long ones.
+
+Python collects its youngest generation once 700 more container objects were made
+than freed. The server replaces what it holds (a table's newest version takes the
+place of the one before), so it frees about as many objects as it makes: the count
+hardly moves while the young generation grows. Left alone, the young generation held
+some 25,000 objects by the time it was collected, every second or two under load,
+and the server stood still for 10-15 ms each time (a move's p99 doubled). Collecting
+it on a clock keeps it small and each pause well under a millisecond.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+
+#: Seconds between two collections of the young generation.
+INTERVAL = 0.05
+
+_started = threading.Lock()
+_thread: threading.Thread | None = None
+
+
+def _run(interval: float) -> None:
+    while True:
+        time.sleep(interval)
+        gc.collect(0)
+
+
+def start(interval: float = INTERVAL) -> None:
+    """Collect the young generation every `interval` seconds from now on (once per
+    process; 0 leaves the collector as it is)."""
+    global _thread
+    if interval <= 0:
+        return
+    with _started:
+        if _thread is None:
+            _thread = threading.Thread(target=_run, args=(interval,), name="gc-pacing", daemon=True)
+            _thread.start()
