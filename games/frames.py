@@ -21,6 +21,7 @@ import asyncio
 import copy
 import dataclasses
 import logging
+import random
 import threading
 import time
 import weakref
@@ -44,7 +45,10 @@ logger = logging.getLogger(__name__)
 SHARED = {"scorecard", "log"}
 
 #: How long a version read from the database (and the versions derived from it) may
-#: be served before the table is read again: names of players are not versioned.
+#: be served before the table is read again: names of players are not versioned. Live
+#: frames go on from memory meanwhile, while the read runs off their path. Each read
+#: grows old at its own time between half of it and all of it, so that the tables
+#: read together (a server's first viewers) are not all read again together.
 MAX_AGE = 30.0
 MAX_TABLES = 2000
 #: A course that is not the viewer's has no buttons.
@@ -56,7 +60,7 @@ class Version:
     """One version of a table as this process knows it."""
 
     data: selectors.TableData
-    read_at: float  # when this version, or the one it was derived from, was read
+    stale_at: float  # when this version, or the one it was derived from, grows old
     scorecard_at: float  # when its scorecard was read
     parts: dict[str, str] = dataclasses.field(default_factory=dict)
     #: Courses of seats as every viewer but their owner sees them, by position.
@@ -67,7 +71,7 @@ class Version:
         return self.data.table.version
 
     def fresh(self, now: float) -> bool:
-        return now - self.read_at < MAX_AGE
+        return now < self.stale_at
 
     def part(self, key: str, render: Callable[[], str]) -> str:
         html = self.parts.get(key)
@@ -116,7 +120,8 @@ def _read(table_id: int, version: int | None = None) -> Version:
     previous = kept.data if kept is not None and now - kept.scorecard_at < MAX_AGE else None
     data = selectors.table_data(table_id, previous)
     lent = previous is not None and data.scorecard is previous.scorecard
-    read = Version(data, now, kept.scorecard_at if lent else now)
+    stale_at = now + MAX_AGE * random.uniform(0.5, 1.0)
+    read = Version(data, stale_at, kept.scorecard_at if lent else now)
     if lent and "scorecard" in kept.parts:
         # The same scorecard during the same hole: the same HTML.
         read.parts["scorecard"] = kept.parts["scorecard"]
@@ -158,10 +163,11 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
     This process may hold that version already, or the one before and the announced
     `news` of what made it (see `services._announce`): a move is replayed with the
     engine on the held state and a deal is dealt again from its seed, exactly as the
-    service did. Never touches the database.
+    service did. Never touches the database, and so does not mind the version's age
+    (`live_parts` has an old one read again).
     """
     kept = _versions.get(table_id)
-    if kept is None or not kept.fresh(time.monotonic()):
+    if kept is None:
         return None
     if kept.number == version - 1 and isinstance(news, dict):
         try:
@@ -203,6 +209,8 @@ async def live_parts(
     frame needs.
     """
     kept = held(table_id, version, news) if version is not None else None
+    if kept is not None and not kept.fresh(time.monotonic()):
+        _refresh(table_id)
     if kept is None:
         locks = _reads.setdefault(asyncio.get_running_loop(), {})
         lock = locks.setdefault(table_id, asyncio.Lock())
@@ -219,6 +227,30 @@ async def live_parts(
         loop_fallbacks += 1
         logger.exception("A frame of table %s touched the database while rendering", table_id)
         return await database_sync_to_async(_render)(kept, user, alert)
+
+
+# Reads of tables whose versions grew old, by event loop and table.
+_refreshing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Task]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _refresh(table_id: int) -> None:
+    """Read the table again on the database thread, without anyone waiting for it: the
+    next frames are made from the read (or from a version derived from it)."""
+    tasks = _refreshing.setdefault(asyncio.get_running_loop(), {})
+    if table_id in tasks:
+        return
+
+    async def read() -> None:
+        try:
+            await database_sync_to_async(_read)(table_id)
+        except Exception:  # The next frames come from memory all the same.
+            logger.exception("Could not read table %s again", table_id)
+        finally:
+            tasks.pop(table_id, None)
+
+    tasks[table_id] = asyncio.get_running_loop().create_task(read())
 
 
 def _next_table(data: selectors.TableData, at: float) -> Table:
@@ -253,7 +285,7 @@ def _derive_move(table_id: int, before: Version, move: dict) -> Version | None:
         dataclasses.replace(
             data, table=table, hole=hole, state=state, recent=recent, scorecard=scorecard
         ),
-        before.read_at,
+        before.stale_at,
         before.scorecard_at,
     )
     if scorecard is data.scorecard and "scorecard" in before.parts:
@@ -314,7 +346,7 @@ def _derive_deal(table_id: int, before: Version, deal: dict) -> Version | None:
     # of the last hole.
     derived = Version(
         dataclasses.replace(data, table=table, hole=hole, state=state),
-        before.read_at,
+        before.stale_at,
         before.scorecard_at,
     )
     _keep(table_id, derived)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -258,3 +259,36 @@ async def test_viewers_waiting_on_the_same_version_share_one_read(monkeypatch):
     assert hops == reads == [table.pk]
     assert all(f'data-version="{version}"' in html for html in got)
     assert "Your course" in got[0] and "Your course" not in got[2]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkeypatch):
+    table, people = await database_sync_to_async(_table_with_a_bot)()
+    ana = people[0]
+    version = (await database_sync_to_async(current)(table.pk))[0].version
+    await frames.live_frame(table.pk, ana, version=version)
+    reads = []
+    real_data = frames.selectors.table_data
+
+    def table_data(*args):
+        reads.append(args[0])
+        return real_data(*args)
+
+    monkeypatch.setattr(frames.selectors, "table_data", table_data)
+    # Names are not versioned: one changes, and the version held grows old.
+    await database_sync_to_async(type(ana).objects.filter(pk=ana.pk).update)(display_name="Anna")
+    frames._versions[table.pk].stale_at = time.monotonic() - 1
+    result = await database_sync_to_async(_next_move)(table, people)
+    # The move's frame comes from memory at once (its name as held), a read goes behind.
+    html = await frames.live_frame(table.pk, people[1], version=result.version, news=result.news)
+    assert f'data-version="{result.version}"' in html
+    assert "Anna" not in html and reads == []
+    tasks = list(frames._refreshing[asyncio.get_running_loop()].values())
+    assert len(tasks) == 1
+    await tasks[0]
+    assert reads == [table.pk]
+    # The next frame is the read's: the new name, and a version fresh for MAX_AGE again.
+    html = await frames.live_frame(table.pk, people[1], version=result.version)
+    assert "Anna" in html
+    assert frames._versions[table.pk].fresh(time.monotonic())
+    assert frames._refreshing[asyncio.get_running_loop()] == {}
