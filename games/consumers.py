@@ -214,7 +214,11 @@ class TableConsumer(LiveConsumer):
                 )
             else:
                 await move_call(services.apply_move)(
-                    table_id=self.table_id, player=self.user, action=action, version=version
+                    table_id=self.table_id,
+                    player=self.user,
+                    action=action,
+                    version=version,
+                    held=frames.holding(self.table_id, version),
                 )
         except services.StaleVersion as error:
             self.shown = {}  # "here it is as it stands now": all of it

@@ -182,6 +182,13 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
     return kept
 
 
+def holding(table_id: int, version: int) -> selectors.TableData | None:
+    """The table at exactly `version` if this process holds it (for a move made on it,
+    see `services.apply_move`), else None."""
+    kept = _versions.get(table_id)
+    return kept.data if kept is not None and kept.number == version else None
+
+
 # One read at a time per table and event loop: the other viewers of the table wait for
 # it instead of queueing reads of their own.
 _reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Lock]] = (

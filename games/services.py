@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import functools
 import logging
 import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -43,6 +46,9 @@ from .scorecards import (
     score_hole,
     strokes_sql,
 )
+
+if TYPE_CHECKING:
+    from .selectors import TableData
 
 logger = logging.getLogger(__name__)
 
@@ -381,6 +387,57 @@ def current_hole(table: Table) -> Hole | None:
     return table.holes.order_by("-number").first()
 
 
+def _make_move(
+    table: Table,
+    hole: Hole,
+    state: engine.HoleState,
+    position: int,
+    action: dict,
+    *,
+    by_bot: bool,
+) -> tuple[engine.HoleState, Move]:
+    """The hole's state after the action of the seat at `position`, and its log entry."""
+    if position not in hole.seat_positions:
+        raise GameError("You sit out this playoff hole.")
+    seat = hole.seat_positions.index(position)
+    try:
+        after = engine.apply_action(state, seat, action)
+    except engine.IllegalAction as error:
+        raise GameError(str(error)) from None
+    # A move that uses a drawn card tells the whole turn, so the log reads a line a turn.
+    summary = describe_turn(state, seat, action, after) or describe_action(
+        state, seat, action, after
+    )
+    if by_bot:
+        person = table.seat_rows[position]
+        if person.player_name is not None and not person.bot_level:
+            summary += " (played by the timer)"
+        elif person.player_name is not None:
+            summary += f" (bot for {person.player_name})"
+    move = Move(
+        hole=hole,
+        seq=after.version,
+        seat=position,
+        action=action,
+        by_bot=by_bot,
+        summary=summary[:200],
+    )
+    return after, move
+
+
+def _move_news(hole: Hole, move: Move, now: datetime) -> dict:
+    """The news of a plain move, for processes that hold the version before (`frames`)."""
+    return {
+        "move": {
+            "hole": hole.pk,
+            "seat": move.seat,
+            "action": move.action,
+            "summary": move.summary,
+            "at": now.timestamp(),
+        }
+    }
+
+
 def _play(
     table: Table,
     hole: Hole,
@@ -400,33 +457,10 @@ def _play(
     `commit`: the caller began the transaction with a plain BEGIN (`apply_move`), so the
     COMMIT goes with the writes; a move that ends the match raises `_NeedsAtomic` first.
     """
-    state = state_from_dict(hole.state)
-    if position not in hole.seat_positions:
-        raise GameError("You sit out this playoff hole.")
-    seat = hole.seat_positions.index(position)
-    try:
-        after = engine.apply_action(state, seat, action)
-    except engine.IllegalAction as error:
-        raise GameError(str(error)) from None
-    # A move that uses a drawn card tells the whole turn, so the log reads a line a turn.
-    summary = describe_turn(state, seat, action, after) or describe_action(
-        state, seat, action, after
+    after, move = _make_move(
+        table, hole, state_from_dict(hole.state), position, action, by_bot=by_bot
     )
-    if by_bot:
-        person = table.seat_rows[position]
-        if person.player_name is not None and not person.bot_level:
-            summary += " (played by the timer)"
-        elif person.player_name is not None:
-            summary += f" (bot for {person.player_name})"
     now = timezone.now()
-    move = Move(
-        hole=hole,
-        seq=after.version,
-        seat=position,
-        action=action,
-        by_bot=by_bot,
-        summary=summary[:200],
-    )
     hole.state = state_to_dict(after)
     hole.version = after.version
     hole_fields = ["state", "version"]
@@ -460,17 +494,7 @@ def _play(
     if match_over:
         # Saved by the ORM so that its listeners (league ratings) hear the match end.
         table.save(update_fields=table_fields)
-    news = None
-    if not (match_over or seats_changed):
-        news = {
-            "move": {
-                "hole": hole.pk,
-                "seat": position,
-                "action": action,
-                "summary": move.summary,
-                "at": now.timestamp(),
-            }
-        }
+    news = None if match_over or seats_changed else _move_news(hole, move, now)
     _announce(table, wake=wake or hole_over, news=news)
     return MoveResult(
         table.pk, table.version, hole_over=hole_over, match_over=match_over, news=news
@@ -563,7 +587,9 @@ class _NeedsAtomic(Exception):
     `apply_move`): roll back, and apply it again inside Django's transaction."""
 
 
-def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResult:
+def apply_move(
+    *, table_id: int, player, action: dict, version: int, held: TableData | None = None
+) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
     On PostgreSQL a move costs two round trips to the database: BEGIN goes with the
@@ -573,10 +599,18 @@ def apply_move(*, table_id: int, player, action: dict, version: int) -> MoveResu
     Django stays in autocommit. Nothing inside may then use Django's `atomic`: the end of
     a match (its listeners save through the ORM) and a seat taken back from its bot roll
     back and go through Django's transaction instead, as every move does elsewhere.
+
+    `held`: the table at `version` as the caller's process holds it (`frames`). A plain
+    move made on it costs one round trip: one statement that writes it only if the table
+    is still at that version (`_apply_held`); else the move goes as above.
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        if held is not None:
+            result = _apply_held(table_id, player.pk, action, version, held)
+            if result is not None:
+                return result
         try:
             return _apply(table_id, player.pk, action, version, commit=True)
         except _NeedsAtomic:
@@ -618,6 +652,82 @@ def _apply(
         wake=bool(table.turn_timer or table.has_bots),
         seats_changed=taken_back,
         commit=commit,
+    )
+
+
+def _apply_held(
+    table_id: int, player_id: int, action: dict, version: int, held: TableData
+) -> MoveResult | None:
+    """`apply_move` on the caller's copy of the table at `version`, in one statement, or
+    None (nothing written) when the copy is not the table as it stands or the move does
+    more than a plain move: a refusal, a hole's end, a seat taken back.
+
+    The statement updates the table's row only while it is at `version`, its hole at the
+    held state's version and the player's seat the player's own; the hole and the log
+    are written only if it did. Every writer of a table updates or locks its row first
+    and moves its version on, so a move racing this one either finds the version gone
+    and writes nothing, or is refused by it; and a table at `version` has the held hole
+    and state, which the engine made from the same moves.
+    """
+    table, hole = held.table, held.hole
+    if (
+        table.pk != table_id
+        or table.version != version
+        or table.status != Table.Status.PLAYING
+        or hole is None
+        or hole.finished_at is not None
+    ):
+        return None
+    seat = next((s for s in held.seats if s.player_id == player_id), None)
+    if seat is None or seat.bot_level:
+        return None
+    try:
+        after, move = _make_move(table, hole, held.state, seat.position, action, by_bot=False)
+    except GameError:
+        return None  # The full path says why, from the table as it stands.
+    if after.phase == engine.OVER:
+        return None
+    table = copy.copy(table)
+    _touch(table)
+    move.created_at = table.turn_started_at
+    state = Hole._meta.get_field("state").get_db_prep_save(state_to_dict(after), connection)
+    values = [
+        *(table.version, table.turn_started_at, table.pk, version, Table.Status.PLAYING),
+        *(hole.pk, hole.version, table.pk, seat.position, player_id),
+        *(state, after.version, hole.pk),
+        *(f.get_db_prep_save(getattr(move, f.attname), connection) for f in _move_fields()),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_held_move_sql(), values)
+        if cursor.fetchone() is None:
+            return None
+    news = _move_news(hole, move, table.turn_started_at)
+    wake = bool(table.turn_timer or any(s.bot_level for s in held.seats))
+    _announce(table, wake=wake, news=news)
+    return MoveResult(table.pk, table.version, news=news)
+
+
+def _move_fields() -> list:
+    return [f for f in Move._meta.concrete_fields if not f.primary_key]
+
+
+@functools.cache
+def _held_move_sql() -> str:
+    """The statement of `_apply_held`, its parameters in the order that builds them."""
+    q = connection.ops.quote_name
+    tables, holes, seats, moves = (q(m._meta.db_table) for m in (Table, Hole, Seat, Move))
+    fields = _move_fields()
+    return (
+        f"WITH t AS (UPDATE {tables} SET version = %s, turn_started_at = %s"
+        " WHERE id = %s AND version = %s AND status = %s"
+        f" AND EXISTS (SELECT 1 FROM {holes} WHERE id = %s AND version = %s"
+        " AND finished_at IS NULL)"
+        f" AND EXISTS (SELECT 1 FROM {seats} WHERE table_id = %s AND position = %s"
+        " AND player_id = %s AND bot_level = '') RETURNING id),"
+        f" h AS (UPDATE {holes} SET state = %s, version = %s"
+        " WHERE id = %s AND EXISTS (SELECT 1 FROM t) RETURNING id)"
+        f" INSERT INTO {moves} ({', '.join(q(f.column) for f in fields)})"
+        f" SELECT {', '.join(['%s'] * len(fields))} FROM h RETURNING id"
     )
 
 

@@ -7,14 +7,16 @@ move on PostgreSQL begins and commits its transaction with the statements around
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import engine, services
+from games import engine, frames, selectors, services
+from games.engine import state_to_dict
 from games.engine.match import HOLES, match_status
 from games.models import Hole, Move, Scorecard, Seat, Table
 from tests.factories import make_player
@@ -249,3 +251,127 @@ def test_the_driver_deals_the_next_hole_when_a_bots_hole_is_over():
     _no_transaction_open()
     assert dealt.version == version + 1 and "deal" in dealt.news
     assert current(table.pk)[1].number == 2
+
+
+def _held(table) -> selectors.TableData:
+    """The table as a server process holds it for its viewers (`frames`)."""
+    frames.forget()
+    return frames._read(table.pk).data
+
+
+@pytest.mark.postgres
+def test_a_move_on_the_table_its_process_holds_is_one_statement():
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    table, people = _table()
+    for _ in range(3):
+        move = _next(table, people)
+        db_table, hole, state = current(table.pk)
+        seat, held = next_actor(state), _held(table)
+        with CaptureQueriesContext(connection) as plain:
+            result = services.apply_move(**move, held=held)
+        sql = [q["sql"] for q in plain.captured_queries]
+        assert len(sql) == 1 and sql[0].startswith("WITH t AS (UPDATE")
+        _no_transaction_open()
+        # It writes what the full path writes: the table, the hole and its log entry.
+        after = engine.apply_action(state, seat, move["action"])
+        new_table, new_hole, _state = current(table.pk)
+        assert new_table.version == result.version == db_table.version + 1
+        assert (new_hole.pk, new_hole.version) == (hole.pk, after.version)
+        assert new_hole.state == state_to_dict(after)
+        logged = Move.objects.get(hole=hole, seq=after.version)
+        assert (logged.seat, logged.action, logged.by_bot) == (
+            hole.seat_positions[seat],
+            move["action"],
+            False,
+        )
+        assert logged.summary and logged.summary == result.news["move"]["summary"]
+        assert result.news["move"]["hole"] == hole.pk and not result.hole_over
+
+
+@pytest.mark.postgres
+def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    table, people = _table()
+    old, move = _held(table), _next(table, people)
+    _move(table, people)  # the table moves on
+    before_table, before_hole, _state = current(table.pk)
+    # The same move again, made on the copy from before (a double click).
+    with CaptureQueriesContext(connection) as tried, pytest.raises(services.StaleVersion):
+        services.apply_move(**move, held=old)
+    sql = [q["sql"] for q in tried.captured_queries]
+    assert sql[0].startswith("WITH t AS") and sql[1] == "BEGIN"
+    _no_transaction_open()
+    after_table, after_hole, _state = current(table.pk)
+    assert after_table.version == before_table.version
+    assert (after_hole.version, after_hole.state) == (before_hole.version, before_hole.state)
+    assert Move.objects.filter(hole=after_hole).count() == after_hole.version
+    # A copy whose version says current but whose hole moved on behind it writes nothing.
+    stale, move = _held(table), _next(table, people)
+    Hole.objects.filter(pk=after_hole.pk).update(version=after_hole.version + 5)
+    with CaptureQueriesContext(connection) as tried:
+        services.apply_move(**move, held=stale)
+    assert len(tried.captured_queries) > 1  # refused by the statement, then the full way
+
+
+@pytest.mark.postgres
+def test_two_moves_on_one_held_version_race_and_one_lands():
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    table, people = _table()
+    held, move = _held(table), _next(table, people)
+    start = threading.Barrier(2, timeout=10)
+    outcomes = []
+
+    def click() -> None:
+        try:
+            start.wait()
+            services.apply_move(**move, held=held)
+            outcomes.append("applied")
+        except services.GameError as error:
+            outcomes.append(type(error).__name__)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=click) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["StaleVersion", "applied"]
+    db_table, hole, _state = current(table.pk)
+    assert db_table.version == move["version"] + 1
+    assert Move.objects.filter(hole=hole).count() == hole.version
+
+
+@pytest.mark.postgres
+def test_what_a_held_copy_cannot_take_goes_the_full_way():
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    table, people = _table()
+    # An illegal move is refused with the engine's reason, from the table as it stands.
+    move = _next(table, people)
+    with pytest.raises(services.GameError, match="."):
+        services.apply_move(**{**move, "action": {"type": "knock"}}, held=_held(table))
+    _no_transaction_open()
+    # A seat kept by a bot is taken back by the player's move (the copy does not do it).
+    position = current(table.pk)[1].seat_positions[next_actor(current(table.pk)[2])]
+    services.leave_match(table=table, player=people[position])
+    result = services.apply_move(**_next(table, people), held=_held(table))
+    assert result.news is None
+    assert Seat.objects.get(table=table, position=position).bot_level == ""
+    # A hole's end is scored on the full path.
+    while True:
+        move = _next(table, people)
+        state = current(table.pk)[2]
+        ends = engine.apply_action(state, next_actor(state), move["action"]).phase == engine.OVER
+        held = _held(table)
+        with CaptureQueriesContext(connection) as made:
+            result = services.apply_move(**move, held=held)
+        sql = [q["sql"] for q in made.captured_queries]
+        if ends:
+            break
+        assert len(sql) == 1
+    assert result.hole_over and "BEGIN" in sql
+    assert sum("games_scorecardhole" in s for s in sql) == 2
