@@ -259,20 +259,22 @@ def table_context(
         is_playoff=hole.number > HOLES,
         log=data.log,
         results=data.results,
-        countdown=countdown(table, hole, seats),
+        countdown=countdown(table, hole, seats, state),
         hole_strokes=_hole_strokes(seats, hole),
     )
     context["turn_text"] = turn_text(context)
     return context
 
 
-def countdown(table: Table, hole: Hole, seats: list[Seat] | None = None) -> dict[str, Any] | None:
+def countdown(
+    table: Table, hole: Hole, seats: list[Seat] | None = None, state: Any = None
+) -> dict[str, Any] | None:
     """The server's deadline of a wait a person can see: the turn timer or the next deal.
 
     Given as whole seconds left (not a clock time), so a page counts down from when it
     arrived and a client's wrong clock cannot matter.
     """
-    waiting = pending(table, hole, seats)
+    waiting = pending(table, hole, seats, state)
     if waiting is None or waiting.kind == "bot":
         return None
     seconds = max(0, math.ceil((waiting.due - timezone.now()).total_seconds()))

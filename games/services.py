@@ -48,7 +48,7 @@ from .scorecards import (
 )
 
 if TYPE_CHECKING:
-    from .selectors import TableData
+    from .frames import Holding
 
 logger = logging.getLogger(__name__)
 
@@ -588,7 +588,7 @@ class _NeedsAtomic(Exception):
 
 
 def apply_move(
-    *, table_id: int, player, action: dict, version: int, held: TableData | None = None
+    *, table_id: int, player, action: dict, version: int, held: Holding | None = None
 ) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
@@ -602,7 +602,8 @@ def apply_move(
 
     `held`: the table at `version` as the caller's process holds it (`frames`). A plain
     move made on it costs one round trip: one statement that writes it only if the table
-    is still at that version (`_apply_held`); else the move goes as above.
+    is still at that version (`_apply_held`), while the process renders its viewers'
+    frames of the move ahead; else the move goes as above.
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
@@ -656,7 +657,7 @@ def _apply(
 
 
 def _apply_held(
-    table_id: int, player_id: int, action: dict, version: int, held: TableData
+    table_id: int, player_id: int, action: dict, version: int, held: Holding
 ) -> MoveResult | None:
     """`apply_move` on the caller's copy of the table at `version`, in one statement, or
     None (nothing written) when the copy is not the table as it stands or the move does
@@ -669,7 +670,7 @@ def _apply_held(
     and writes nothing, or is refused by it; and a table at `version` has the held hole
     and state, which the engine made from the same moves.
     """
-    table, hole = held.table, held.hole
+    table, hole, seats = held.data.table, held.data.hole, held.data.seats
     if (
         table.pk != table_id
         or table.version != version
@@ -678,11 +679,11 @@ def _apply_held(
         or hole.finished_at is not None
     ):
         return None
-    seat = next((s for s in held.seats if s.player_id == player_id), None)
+    seat = next((s for s in seats if s.player_id == player_id), None)
     if seat is None or seat.bot_level:
         return None
     try:
-        after, move = _make_move(table, hole, held.state, seat.position, action, by_bot=False)
+        after, move = _make_move(table, hole, held.data.state, seat.position, action, by_bot=False)
     except GameError:
         return None  # The full path says why, from the table as it stands.
     if after.phase == engine.OVER:
@@ -697,12 +698,13 @@ def _apply_held(
         *(state, after.version, hole.pk),
         *(f.get_db_prep_save(getattr(move, f.attname), connection) for f in _move_fields()),
     ]
+    news = _move_news(hole, move, table.turn_started_at)
+    held.foresee(table.version, news)
     with connection.cursor() as cursor:
         cursor.execute(_held_move_sql(), values)
         if cursor.fetchone() is None:
             return None
-    news = _move_news(hole, move, table.turn_started_at)
-    wake = bool(table.turn_timer or any(s.bot_level for s in held.seats))
+    wake = bool(table.turn_timer or any(s.bot_level for s in seats))
     _announce(table, wake=wake, news=news)
     return MoveResult(table.pk, table.version, news=news)
 
@@ -841,11 +843,14 @@ class Pending:
 
 
 def pending(
-    table: Table, hole: Hole | None = None, seats: list[Seat] | None = None
+    table: Table,
+    hole: Hole | None = None,
+    seats: list[Seat] | None = None,
+    state: engine.HoleState | None = None,
 ) -> Pending | None:
     """What the table waits for that the server does itself, or None (people to act).
 
-    `seats`: the table's seats, if already read.
+    `seats`: the table's seats, if already read; `state`: the hole's, if already made.
     """
     if table.status != Table.Status.PLAYING:
         return None
@@ -855,7 +860,7 @@ def pending(
     since = table.turn_started_at or timezone.now()
     if hole.finished_at is not None:
         return Pending("deal", (), since + timedelta(seconds=hole_pause()))
-    state = state_from_dict(hole.state)
+    state = state or state_from_dict(hole.state)
     if state.phase == engine.TEE_OFF:
         waiting = [hole.seat_positions[s] for s, done in enumerate(state.teed_off) if not done]
     else:
