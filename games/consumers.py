@@ -144,6 +144,7 @@ class TableConsumer(LiveConsumer):
     """A player's or spectator's live connection to one table."""
 
     is_open = False
+    watching = False  # counted among the table's viewers in this process (`frames.watch`)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -166,12 +167,17 @@ class TableConsumer(LiveConsumer):
         await self.accept()
         self.is_open = True
         _open_consumers.add(self)
+        frames.watch(self.table_id, self.user)
+        self.watching = True
         # htmx's ws extension reconnects without resyncing: always start from a full render.
         self.shown: dict[str, str] = {}
         await self.send_render()
         driver.ensure_started().poke(self.table_id)
 
     async def disconnect(self, code: int) -> None:
+        if self.watching:
+            frames.unwatch(self.table_id, self.user)
+            self.watching = False
         self.is_open = False
         _open_consumers.discard(self)
         if hasattr(self, "group"):

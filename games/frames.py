@@ -65,6 +65,9 @@ class Version:
     parts: dict[str, str] = dataclasses.field(default_factory=dict)
     #: Courses of seats as every viewer but their owner sees them, by position.
     others: dict = dataclasses.field(default_factory=dict)
+    #: Frames rendered ahead for this process's viewers (`foresee`), by player, and when.
+    foreseen: dict[int, dict[str, str]] = dataclasses.field(default_factory=dict)
+    foreseen_at: float = 0.0
 
     @property
     def number(self) -> int:
@@ -103,6 +106,7 @@ def forget() -> None:
     """Drop every kept version (after a table was rewritten behind the services' back
     without a new version, as some tests do)."""
     _versions.clear()
+    _foreseen.clear()
 
 
 def _read(table_id: int, version: int | None = None) -> Version:
@@ -170,6 +174,10 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
     if kept is None:
         return None
     if kept.number == version - 1 and isinstance(news, dict):
+        foreseen = _foreseen.pop(table_id, None)
+        if foreseen is not None and foreseen[0] == news and foreseen[1].number == version:
+            _keep(table_id, foreseen[1])
+            return foreseen[1]
         try:
             if "move" in news:
                 kept = _derive_move(table_id, kept, news["move"])
@@ -182,11 +190,82 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
     return kept
 
 
-def holding(table_id: int, version: int) -> selectors.TableData | None:
-    """The table at exactly `version` if this process holds it (for a move made on it,
-    see `services.apply_move`), else None."""
+# --- foresight ---------------------------------------------------------------------------
+#
+# A player's move made on the version this process holds (`services._apply_held`) is
+# known before it is written: while the database writes it, the event loop derives the
+# version it makes and renders the frames of this process's viewers of the table. They
+# are used only once the move is announced, with the same news; a move that is not
+# written is never announced, and what was foreseen of it is dropped.
+
+#: How long frames rendered ahead may be sent for (their countdowns count whole seconds).
+FORESIGHT = 0.5
+
+#: The players watching each table from this process, with their connections' count.
+_viewers: dict[int, dict[int, list]] = {}
+#: The move being written at each table, as foreseen: its news and the version it makes.
+_foreseen: dict[int, tuple[dict, Version]] = {}
+
+
+def watch(table_id: int, user) -> None:
+    """A connection of `user` to the table opened in this process (see `foresee`)."""
+    entry = _viewers.setdefault(table_id, {}).setdefault(user.pk, [user, 0])
+    entry[1] += 1
+
+
+def unwatch(table_id: int, user) -> None:
+    """A connection of `user` to the table closed."""
+    users = _viewers.get(table_id, {})
+    entry = users.get(user.pk)
+    if entry is not None:
+        entry[1] -= 1
+        if entry[1] <= 0:
+            del users[user.pk]
+    if not users:
+        _viewers.pop(table_id, None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Holding:
+    """The table at the version a player moves on, as this process holds it (see
+    `services.apply_move`)."""
+
+    data: selectors.TableData
+    #: The event loop of this process's viewers (None: nothing to render ahead).
+    loop: asyncio.AbstractEventLoop | None = None
+
+    def foresee(self, version: int, news: dict) -> None:
+        """The move of `news`, making `version`, is being written: have its frames
+        rendered ahead. Called from the thread that writes it."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(foresee, self.data.table.pk, version, news)
+
+
+def holding(table_id: int, version: int) -> Holding | None:
+    """The table at exactly `version` if this process holds it, for a move made on it;
+    else None. Called in the event loop."""
     kept = _versions.get(table_id)
-    return kept.data if kept is not None and kept.number == version else None
+    if kept is None or kept.number != version:
+        return None
+    return Holding(kept.data, asyncio.get_running_loop())
+
+
+def foresee(table_id: int, version: int, news: dict) -> None:
+    """Derive the version the move of `news` makes and render it for this process's
+    viewers of the table, to be used once the move is announced (`held`)."""
+    kept = _versions.get(table_id)
+    if kept is None or kept.number != version - 1 or "move" not in news:
+        return
+    try:
+        derived = _derive_move(table_id, kept, news["move"], keep=False)
+    except (engine.IllegalAction, KeyError, TypeError, ValueError, AttributeError):
+        return
+    if derived is None:
+        return
+    for user, _count in list(_viewers.get(table_id, {}).values()):
+        derived.foreseen[user.pk] = _render(derived, user, "")
+    derived.foreseen_at = time.monotonic()
+    _foreseen[table_id] = (news, derived)
 
 
 # One read at a time per table and event loop: the other viewers of the table wait for
@@ -227,6 +306,10 @@ async def live_parts(
                 kept = await database_sync_to_async(_read)(table_id, version)
         if not lock.locked():
             locks.pop(table_id, None)
+    if not alert and time.monotonic() - kept.foreseen_at < FORESIGHT:
+        foreseen = kept.foreseen.get(getattr(user, "pk", None))
+        if foreseen is not None:
+            return foreseen
     try:
         return _render(kept, user, alert)
     except SynchronousOnlyOperation:
@@ -267,8 +350,11 @@ def _next_table(data: selectors.TableData, at: float) -> Table:
     return table
 
 
-def _derive_move(table_id: int, before: Version, move: dict) -> Version | None:
-    """The version after `before` that a plain `move` made (see `services._play`)."""
+def _derive_move(
+    table_id: int, before: Version, move: dict, *, keep: bool = True
+) -> Version | None:
+    """The version after `before` that a plain `move` made (see `services._play`), held
+    from now on if `keep`."""
     data = before.data
     hole = data.hole
     if hole is None or hole.pk != move["hole"] or move["seat"] not in hole.seat_positions:
@@ -298,7 +384,8 @@ def _derive_move(table_id: int, before: Version, move: dict) -> Version | None:
     if scorecard is data.scorecard and "scorecard" in before.parts:
         # The scorecard does not change before the hole ends.
         derived.parts["scorecard"] = before.parts["scorecard"]
-    _keep(table_id, derived)
+    if keep:
+        _keep(table_id, derived)
     return derived
 
 

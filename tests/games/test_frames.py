@@ -10,9 +10,11 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
 from django.utils import timezone
 
 from games import engine, frames, services
+from games.driver import move_call
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
@@ -292,3 +294,76 @@ async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkey
     assert "Anna" in html
     assert frames._versions[table.pk].fresh(time.monotonic())
     assert frames._refreshing[asyncio.get_running_loop()] == {}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    table, people = await database_sync_to_async(_table_with_a_bot)()
+    ana, ben = people[0], people[1]
+    renders = []
+    real_render = frames._render
+
+    def render(version, user, alert):
+        renders.append((version.number, user.pk))
+        return real_render(version, user, alert)
+
+    monkeypatch.setattr(frames, "_render", render)
+    for viewer in (ana, ben):
+        frames.watch(table.pk, viewer)
+
+    async def fresh(viewer) -> str:
+        def read() -> str:
+            with nothing_held():
+                return frames.render_frame(table.pk, viewer)
+
+        return await database_sync_to_async(read)()
+
+    @database_sync_to_async
+    def next_move() -> dict:
+        db_table, hole, state = current(table.pk)
+        seat = next_actor(state)
+        player = people.get(hole.seat_positions[seat])
+        action = quick_action(state, seat)
+        return {"player": player, "action": action, "version": db_table.version}
+
+    apply = move_call(services.apply_move)
+    try:
+        # A move foreseen but not written (a double click on an old copy) is never shown.
+        args = await next_move()
+        await frames.live_frame(table.pk, ana, version=args["version"])
+        old = frames.holding(table.pk, args["version"])
+        first = await apply(table_id=table.pk, **args)
+        with pytest.raises(services.StaleVersion):
+            await apply(table_id=table.pk, **args, held=old)
+        await asyncio.sleep(0)
+        for viewer in (ana, ben):
+            got = await frames.live_frame(table.pk, viewer, version=first.version, news=first.news)
+            assert got == await fresh(viewer)
+        # Each of Ana's and Ben's moves is rendered once per viewer, ahead, and the frames
+        # sent once it is announced are those, as a fresh read's.
+        for _ in range(12):
+            args = await next_move()
+            if args["player"] is None:  # the bot's turn
+                result = await database_sync_to_async(_next_move)(table, people)
+                await frames.live_frame(table.pk, ana, version=result.version, news=result.news)
+                continue
+            renders.clear()
+            held = frames.holding(table.pk, args["version"])
+            result = await apply(table_id=table.pk, **args, held=held)
+            await asyncio.sleep(0)
+            if result.hole_over:
+                break
+            assert sorted(renders) == sorted([(result.version, ana.pk), (result.version, ben.pk)])
+            got = [
+                await frames.live_frame(table.pk, viewer, version=result.version, news=result.news)
+                for viewer in (ana, ben)
+            ]
+            assert len(renders) == 2  # nothing rendered again
+            assert got == [await fresh(ana), await fresh(ben)]
+    finally:
+        for viewer in (ana, ben):
+            frames.unwatch(table.pk, viewer)
+    assert frames._viewers.get(table.pk) is None

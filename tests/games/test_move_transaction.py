@@ -15,7 +15,7 @@ from django.db import IntegrityError, connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import engine, frames, selectors, services
+from games import engine, frames, services
 from games.engine import state_to_dict
 from games.engine.match import HOLES, match_status
 from games.models import Hole, Move, Scorecard, Seat, Table
@@ -253,10 +253,10 @@ def test_the_driver_deals_the_next_hole_when_a_bots_hole_is_over():
     assert current(table.pk)[1].number == 2
 
 
-def _held(table) -> selectors.TableData:
+def _held(table) -> frames.Holding:
     """The table as a server process holds it for its viewers (`frames`)."""
     frames.forget()
-    return frames._read(table.pk).data
+    return frames.Holding(frames._read(table.pk).data)
 
 
 @pytest.mark.postgres
