@@ -32,7 +32,6 @@ from channels.db import database_sync_to_async
 from django.core.exceptions import SynchronousOnlyOperation
 
 from games import engine
-from games.engine import state_to_dict
 from games.engine.match import match_status
 
 from . import live, selectors
@@ -144,6 +143,7 @@ def _render(version: Version, user, alert: str) -> dict[str, str]:
             course.html = cards.course(
                 course, context["rules"], NO_CONTROLS, data.table.version, data.state.phase
             )
+            course.rows = []  # Shared from now on as its HTML: let its slots go.
     parts = {}
     for name in live.PARTS:
         render = lambda name=name: live.render(name, context)  # noqa: E731
@@ -363,7 +363,9 @@ def _derive_move(
     table = _next_table(data, move["at"])
     scorecard = data.scorecard
     hole = copy.copy(hole)
-    hole.state, hole.version = state_to_dict(state), state.version
+    # A held version's state is `data.state`; its stored form would only be garbage to
+    # collect (the version is replaced within seconds), so none is kept.
+    hole.state, hole.version = None, state.version
     if state.phase == engine.OVER:
         # The hole's strokes go on the scorecard, as `scorecards.score_hole` scores
         # them. The match's end is read instead: its results come from the database.
@@ -432,7 +434,7 @@ def _derive_deal(table_id: int, before: Version, deal: dict) -> Version | None:
         dealer=deal["dealer"],
         seed=deal["seed"],
         seat_positions=positions,
-        state=state_to_dict(state),
+        state=None,  # as for a move: the state is `data.state`
         version=state.version,
         started_at=table.turn_started_at,
     )
