@@ -83,6 +83,8 @@ class Version:
 
 
 _versions: dict[int, Version] = {}
+#: Courses' HTML by what they show, for every table and version (see `courses_for`).
+_course_html: dict[tuple, str] = {}
 _lock = threading.Lock()
 
 
@@ -135,7 +137,7 @@ def _read(table_id: int, version: int | None = None) -> Version:
 def _render(version: Version, user, alert: str) -> dict[str, str]:
     """Each live part by name (`live.PARTS`, in order) as `user` sees `version`."""
     data = version.data
-    context = selectors.table_context(data.table, user, data, version.others)
+    context = selectors.table_context(data.table, user, data, version.others, _course_html)
     context.update(oob=True, alert=alert)
     for course in context["courses"]:
         if not course.is_me and not course.html:

@@ -195,12 +195,17 @@ class TableUrls(dict):
 
 
 def table_context(
-    table: Table, user, data: TableData | None = None, others: dict | None = None
+    table: Table,
+    user,
+    data: TableData | None = None,
+    others: dict | None = None,
+    html: dict | None = None,
 ) -> dict[str, Any]:
     """Everything the table page and its live frames show to `user`.
 
     `others`, when given, keeps the courses of seats other than the viewer's (they look
-    the same to every viewer of a version) for the next viewer of the same version.
+    the same to every viewer of a version) for the next viewer of the same version;
+    `html`, the courses' HTML by what they show (see `courses_for`).
     """
     data = data or table_data(table.pk)
     table, seats, hole = data.table, data.seats, data.hole
@@ -245,7 +250,7 @@ def table_context(
     context.update(
         view=view,
         controls=controls,
-        courses=courses_for(table, seats, hole, view, my_seat, controls, actions, others),
+        courses=courses_for(table, seats, hole, view, my_seat, controls, actions, others, html),
         held=card_name(table.variant, view["held"]) if view["held"] is not None else None,
         held_tone=tone(table.variant, view["held"]),
         discard=card_name(table.variant, view["discard_top"])
@@ -360,11 +365,15 @@ def courses_for(
     controls: Controls,
     actions: list[dict],
     others: dict | None = None,
+    html: dict | None = None,
 ) -> list[Course]:
     """Every seat's course, the viewer's own first (it is drawn nearest and largest).
 
     `others`: courses of other seats built for another viewer of the same version, by
-    position, to reuse (and to add to).
+    position, to reuse (and to add to). `html`: rendered courses by what they show, to
+    reuse (and to add to) across versions and viewers; a course without buttons then
+    comes with its HTML and without its slots, as most do not change from one move to
+    the next.
     """
     replace = {a["position"] for a in actions if a["type"] == "replace"}
     flip = {a["position"] for a in actions if a["type"] == "flip"}
@@ -383,6 +392,10 @@ def courses_for(
             # Sits out this playoff hole.
             course = Course(seat.position, seat.name, seat.is_bot, False, False, False, [])
             course.sitting_out = True
+        elif html is not None and not (
+            mine and (replace or flip or controls.tee_off or controls.swaps)
+        ):
+            course = _shown_course(table, seat, hole, view, index, mine, html)
         else:
             course = _course(table, seat, hole, view, index, mine, controls, replace, flip)
         if not mine and others is not None:
@@ -390,6 +403,43 @@ def courses_for(
         courses.append(course)
     courses.sort(key=lambda c: (not c.is_me, c.position))
     return courses
+
+
+#: The most courses' HTML a `courses_for` cache holds before it starts again.
+HTML_KEPT = 4000
+
+
+def _shown_course(
+    table: Table, seat: Seat, hole: Hole, view: dict, index: int, mine: bool, html: dict
+) -> Course:
+    """The course of `seat` (engine seat `index`) without buttons, its HTML from `html`
+    by everything it shows (rendered and added there if missing), without its slots."""
+    from games.templatetags.cards import course as course_html
+
+    cards = view["layouts"][index]
+    is_turn = view["turn"] == index or (
+        view["phase"] == engine.TEE_OFF and not view["teed_off"][index]
+    )
+    is_dealer = hole.dealer == seat.position
+    score = view["scores"][index] if view["scores"] is not None else None
+    kept_for = seat.player.name if seat.player_id and seat.bot_level else ""
+    key = (
+        *(table.variant, view["phase"], seat.position, seat.name, seat.is_bot, mine),
+        *(is_turn, is_dealer, score, kept_for, tuple(cards)),
+    )
+    shown = html.get(key)
+    if shown is None:
+        course = _course(table, seat, hole, view, index, mine, Controls(), set(), set())
+        shown = course_html(course, engine.VARIANTS[table.variant], Controls(), 0, view["phase"])
+        if len(html) >= HTML_KEPT:
+            html.clear()
+        html[key] = shown
+    return Course(
+        *(seat.position, seat.name, seat.is_bot, mine, is_turn, is_dealer, []),
+        score=score,
+        kept_for=kept_for,
+        html=shown,
+    )
 
 
 def _course(

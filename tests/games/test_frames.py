@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from contextlib import contextmanager
 from datetime import timedelta
@@ -367,3 +368,29 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         for viewer in (ana, ben):
             frames.unwatch(table.pk, viewer)
     assert frames._viewers.get(table.pk) is None
+
+
+def test_courses_kept_as_html_render_as_courses_built_afresh(monkeypatch):
+    table, people = _table_with_a_bot()
+    viewers = [people[0], people[1], make_player("cy")]
+    frames._course_html.clear()
+    shown = 0
+    for _ in range(40):
+        frames.forget()
+        version = frames._read(table.pk)
+
+        def render(viewer, version=version) -> dict:
+            copy = dataclasses.replace(version, parts={}, others={}, foreseen={})
+            return frames._render(copy, viewer, "")
+
+        kept = [render(viewer) for viewer in viewers]
+        shown += len(viewers) * 3
+        with monkeypatch.context() as plain:
+            plain.setattr(frames, "_course_html", None)
+            assert kept == [render(viewer) for viewer in viewers]
+        if _next_move(table, people).hole_over:
+            break
+    else:
+        pytest.fail("the hole did not end")
+    # Most courses look as they did a move before: far fewer were rendered than shown.
+    assert 0 < len(frames._course_html) < shown / 3
