@@ -448,6 +448,7 @@ def _play(
     wake: bool = True,
     seats_changed: bool = False,
     commit: bool = False,
+    foresee: Callable[[int, dict], None] | None = None,
 ) -> MoveResult:
     """Apply one action of the seat at `position` to `hole` (the table row is locked).
 
@@ -456,6 +457,7 @@ def _play(
     `seats_changed`: a seat changed hands in this transaction.
     `commit`: the caller began the transaction with a plain BEGIN (`apply_move`), so the
     COMMIT goes with the writes; a move that ends the match raises `_NeedsAtomic` first.
+    `foresee`: told the news before the writes go (see `frames.Holding`).
     """
     after, move = _make_move(
         table, hole, state_from_dict(hole.state), position, action, by_bot=by_bot
@@ -482,6 +484,9 @@ def _play(
             table.finished_at = now
             table_fields += ["status", "finished_at"]
     _touch(table, now)
+    news = None if match_over or seats_changed else _move_news(hole, move, now)
+    if foresee is not None and news is not None:
+        foresee(table.version, news)
     with connection.cursor() as cursor, rows.pipeline():
         rows.insert(cursor, move)
         rows.update(cursor, hole, hole_fields)
@@ -494,7 +499,6 @@ def _play(
     if match_over:
         # Saved by the ORM so that its listeners (league ratings) hear the match end.
         table.save(update_fields=table_fields)
-    news = None if match_over or seats_changed else _move_news(hole, move, now)
     _announce(table, wake=wake or hole_over, news=news)
     return MoveResult(
         table.pk, table.version, hole_over=hole_over, match_over=match_over, news=news
@@ -613,7 +617,7 @@ def apply_move(
             if result is not None:
                 return result
         try:
-            return _apply(table_id, player.pk, action, version, commit=True)
+            return _apply(table_id, player.pk, action, version, commit=True, held=held)
         except _NeedsAtomic:
             rows.roll_back()
         except BaseException:
@@ -624,9 +628,16 @@ def apply_move(
 
 
 def _apply(
-    table_id: int, player_id: int, action: dict, version: int, *, commit: bool = False
+    table_id: int,
+    player_id: int,
+    action: dict,
+    version: int,
+    *,
+    commit: bool = False,
+    held: Holding | None = None,
 ) -> MoveResult:
-    """`apply_move` inside a transaction, begun with a plain BEGIN if `commit`."""
+    """`apply_move` inside a transaction, begun with a plain BEGIN if `commit`; a move's
+    frames are rendered ahead from `held` while it is written."""
     table, hole = _lock_for_move(table_id, player_id, begin=commit)
     if table is None:
         raise GameError("There is no such table.")
@@ -653,6 +664,7 @@ def _apply(
         wake=bool(table.turn_timer or table.has_bots),
         seats_changed=taken_back,
         commit=commit,
+        foresee=held.foresee if held is not None else None,
     )
 
 

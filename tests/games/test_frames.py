@@ -344,19 +344,23 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
             got = await frames.live_frame(table.pk, viewer, version=first.version, news=first.news)
             assert got == await fresh(viewer)
         # Each of Ana's and Ben's moves is rendered once per viewer, ahead, and the frames
-        # sent once it is announced are those, as a fresh read's.
-        for _ in range(12):
+        # sent once it is announced are those, as a fresh read's, to the hole's end (which
+        # is written on the full path, with the scorecard).
+        checked = 0
+        for _ in range(300):
             args = await next_move()
             if args["player"] is None:  # the bot's turn
                 result = await database_sync_to_async(_next_move)(table, people)
+                if result.hole_over:  # the bot ended the hole: play the next one
+                    result = await database_sync_to_async(services.next_hole)(
+                        table_id=table.pk, version=result.version
+                    )
                 await frames.live_frame(table.pk, ana, version=result.version, news=result.news)
                 continue
             renders.clear()
             held = frames.holding(table.pk, args["version"])
             result = await apply(table_id=table.pk, **args, held=held)
             await asyncio.sleep(0)
-            if result.hole_over:
-                break
             assert sorted(renders) == sorted([(result.version, ana.pk), (result.version, ben.pk)])
             got = [
                 await frames.live_frame(table.pk, viewer, version=result.version, news=result.news)
@@ -364,6 +368,11 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
             ]
             assert len(renders) == 2  # nothing rendered again
             assert got == [await fresh(ana), await fresh(ben)]
+            checked += 1
+            if result.hole_over:
+                assert " over.</strong>" in got[0]  # the hole's banner
+                break
+        assert checked >= 5 and result.hole_over
     finally:
         for viewer in (ana, ben):
             frames.unwatch(table.pk, viewer)
