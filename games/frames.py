@@ -225,6 +225,7 @@ def unwatch(table_id: int, user) -> None:
             del users[user.pk]
     if not users:
         _viewers.pop(table_id, None)
+        _foreseen.pop(table_id, None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -264,8 +265,12 @@ def foresee(table_id: int, version: int, news: dict) -> None:
         return
     if derived is None:
         return
-    for user, _count in list(_viewers.get(table_id, {}).values()):
-        derived.foreseen[user.pk] = _render(derived, user, "")
+    try:
+        for user, _count in list(_viewers.get(table_id, {}).values()):
+            derived.foreseen[user.pk] = _render(derived, user, "")
+    except Exception:  # The frames are rendered once announced instead.
+        logger.exception("Could not render table %s ahead", table_id)
+        return
     derived.foreseen_at = time.monotonic()
     _foreseen[table_id] = (news, derived)
 
