@@ -384,7 +384,7 @@ def test_courses_kept_as_html_render_as_courses_built_afresh(monkeypatch):
     viewers = [people[0], people[1], make_player("cy")]
     frames._course_html.clear()
     shown = 0
-    for _ in range(40):
+    for _ in range(300):
         frames.forget()
         version = frames._read(table.pk)
 

@@ -48,6 +48,11 @@ def _move(table, people) -> services.MoveResult:
     return services.apply_move(**_next(table, people))
 
 
+def _needs_postgresql() -> None:
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+
+
 def _no_transaction_open() -> None:
     """The connection is back in autocommit with nothing begun (on PostgreSQL, the
     server says so)."""
@@ -98,8 +103,7 @@ def test_a_match_played_move_by_move_lands_whole():
 
 @pytest.mark.postgres
 def test_on_postgresql_a_move_is_begun_and_committed_with_its_statements():
-    if connection.vendor != "postgresql":
-        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    _needs_postgresql()
     table, people = _table()
     move = _next(table, people)
     with CaptureQueriesContext(connection) as plain:
@@ -261,8 +265,7 @@ def _held(table) -> frames.Holding:
 
 @pytest.mark.postgres
 def test_a_move_on_the_table_its_process_holds_is_one_statement():
-    if connection.vendor != "postgresql":
-        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    _needs_postgresql()
     table, people = _table()
     for _ in range(3):
         move = _next(table, people)
@@ -291,8 +294,7 @@ def test_a_move_on_the_table_its_process_holds_is_one_statement():
 
 @pytest.mark.postgres
 def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
-    if connection.vendor != "postgresql":
-        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    _needs_postgresql()
     table, people = _table()
     old, move = _held(table), _next(table, people)
     _move(table, people)  # the table moves on
@@ -317,8 +319,7 @@ def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
 
 @pytest.mark.postgres
 def test_two_moves_on_one_held_version_race_and_one_lands():
-    if connection.vendor != "postgresql":
-        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    _needs_postgresql()
     table, people = _table()
     held, move = _held(table), _next(table, people)
     start = threading.Barrier(2, timeout=10)
@@ -347,8 +348,7 @@ def test_two_moves_on_one_held_version_race_and_one_lands():
 
 @pytest.mark.postgres
 def test_what_a_held_copy_cannot_take_goes_the_full_way():
-    if connection.vendor != "postgresql":
-        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    _needs_postgresql()
     table, people = _table()
     # An illegal move is refused with the engine's reason, from the table as it stands.
     move = _next(table, people)
