@@ -18,6 +18,7 @@ stays the truth.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import dataclasses
 import logging
@@ -240,8 +241,10 @@ class Holding:
     def foresee(self, version: int, news: dict) -> None:
         """The move of `news`, making `version`, is being written: have its frames
         rendered ahead. Called from the thread that writes it."""
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(foresee, self.data.table.pk, version, news)
+        if self.loop is not None and self.loop.is_running():
+            # A loop stopping meanwhile (the server shuts down) just renders nothing ahead.
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(foresee, self.data.table.pk, version, news)
 
 
 def holding(table_id: int, version: int) -> Holding | None:

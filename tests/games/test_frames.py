@@ -403,3 +403,12 @@ def test_courses_kept_as_html_render_as_courses_built_afresh(monkeypatch):
         pytest.fail("the hole did not end")
     # Most courses look as they did a move before: far fewer were rendered than shown.
     assert 0 < len(frames._course_html) < shown / 3
+
+
+def test_a_move_written_after_its_viewers_loop_stopped_renders_nothing_ahead():
+    loop = asyncio.new_event_loop()
+    loop.close()
+    table, _people = _table_with_a_bot()
+    held = frames.Holding(frames._read(table.pk).data, loop)
+    held.foresee(held.data.table.version + 1, {"move": {}})  # no error, nothing scheduled
+    assert table.pk not in frames._foreseen
