@@ -2,9 +2,10 @@
 
 All viewers of one version of a table share one read of it (`selectors.TableData`)
 and the parts of the picture that look the same to each of them, rendered once: the
-scorecard, the move log and every course but the viewer's own. Each viewer's own
-parts (whose turn it is, the piles, its course and its buttons) are rendered per
-viewer, from `engine.view` of its own seat as always.
+scorecard and the move log. Courses without buttons are rendered once for what they
+show, across versions and viewers (`_course_html`). Each viewer's own parts (whose
+turn it is, the piles, its buttons) are rendered per viewer, from `engine.view` of
+its own seat as always.
 
 Each process keeps the latest version of every playing table it serves. The news of
 a move (one that does not end the match) carries the move, and the news of a deal
@@ -37,7 +38,6 @@ from games.engine.match import match_status
 
 from . import live, selectors
 from .models import Hole, Table
-from .templatetags import cards
 
 logger = logging.getLogger(__name__)
 
@@ -51,8 +51,6 @@ SHARED = {"scorecard", "log"}
 #: read together (a server's first viewers) are not all read again together.
 MAX_AGE = 30.0
 MAX_TABLES = 2000
-#: A course that is not the viewer's has no buttons.
-NO_CONTROLS = selectors.Controls()
 
 
 @dataclasses.dataclass
@@ -63,8 +61,6 @@ class Version:
     stale_at: float  # when this version, or the one it was derived from, grows old
     scorecard_at: float  # when its scorecard was read
     parts: dict[str, str] = dataclasses.field(default_factory=dict)
-    #: Courses of seats as every viewer but their owner sees them, by position.
-    others: dict = dataclasses.field(default_factory=dict)
     #: Frames rendered ahead for this process's viewers (`foresee`), by player, and when.
     foreseen: dict[int, dict[str, str]] = dataclasses.field(default_factory=dict)
     foreseen_at: float = 0.0
@@ -138,15 +134,8 @@ def _read(table_id: int, version: int | None = None) -> Version:
 def _render(version: Version, user, alert: str) -> dict[str, str]:
     """Each live part by name (`live.PARTS`, in order) as `user` sees `version`."""
     data = version.data
-    context = selectors.table_context(data.table, user, data, version.others, _course_html)
+    context = selectors.table_context(data.table, user, data, _course_html)
     context.update(oob=True, alert=alert)
-    for course in context["courses"]:
-        if not course.is_me and not course.html:
-            # A course shared by every viewer of this version (`Version.others`).
-            course.html = cards.course(
-                course, context["rules"], NO_CONTROLS, data.table.version, data.state.phase
-            )
-            course.rows = []  # Shared from now on as its HTML: let its slots go.
     parts = {}
     for name in live.PARTS:
         render = lambda name=name: live.render(name, context)  # noqa: E731

@@ -198,14 +198,11 @@ def table_context(
     table: Table,
     user,
     data: TableData | None = None,
-    others: dict | None = None,
     html: dict | None = None,
 ) -> dict[str, Any]:
     """Everything the table page and its live frames show to `user`.
 
-    `others`, when given, keeps the courses of seats other than the viewer's (they look
-    the same to every viewer of a version) for the next viewer of the same version;
-    `html`, the courses' HTML by what they show (see `courses_for`).
+    `html`, when given, holds the courses' HTML by what they show (see `courses_for`).
     """
     data = data or table_data(table.pk)
     table, seats, hole = data.table, data.seats, data.hole
@@ -250,7 +247,7 @@ def table_context(
     context.update(
         view=view,
         controls=controls,
-        courses=courses_for(table, seats, hole, view, my_seat, controls, actions, others, html),
+        courses=courses_for(table, seats, hole, view, my_seat, controls, actions, html),
         held=card_name(table.variant, view["held"]) if view["held"] is not None else None,
         held_tone=tone(table.variant, view["held"]),
         discard=card_name(table.variant, view["discard_top"])
@@ -364,13 +361,11 @@ def courses_for(
     my_seat: int | None,
     controls: Controls,
     actions: list[dict],
-    others: dict | None = None,
     html: dict | None = None,
 ) -> list[Course]:
     """Every seat's course, the viewer's own first (it is drawn nearest and largest).
 
-    `others`: courses of other seats built for another viewer of the same version, by
-    position, to reuse (and to add to). `html`: rendered courses by what they show, to
+    `html`: rendered courses by what they show, to
     reuse (and to add to) across versions and viewers; a course without buttons then
     comes with its HTML and without its slots, as most do not change from one move to
     the next.
@@ -385,9 +380,6 @@ def courses_for(
             else None
         )
         mine = index is not None and index == my_seat
-        if not mine and others is not None and seat.position in others:
-            courses.append(others[seat.position])
-            continue
         if index is None:
             # Sits out this playoff hole.
             course = Course(seat.position, seat.name, seat.is_bot, False, False, False, [])
@@ -398,8 +390,6 @@ def courses_for(
             course = _shown_course(table, seat, hole, view, index, mine, html)
         else:
             course = _course(table, seat, hole, view, index, mine, controls, replace, flip)
-        if not mine and others is not None:
-            others[seat.position] = course
         courses.append(course)
     courses.sort(key=lambda c: (not c.is_me, c.position))
     return courses

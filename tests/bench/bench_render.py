@@ -7,7 +7,8 @@ Plays a hole of a four-seat table (SQLite in a temporary directory, production
 settings) and, for each move, derives the next version from the move's news and
 renders each seat's live parts. Prints, in one run, the time per move with the
 courses' HTML kept by what they show (`frames._course_html`, as the server runs) and
-without (every course built and rendered for every version), best of several rounds.
+without (every course built and rendered for every viewer of every version), best of
+several rounds.
 """
 
 from __future__ import annotations

@@ -389,7 +389,7 @@ def test_courses_kept_as_html_render_as_courses_built_afresh(monkeypatch):
         version = frames._read(table.pk)
 
         def render(viewer, version=version) -> dict:
-            copy = dataclasses.replace(version, parts={}, others={}, foreseen={})
+            copy = dataclasses.replace(version, parts={}, foreseen={})
             return frames._render(copy, viewer, "")
 
         kept = [render(viewer) for viewer in viewers]
