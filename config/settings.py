@@ -129,9 +129,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # The pub/sub layer keeps one connection per process instead of a pool that
-            # runs dry under bursts of connections.
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels-redis's pub/sub layer keeps one connection per process instead of
+            # a pool that runs dry under bursts of connections; config.channel_layer
+            # shortens its path for announcements.
+            "BACKEND": "config.channel_layer.PubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

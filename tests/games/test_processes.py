@@ -35,7 +35,7 @@ def require_production_stack() -> None:
     require("redis")
     engine_name = settings.DATABASES["default"]["ENGINE"]
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    if "postgresql" in engine_name and layer.startswith("channels_redis."):
+    if "postgresql" in engine_name and layer == "config.channel_layer.PubSubChannelLayer":
         return
     problem = "set DATABASE_URL (PostgreSQL) and REDIS_URL: this runs in `make test-postgres`"
     if outside.in_ci():

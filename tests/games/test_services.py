@@ -490,7 +490,7 @@ def test_a_channel_layer_that_never_answers_costs_a_move_seconds_not_the_request
         host, port = silent.getsockname()
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "BACKEND": "config.channel_layer.PubSubChannelLayer",
                 "CONFIG": {"hosts": [f"redis://{host}:{port}/0"]},
             }
         }
