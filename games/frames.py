@@ -45,10 +45,11 @@ logger = logging.getLogger(__name__)
 SHARED = {"scorecard", "log"}
 
 #: How long a version read from the database (and the versions derived from it) may
-#: be served before the table is read again: names of players are not versioned. Live
-#: frames go on from memory meanwhile, while the read runs off their path. Each read
-#: grows old at its own time between half of it and all of it, so that the tables
-#: read together (a server's first viewers) are not all read again together.
+#: be served before what versions do not count (players' names, corrected totals) is
+#: checked again (`_recheck`). Live frames go on from memory meanwhile, while the check
+#: runs off their path. Each version grows old at its own time between half of it and
+#: all of it, so that the tables read together (a server's first viewers) are not all
+#: checked together.
 MAX_AGE = 30.0
 MAX_TABLES = 2000
 
@@ -325,21 +326,38 @@ _refreshing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyn
 
 
 def _refresh(table_id: int) -> None:
-    """Read the table again on the database thread, without anyone waiting for it: the
-    next frames are made from the read (or from a version derived from it)."""
+    """Check the table again on the database thread, without anyone waiting for it
+    (`_recheck`): the next frames are made from what it finds (or from a version
+    derived from it)."""
     tasks = _refreshing.setdefault(asyncio.get_running_loop(), {})
     if table_id in tasks:
         return
 
     async def read() -> None:
         try:
-            await database_sync_to_async(_read)(table_id)
+            await database_sync_to_async(_recheck)(table_id)
         except Exception:  # The next frames come from memory all the same.
             logger.exception("Could not read table %s again", table_id)
         finally:
             tasks.pop(table_id, None)
 
     tasks[table_id] = asyncio.get_running_loop().create_task(read())
+
+
+def _recheck(table_id: int) -> None:
+    """The table's held version grew old: what versions do not count (its players'
+    names, its settings, its cards' totals, which a correction changes) is read and
+    compared, in two small queries (`selectors.still_shows`). If it holds, the version
+    held is kept for another while; if not, the table is read again in full (`_read`)."""
+    kept = _versions.get(table_id)
+    if kept is None or not selectors.still_shows(kept.data):
+        _read(table_id)
+        return
+    with _lock:
+        # Whatever the event loop derived meanwhile shares the names and the totals.
+        held = _versions.get(table_id)
+        if held is not None and held.data.seats is kept.data.seats:
+            held.stale_at = time.monotonic() + MAX_AGE * random.uniform(0.5, 1.0)
 
 
 def _next_table(data: selectors.TableData, at: float) -> Table:

@@ -171,6 +171,38 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
     )
 
 
+def still_shows(data: TableData) -> bool:
+    """Whether the database still has `data`'s seats with their names and bots, the
+    table's settings that frames show, and its cards' totals: what a table's version
+    does not count."""
+    table = data.table
+    rows = Seat.objects.filter(table_id=table.pk).order_by("position")
+    fields = ("table__status", "table__turn_timer", "table__is_public", "table__host_id")
+    now = [
+        (*row[:3], (row[3] or row[4]) if row[1] else None, *row[5:])
+        for row in rows.values_list(
+            "position",
+            "player_id",
+            "bot_level",
+            "player__display_name",
+            "player__username",
+            *fields,
+        )
+    ]
+    shown_settings = (table.status, table.turn_timer, table.is_public, table.host_id)
+    shown = [
+        (
+            s.position,
+            s.player_id,
+            s.bot_level,
+            s.player.name if s.player_id else None,
+            *shown_settings,
+        )
+        for s in sorted(data.seats, key=lambda s: s.position)
+    ]
+    return now == shown and _totals_unchanged(table, data.scorecard)
+
+
 def _totals_unchanged(table: Table, scorecard: dict[str, Any]) -> bool:
     """Whether `table`'s cards still have the totals `scorecard` shows (a correction
     changes the total of the card it corrects)."""

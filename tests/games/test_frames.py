@@ -12,10 +12,13 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import engine, frames, services
 from games.driver import move_call
+from games.models import Scorecard
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
@@ -295,6 +298,41 @@ async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkey
     assert "Anna" in html
     assert frames._versions[table.pk].fresh(time.monotonic())
     assert frames._refreshing[asyncio.get_running_loop()] == {}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_old_version_that_still_holds_is_kept_after_two_small_queries(monkeypatch):
+    table, people = await database_sync_to_async(_table_with_a_bot)()
+    version = (await database_sync_to_async(current)(table.pk))[0].version
+    await frames.live_frame(table.pk, people[0], version=version)
+    reads = []
+    real_data = frames.selectors.table_data
+
+    def table_data(*args):
+        reads.append(args[0])
+        return real_data(*args)
+
+    monkeypatch.setattr(frames.selectors, "table_data", table_data)
+    kept = frames._versions[table.pk]
+    kept.stale_at = time.monotonic() - 1
+
+    def recheck() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            frames._recheck(table.pk)
+        return len(queries)
+
+    assert await database_sync_to_async(recheck)() == 2
+    assert reads == []
+    assert frames._versions[table.pk] is kept and kept.fresh(time.monotonic())
+    # A correction changes a card's total, which no version counts: read in full.
+    corrected = await database_sync_to_async(Scorecard.objects.filter(table=table).update)(
+        total=F("total") + 5
+    )
+    assert corrected
+    kept.stale_at = time.monotonic() - 1
+    await database_sync_to_async(frames._recheck)(table.pk)
+    assert reads == [table.pk]
+    assert frames._versions[table.pk] is not kept
 
 
 @pytest.mark.postgres
