@@ -267,12 +267,8 @@ async def test_viewers_waiting_on_the_same_version_share_one_read(monkeypatch):
     assert "Your course" in got[0] and "Your course" not in got[2]
 
 
-@pytest.mark.django_db(transaction=True)
-async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkeypatch):
-    table, people = await database_sync_to_async(_table_with_a_bot)()
-    ana = people[0]
-    version = (await database_sync_to_async(current)(table.pk))[0].version
-    await frames.live_frame(table.pk, ana, version=version)
+def full_reads(monkeypatch) -> list[int]:
+    """The ids of the tables read in full (`selectors.table_data`) from now on."""
     reads = []
     real_data = frames.selectors.table_data
 
@@ -281,6 +277,16 @@ async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkey
         return real_data(*args)
 
     monkeypatch.setattr(frames.selectors, "table_data", table_data)
+    return reads
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkeypatch):
+    table, people = await database_sync_to_async(_table_with_a_bot)()
+    ana = people[0]
+    version = (await database_sync_to_async(current)(table.pk))[0].version
+    await frames.live_frame(table.pk, ana, version=version)
+    reads = full_reads(monkeypatch)
     # Names are not versioned: one changes, and the version held grows old.
     await database_sync_to_async(type(ana).objects.filter(pk=ana.pk).update)(display_name="Anna")
     frames._versions[table.pk].stale_at = time.monotonic() - 1
@@ -305,14 +311,7 @@ async def test_an_old_version_that_still_holds_is_kept_after_two_small_queries(m
     table, people = await database_sync_to_async(_table_with_a_bot)()
     version = (await database_sync_to_async(current)(table.pk))[0].version
     await frames.live_frame(table.pk, people[0], version=version)
-    reads = []
-    real_data = frames.selectors.table_data
-
-    def table_data(*args):
-        reads.append(args[0])
-        return real_data(*args)
-
-    monkeypatch.setattr(frames.selectors, "table_data", table_data)
+    reads = full_reads(monkeypatch)
     kept = frames._versions[table.pk]
     kept.stale_at = time.monotonic() - 1
 
