@@ -45,11 +45,11 @@ logger = logging.getLogger(__name__)
 SHARED = {"scorecard", "log"}
 
 #: How long a version read from the database (and the versions derived from it) may
-#: be served before what versions do not count (players' names, corrected totals) is
-#: checked again (`_recheck`). Live frames go on from memory meanwhile, while the check
-#: runs off their path. Each version grows old at its own time between half of it and
-#: all of it, so that the tables read together (a server's first viewers) are not all
-#: checked together.
+#: be served before what versions do not count (players' names, the table's settings,
+#: corrected totals) is checked again (`_recheck`). Live frames go on from memory
+#: meanwhile, while the check runs off their path. Each version grows old at its own
+#: time between half of it and all of it, so that the tables read together (a
+#: server's first viewers) are not all checked together.
 MAX_AGE = 30.0
 MAX_TABLES = 2000
 
@@ -337,7 +337,7 @@ def _refresh(table_id: int) -> None:
         try:
             await database_sync_to_async(_recheck)(table_id)
         except Exception:  # The next frames come from memory all the same.
-            logger.exception("Could not read table %s again", table_id)
+            logger.exception("Could not check table %s again", table_id)
         finally:
             tasks.pop(table_id, None)
 
