@@ -268,7 +268,10 @@ class TableConsumer(LiveConsumer):
         try:
             if kind == "next_hole":
                 await move_call(services.next_hole)(
-                    table_id=self.table_id, version=version, by=self.user
+                    table_id=self.table_id,
+                    version=version,
+                    by=self.user,
+                    held=frames.holding(self.table_id, version),
                 )
             else:
                 await move_call(services.apply_move)(

@@ -168,7 +168,7 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
         return None
     if kept.number == version - 1 and isinstance(news, dict):
         foreseen = _foreseen.pop(table_id, None)
-        if foreseen is not None and foreseen[0] == news and foreseen[1].number == version:
+        if foreseen is not None and foreseen[1].number == version and _came(foreseen, news):
             _keep(table_id, foreseen[1])
             return foreseen[1]
         try:
@@ -189,7 +189,9 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
 # known before it is written: while the database writes it, the event loop derives the
 # version it makes and renders the frames of this process's viewers of the table. They
 # are used only once the move is announced, with the same news; a move that is not
-# written is never announced, and what was foreseen of it is dropped.
+# written is never announced, and what was foreseen of it is dropped. So is a deal a
+# player asks for (`services.next_hole`), whose hole gets its id only once written: its
+# news is foreseen without it.
 
 #: How long frames rendered ahead may be sent for (their countdowns count whole seconds).
 FORESIGHT = 0.5
@@ -250,10 +252,13 @@ def foresee(table_id: int, version: int, news: dict) -> None:
     """Derive the version the move of `news` makes and render it for this process's
     viewers of the table, to be used once the move is announced (`held`)."""
     kept = _versions.get(table_id)
-    if kept is None or kept.number != version - 1 or "move" not in news:
+    if kept is None or kept.number != version - 1:
         return
     try:
-        derived = _derive_move(table_id, kept, news["move"], keep=False)
+        if "move" in news:
+            derived = _derive_move(table_id, kept, news["move"], keep=False)
+        else:
+            derived = _derive_deal(table_id, kept, news["deal"], keep=False)
     except (engine.IllegalAction, KeyError, TypeError, ValueError, AttributeError):
         return
     if derived is None:
@@ -266,6 +271,18 @@ def foresee(table_id: int, version: int, news: dict) -> None:
         return
     derived.foreseen_at = time.monotonic()
     _foreseen[table_id] = (news, derived)
+
+
+def _came(foreseen: tuple[dict, Version], news: dict) -> bool:
+    """Whether `news` is what was foreseen; a deal's hole, foreseen without its id,
+    takes the id announced."""
+    if foreseen[0] == news:
+        return True
+    deal = news.get("deal")
+    if not isinstance(deal, dict) or foreseen[0].get("deal") != {**deal, "hole": None}:
+        return False
+    foreseen[1].data.hole.pk = deal["hole"]
+    return True
 
 
 # One read at a time per table and event loop: the other viewers of the table wait for
@@ -434,8 +451,11 @@ def _scored(scorecard: dict, number: int, strokes: dict[int, int]) -> dict | Non
     return {"numbers": numbers, "rows": scored}
 
 
-def _derive_deal(table_id: int, before: Version, deal: dict) -> Version | None:
-    """The version after `before` that dealt the next hole (see `services.next_hole`)."""
+def _derive_deal(
+    table_id: int, before: Version, deal: dict, *, keep: bool = True
+) -> Version | None:
+    """The version after `before` that dealt the next hole (see `services.next_hole`),
+    held from now on if `keep`."""
     data = before.data
     if data.hole is None or data.hole.finished_at is None or deal["number"] != data.hole.number + 1:
         return None
@@ -462,5 +482,6 @@ def _derive_deal(table_id: int, before: Version, deal: dict) -> Version | None:
         before.stale_at,
         before.scorecard_at,
     )
-    _keep(table_id, derived)
+    if keep:
+        _keep(table_id, derived)
     return derived

@@ -105,12 +105,16 @@ class CardStrokes:
         return match_status(grid, len(positions))
 
 
-def score_hole(*, table: Table, number: int, strokes: dict[int, int]) -> HoleScoring:
+def score_hole(
+    *, table: Table, number: int, strokes: dict[int, int], cards: CardStrokes | None = None
+) -> HoleScoring:
     """What one hole's strokes (by seat position) make of the match: one read of the
-    table's cards and strokes, nothing written (`HoleScoring.write` does that)."""
-    with connection.cursor() as cursor:
-        cursor.execute(strokes_sql(), [table.pk])
-        cards = CardStrokes.from_rows(cursor.fetchall())
+    table's cards and strokes unless the caller read them (`cards`, under the table's
+    lock), nothing written (`HoleScoring.write` does that)."""
+    if cards is None:
+        with connection.cursor() as cursor:
+            cursor.execute(strokes_sql(), [table.pk])
+            cards = CardStrokes.from_rows(cursor.fetchall())
     cards.played[number] = {p: value for p, value in strokes.items() if p in cards.ids}
     status = cards.status()
     results = []

@@ -475,7 +475,9 @@ def _play(
         hole.finished_at = now
         hole_fields += ["scores", "finished_at"]
         strokes = dict(zip(hole.seat_positions, after.scores, strict=True))
-        scoring = score_hole(table=table, number=hole.number, strokes=strokes)
+        scoring = score_hole(
+            table=table, number=hole.number, strokes=strokes, cards=getattr(table, "cards", None)
+        )
         if scoring.status.over:
             if commit:
                 raise _NeedsAtomic
@@ -586,6 +588,10 @@ def _lock_for_move(
     return table, (rows.instance(Hole, row, hole_reader) if row else None)
 
 
+class _EndsHole(Exception):
+    """The move ends the hole as the caller's process holds it (see `_apply_held`)."""
+
+
 class _NeedsAtomic(Exception):
     """The move does more than a transaction begun with a plain BEGIN takes on (see
     `apply_move`): roll back, and apply it again inside Django's transaction."""
@@ -598,7 +604,8 @@ def apply_move(
 
     On PostgreSQL a move costs two round trips to the database: BEGIN goes with the
     locking read, COMMIT with the writes (a hole's end takes one read of the scorecards
-    between). Django's transaction would cost two more, as the driver waits on BEGIN and
+    between, unless the held copy below foresaw it and they came with the locking read).
+    Django's transaction would cost two more, as the driver waits on BEGIN and
     on COMMIT alone, so the transaction is begun and ended with plain statements while
     Django stays in autocommit. Nothing inside may then use Django's `atomic`: the end of
     a match (its listeners save through the ORM) and a seat taken back from its bot roll
@@ -612,12 +619,17 @@ def apply_move(
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        cards = False
         if held is not None:
-            result = _apply_held(table_id, player.pk, action, version, held)
-            if result is not None:
-                return result
+            try:
+                result = _apply_held(table_id, player.pk, action, version, held)
+            except _EndsHole:
+                cards = True
+            else:
+                if result is not None:
+                    return result
         try:
-            return _apply(table_id, player.pk, action, version, commit=True, held=held)
+            return _apply(table_id, player.pk, action, version, commit=True, held=held, cards=cards)
         except _NeedsAtomic:
             rows.roll_back()
         except BaseException:
@@ -635,10 +647,12 @@ def _apply(
     *,
     commit: bool = False,
     held: Holding | None = None,
+    cards: bool = False,
 ) -> MoveResult:
     """`apply_move` inside a transaction, begun with a plain BEGIN if `commit`; a move's
-    frames are rendered ahead from `held` while it is written."""
-    table, hole = _lock_for_move(table_id, player_id, begin=commit)
+    frames are rendered ahead from `held` while it is written. `cards`: the move is
+    expected to end the hole, so the scorecards are read with the lock."""
+    table, hole = _lock_for_move(table_id, player_id, begin=commit, cards=cards)
     if table is None:
         raise GameError("There is no such table.")
     if table.my_position is None:
@@ -673,7 +687,8 @@ def _apply_held(
 ) -> MoveResult | None:
     """`apply_move` on the caller's copy of the table at `version`, in one statement, or
     None (nothing written) when the copy is not the table as it stands or the move does
-    more than a plain move: a refusal, a hole's end, a seat taken back.
+    more than a plain move: a refusal, a seat taken back; `_EndsHole` (nothing written)
+    when it ends the hole.
 
     The statement updates the table's row only while it is at `version`, its hole at the
     held state's version and the player's seat the player's own; the hole and the log
@@ -699,7 +714,7 @@ def _apply_held(
     except GameError:
         return None  # The full path says why, from the table as it stands.
     if after.phase == engine.OVER:
-        return None
+        raise _EndsHole
     table = copy.copy(table)
     _touch(table)
     move.created_at = table.turn_started_at
@@ -787,22 +802,25 @@ def quick_start(*, player) -> Table:
     return start_match(table=table, by=player)
 
 
-def next_hole(*, table_id: int, version: int, by=None) -> MoveResult:
+def next_hole(*, table_id: int, version: int, by=None, held: Holding | None = None) -> MoveResult:
     """Deal the next hole after a finished one (a player's "Next hole", or the driver).
 
-    On PostgreSQL in two round trips, as a move (see `apply_move`).
+    On PostgreSQL in two round trips, as a move (see `apply_move`); the deal's frames
+    are rendered ahead from `held` while it is written.
     """
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
         try:
-            return _next_hole(table_id, version, by, commit=True)
+            return _next_hole(table_id, version, by, commit=True, held=held)
         except BaseException:
             rows.roll_back()
             raise
     with transaction.atomic():
-        return _next_hole(table_id, version, by)
+        return _next_hole(table_id, version, by, held=held)
 
 
-def _next_hole(table_id: int, version: int, by, *, commit: bool = False) -> MoveResult:
+def _next_hole(
+    table_id: int, version: int, by, *, commit: bool = False, held: Holding | None = None
+) -> MoveResult:
     table, hole = _lock_for_move(table_id, getattr(by, "pk", None), begin=commit, cards=True)
     if table is None:
         raise GameError("There is no such table.")
@@ -818,6 +836,18 @@ def _next_hole(table_id: int, version: int, by, *, commit: bool = False) -> Move
         positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
     dealt = _new_hole(table, hole.number + 1, positions)
     _touch(table)
+    deal = None
+    if dealt.deck is None:
+        deal = {
+            "hole": None,  # known once written
+            "number": dealt.number,
+            "dealer": dealt.dealer,
+            "seed": dealt.seed,
+            "positions": dealt.seat_positions,
+            "at": table.turn_started_at.timestamp(),
+        }
+        if held is not None:
+            held.foresee(table.version, {"deal": deal})
     with connection.cursor() as hole_cursor, connection.cursor() as cursor:
         with rows.pipeline():
             rows.insert(hole_cursor, dealt, returning=True)
@@ -826,18 +856,7 @@ def _next_hole(table_id: int, version: int, by, *, commit: bool = False) -> Move
                 cursor.execute("COMMIT")
         dealt.pk = hole_cursor.fetchone()[0]
     dealt._state.adding = False
-    news = None
-    if dealt.deck is None:
-        news = {
-            "deal": {
-                "hole": dealt.pk,
-                "number": dealt.number,
-                "dealer": dealt.dealer,
-                "seed": dealt.seed,
-                "positions": dealt.seat_positions,
-                "at": table.turn_started_at.timestamp(),
-            }
-        }
+    news = None if deal is None else {"deal": {**deal, "hole": dealt.pk}}
     _announce(table, news=news)
     return MoveResult(table.pk, table.version, news=news)
 

@@ -410,6 +410,26 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
                 assert " over.</strong>" in got[0]  # the hole's banner
                 break
         assert checked >= 5 and result.hole_over
+        # The next deal, asked for by a player, is rendered ahead as well, though its
+        # hole gets its id only once written.
+        renders.clear()
+        held = frames.holding(table.pk, result.version)
+        dealt = await move_call(services.next_hole)(
+            table_id=table.pk, version=result.version, by=ana, held=held
+        )
+        await asyncio.sleep(0)
+        assert sorted(renders) == sorted([(dealt.version, ana.pk), (dealt.version, ben.pk)])
+        got = [
+            await frames.live_frame(table.pk, viewer, version=dealt.version, news=dealt.news)
+            for viewer in (ana, ben)
+        ]
+        assert len(renders) == 2
+        assert got == [await fresh(ana), await fresh(ben)]
+        assert frames._versions[table.pk].data.hole.pk == dealt.news["deal"]["hole"]
+        # The version held from then on follows the new hole's moves by their news.
+        result = await database_sync_to_async(_next_move)(table, people)
+        kept = frames.held(table.pk, result.version, result.news)
+        assert kept is not None and kept.data.state.version == 1
     finally:
         for viewer in (ana, ben):
             frames.unwatch(table.pk, viewer)

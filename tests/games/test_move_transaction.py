@@ -64,6 +64,21 @@ def _no_transaction_open() -> None:
         assert connection.connection.info.transaction_status == TransactionStatus.IDLE
 
 
+def _sent(call):
+    """What `call` returns, and each statement it sent with whether it went in a
+    pipeline (together with others, in one round trip) or alone."""
+    from psycopg.pq import PipelineStatus
+
+    sent = []
+
+    def record(execute, sql, params, many, context):
+        sent.append((sql, connection.connection.info.pipeline_status != PipelineStatus.OFF))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        return call(), sent
+
+
 def test_a_match_played_move_by_move_lands_whole():
     table, people = _table()
     results = []
@@ -119,13 +134,14 @@ def test_on_postgresql_a_move_is_begun_and_committed_with_its_statements():
         if engine.apply_action(state, next_actor(state), move["action"]).phase == engine.OVER:
             break
         services.apply_move(**move)
-    with CaptureQueriesContext(connection) as ending:
-        result = services.apply_move(**move)
+    result, sent = _sent(lambda: services.apply_move(**move))
     assert result.hole_over and not result.match_over
-    sql = [q["sql"] for q in ending.captured_queries]
+    sql = [s for s, _pipelined in sent]
     assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
     assert sql.count("BEGIN") == 1
     assert sum("games_scorecardhole" in s for s in sql) == 2  # read, then written
+    # The read goes alone, once the move is known to end the hole: three round trips.
+    assert [pipelined for s, pipelined in sent if s.startswith("SELECT c.id")] == [False]
     _no_transaction_open()
     # So does the next deal, with the scorecards read to know who plays it.
     with CaptureQueriesContext(connection) as dealing:
@@ -361,17 +377,27 @@ def test_what_a_held_copy_cannot_take_goes_the_full_way():
     result = services.apply_move(**_next(table, people), held=_held(table))
     assert result.news is None
     assert Seat.objects.get(table=table, position=position).bot_level == ""
-    # A hole's end is scored on the full path.
+    # A hole's end is scored on the full path, in two round trips: the copy foresaw it,
+    # so the scorecards are read with the lock, and written with the move.
     while True:
         move = _next(table, people)
         state = current(table.pk)[2]
         ends = engine.apply_action(state, next_actor(state), move["action"]).phase == engine.OVER
         held = _held(table)
-        with CaptureQueriesContext(connection) as made:
-            result = services.apply_move(**move, held=held)
-        sql = [q["sql"] for q in made.captured_queries]
+        result, sent = _sent(lambda move=move, held=held: services.apply_move(**move, held=held))
         if ends:
             break
-        assert len(sql) == 1
-    assert result.hole_over and "BEGIN" in sql
+        assert len(sent) == 1
+    assert result.hole_over and sent[0][0] == "BEGIN"
+    sql = [s for s, _pipelined in sent]
     assert sum("games_scorecardhole" in s for s in sql) == 2
+    assert all(pipelined for _s, pipelined in sent)
+    assert sql.index(next(s for s in sql if s.startswith("SELECT c.id"))) < sql.index(
+        next(s for s in sql if s.startswith("INSERT"))
+    )
+    _no_transaction_open()
+    # The first hole's strokes are the totals.
+    hole = current(table.pk)[1]
+    assert hole.number == 1
+    scored = {card.position: card.total for card in Scorecard.objects.filter(table=table)}
+    assert scored == dict(zip(hole.seat_positions, hole.scores, strict=True))
