@@ -31,6 +31,7 @@ from games import engine
 from games.engine import describe_action, describe_turn, state_from_dict, state_to_dict
 from games.engine.bots import BOT_LEVELS, choose_action
 from games.engine.match import (
+    HOLES,
     choose_first_dealer,
     dealer_for_hole,
     playoff_dealer,
@@ -38,7 +39,7 @@ from games.engine.match import (
 )
 
 from . import rows
-from .models import Hole, Move, Scorecard, Seat, Table
+from .models import Hole, Move, Scorecard, ScorecardHole, Seat, Table
 from .scorecards import (
     CardStrokes,
     correct_hole,
@@ -688,7 +689,7 @@ def _apply_held(
     """`apply_move` on the caller's copy of the table at `version`, in one statement, or
     None (nothing written) when the copy is not the table as it stands or the move does
     more than a plain move: a refusal, a seat taken back; `_EndsHole` (nothing written)
-    when it ends the hole.
+    when it ends the ninth hole or a playoff's, which may end the match.
 
     The statement updates the table's row only while it is at `version`, its hole at the
     held state's version and the player's seat the player's own; the hole and the log
@@ -696,6 +697,10 @@ def _apply_held(
     and moves its version on, so a move racing this one either finds the version gone
     and writes nothing, or is refused by it; and a table at `version` has the held hole
     and state, which the engine made from the same moves.
+
+    A move that ends a hole before the ninth also writes the hole's strokes on the
+    scorecards and their totals, summed from the strokes stored (as `score_hole` does,
+    and no match is over before the ninth hole), in the same statement.
     """
     table, hole, seats = held.data.table, held.data.hole, held.data.seats
     if (
@@ -713,40 +718,52 @@ def _apply_held(
         after, move = _make_move(table, hole, held.data.state, seat.position, action, by_bot=False)
     except GameError:
         return None  # The full path says why, from the table as it stands.
-    if after.phase == engine.OVER:
+    ends = after.phase == engine.OVER
+    if ends and hole.number >= HOLES:
         raise _EndsHole
     table = copy.copy(table)
     _touch(table)
-    move.created_at = table.turn_started_at
+    move.created_at = now = table.turn_started_at
     state = Hole._meta.get_field("state").get_db_prep_save(state_to_dict(after), connection)
     values = [
-        *(table.version, table.turn_started_at, table.pk, version, Table.Status.PLAYING),
+        *(table.version, now, table.pk, version, Table.Status.PLAYING),
         *(hole.pk, hole.version, table.pk, seat.position, player_id),
-        *(state, after.version, hole.pk),
-        *(f.get_db_prep_save(getattr(move, f.attname), connection) for f in _move_fields()),
+        *(state, after.version),
     ]
-    news = _move_news(hole, move, table.turn_started_at)
+    if ends:
+        scores = Hole._meta.get_field("scores").get_db_prep_save(list(after.scores), connection)
+        values += [scores, now]
+    values.append(hole.pk)
+    if ends:
+        strokes = (list(hole.seat_positions), list(after.scores))
+        values += [hole.number, *strokes, table.pk, hole.number, HOLES, *strokes, table.pk]
+    values += [f.get_db_prep_save(getattr(move, f.attname), connection) for f in _fields(Move)]
+    news = _move_news(hole, move, now)
     held.foresee(table.version, news)
     with connection.cursor() as cursor:
-        cursor.execute(_held_move_sql(), values)
+        cursor.execute(_held_move_sql(ends), values)
         if cursor.fetchone() is None:
             return None
-    wake = bool(table.turn_timer or any(s.bot_level for s in seats))
+    wake = bool(ends or table.turn_timer or any(s.bot_level for s in seats))
     _announce(table, wake=wake, news=news)
-    return MoveResult(table.pk, table.version, news=news)
+    return MoveResult(table.pk, table.version, hole_over=ends, news=news)
 
 
-def _move_fields() -> list:
-    return [f for f in Move._meta.concrete_fields if not f.primary_key]
+def _fields(model) -> list:
+    """The columns a row of `model` is inserted with (all but its key)."""
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
 @functools.cache
-def _held_move_sql() -> str:
-    """The statement of `_apply_held`, its parameters in the order that builds them."""
+def _held_move_sql(ends: bool = False) -> str:
+    """The statement of `_apply_held` (for a move that `ends` a regulation hole: with
+    its scoring), its parameters in the order that builds them."""
     q = connection.ops.quote_name
-    tables, holes, seats, moves = (q(m._meta.db_table) for m in (Table, Hole, Seat, Move))
-    fields = _move_fields()
-    return (
+    tables, holes, seats, moves, cards, strokes = (
+        q(m._meta.db_table) for m in (Table, Hole, Seat, Move, Scorecard, ScorecardHole)
+    )
+    fields = _fields(Move)
+    sql = (
         f"WITH t AS (UPDATE {tables} SET version = %s, turn_started_at = %s"
         " WHERE id = %s AND version = %s AND status = %s"
         f" AND EXISTS (SELECT 1 FROM {holes} WHERE id = %s AND version = %s"
@@ -754,7 +771,26 @@ def _held_move_sql() -> str:
         f" AND EXISTS (SELECT 1 FROM {seats} WHERE table_id = %s AND position = %s"
         " AND player_id = %s AND bot_level = '') RETURNING id),"
         f" h AS (UPDATE {holes} SET state = %s, version = %s"
-        " WHERE id = %s AND EXISTS (SELECT 1 FROM t) RETURNING id)"
+    )
+    if ends:
+        sql += ", scores = %s, finished_at = %s"
+    sql += " WHERE id = %s AND EXISTS (SELECT 1 FROM t) RETURNING id)"
+    if ends:
+        # Each seat's strokes by position; every statement of a WITH sees the rows as
+        # they were before it, so a card's total is its other holes' plus this one.
+        played = "unnest(%s::integer[], %s::integer[]) AS v(position, strokes)"
+        sql += (
+            f", s AS (INSERT INTO {strokes} (scorecard_id, number, strokes)"
+            f" SELECT c.id, %s, v.strokes FROM {cards} c JOIN {played}"
+            " ON v.position = c.position WHERE c.table_id = %s AND EXISTS (SELECT 1 FROM t)"
+            " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes),"
+            f" r AS (UPDATE {cards} c SET place = NULL, total = v.strokes + (SELECT"
+            f" COALESCE(SUM(o.strokes), 0) FROM {strokes} o WHERE o.scorecard_id = c.id"
+            f" AND o.number <> %s AND o.number <= %s)"
+            f" FROM {played}"
+            " WHERE c.position = v.position AND c.table_id = %s AND EXISTS (SELECT 1 FROM t))"
+        )
+    return sql + (
         f" INSERT INTO {moves} ({', '.join(q(f.column) for f in fields)})"
         f" SELECT {', '.join(['%s'] * len(fields))} FROM h RETURNING id"
     )
@@ -806,9 +842,14 @@ def next_hole(*, table_id: int, version: int, by=None, held: Holding | None = No
     """Deal the next hole after a finished one (a player's "Next hole", or the driver).
 
     On PostgreSQL in two round trips, as a move (see `apply_move`); the deal's frames
-    are rendered ahead from `held` while it is written.
+    are rendered ahead from `held` while it is written. A regulation hole dealt on the
+    version the caller's process holds costs one round trip (`_deal_held`).
     """
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        if held is not None and by is not None:
+            result = _deal_held(table_id, by.pk, version, held)
+            if result is not None:
+                return result
         try:
             return _next_hole(table_id, version, by, commit=True, held=held)
         except BaseException:
@@ -859,6 +900,72 @@ def _next_hole(
     news = None if deal is None else {"deal": {**deal, "hole": dealt.pk}}
     _announce(table, news=news)
     return MoveResult(table.pk, table.version, news=news)
+
+
+def _deal_held(table_id: int, player_id: int, version: int, held: Holding) -> MoveResult | None:
+    """`next_hole` asked for by a player on the caller's copy of the table at `version`,
+    in one statement, or None (nothing written): the copy is not the table as it
+    stands, the player has no seat, or the hole to deal may be a playoff's.
+
+    Before the ninth hole every seat plays the next one, whatever the scorecards say,
+    so the copy's hole is all the deal needs. The statement updates the table's row only
+    while it is at `version` with that hole finished and the player seated, and inserts
+    the new hole only if it did (see `_apply_held`).
+    """
+    table, hole = held.data.table, held.data.hole
+    if (
+        table.pk != table_id
+        or table.version != version
+        or table.status != Table.Status.PLAYING
+        or hole is None
+        or hole.finished_at is None
+        or hole.number >= HOLES
+        or not any(seat.player_id == player_id for seat in held.data.seats)
+    ):
+        return None
+    table = copy.copy(table)
+    dealt = _new_hole(table, hole.number + 1, list(range(table.seat_count)))
+    if dealt.deck is not None:
+        return None
+    _touch(table)
+    deal = {
+        "number": dealt.number,
+        "dealer": dealt.dealer,
+        "seed": dealt.seed,
+        "positions": dealt.seat_positions,
+        "at": table.turn_started_at.timestamp(),
+    }
+    held.foresee(table.version, {"deal": {"hole": None, **deal}})
+    values = [
+        *(table.version, table.turn_started_at, table.pk, version, Table.Status.PLAYING),
+        *(hole.pk, table.pk, player_id),
+        *(f.get_db_prep_save(f.pre_save(dealt, True), connection) for f in _fields(Hole)),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_held_deal_sql(), values)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    news = {"deal": {"hole": row[0], **deal}}
+    _announce(table, news=news)
+    return MoveResult(table.pk, table.version, news=news)
+
+
+@functools.cache
+def _held_deal_sql() -> str:
+    """The statement of `_deal_held`, its parameters in the order that builds them."""
+    q = connection.ops.quote_name
+    tables, holes, seats = (q(m._meta.db_table) for m in (Table, Hole, Seat))
+    fields = _fields(Hole)
+    return (
+        f"WITH t AS (UPDATE {tables} SET version = %s, turn_started_at = %s"
+        " WHERE id = %s AND version = %s AND status = %s"
+        f" AND EXISTS (SELECT 1 FROM {holes} WHERE id = %s AND finished_at IS NOT NULL)"
+        f" AND EXISTS (SELECT 1 FROM {seats} WHERE table_id = %s AND player_id = %s)"
+        " RETURNING id)"
+        f" INSERT INTO {holes} ({', '.join(q(f.column) for f in fields)})"
+        f" SELECT {', '.join(['%s'] * len(fields))} FROM t RETURNING id"
+    )
 
 
 # --- bots and the turn timer ------------------------------------------------------------------

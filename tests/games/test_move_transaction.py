@@ -309,6 +309,48 @@ def test_a_move_on_the_table_its_process_holds_is_one_statement():
 
 
 @pytest.mark.postgres
+def test_a_deal_on_the_table_its_process_holds_is_one_statement():
+    _needs_postgresql()
+    table, people = _table()
+    while current(table.pk)[1].finished_at is None:
+        _move(table, people)
+    db_table, hole, _state = current(table.pk)
+    held = _held(table)
+    # A spectator's copy is not tried: the full way says why not.
+    cy = make_player("cy")
+    with CaptureQueriesContext(connection) as tried, pytest.raises(services.GameError):
+        services.next_hole(table_id=table.pk, version=db_table.version, by=cy, held=held)
+    assert tried.captured_queries[0]["sql"] == "BEGIN"
+    with CaptureQueriesContext(connection) as dealing:
+        result = services.next_hole(
+            table_id=table.pk, version=db_table.version, by=people[0], held=held
+        )
+    sql = [q["sql"] for q in dealing.captured_queries]
+    assert len(sql) == 1 and sql[0].startswith("WITH t AS (UPDATE")
+    _no_transaction_open()
+    new_table, dealt, _state = current(table.pk)
+    assert new_table.version == result.version == db_table.version + 1
+    assert (dealt.number, result.news["deal"]["hole"]) == (hole.number + 1, dealt.pk)
+    # It deals what the full way deals: the same hole, undone and dealt again.
+    shown = ("number", "dealer", "seed", "seat_positions", "state", "version", "deck", "scores")
+    once = {name: getattr(dealt, name) for name in shown}
+    Hole.objects.filter(pk=dealt.pk).delete()
+    Table.objects.filter(pk=table.pk).update(version=db_table.version)
+    again = services.next_hole(table_id=table.pk, version=db_table.version, by=people[0])
+    redealt = current(table.pk)[1]
+    assert {name: getattr(redealt, name) for name in shown} == once
+    news = {**result.news["deal"], "hole": redealt.pk, "at": again.news["deal"]["at"]}
+    assert again.news == {"deal": news}
+    # The copy from before the deal is old now: it writes nothing, and is refused.
+    with CaptureQueriesContext(connection) as tried, pytest.raises(services.StaleVersion):
+        services.next_hole(table_id=table.pk, version=db_table.version, by=people[1], held=held)
+    assert tried.captured_queries[0]["sql"].startswith("WITH t AS")
+    assert Hole.objects.filter(table=table).count() == 2
+    assert current(table.pk)[0].version == again.version
+    _no_transaction_open()
+
+
+@pytest.mark.postgres
 def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
     _needs_postgresql()
     table, people = _table()
@@ -377,27 +419,83 @@ def test_what_a_held_copy_cannot_take_goes_the_full_way():
     result = services.apply_move(**_next(table, people), held=_held(table))
     assert result.news is None
     assert Seat.objects.get(table=table, position=position).bot_level == ""
-    # A hole's end is scored on the full path, in two round trips: the copy foresaw it,
-    # so the scorecards are read with the lock, and written with the move.
+
+
+def _written(table) -> dict:
+    """What the database holds of a match, but for ids and times."""
+    return {
+        "table": Table.objects.filter(pk=table.pk).values("version", "status").get(),
+        "holes": list(
+            table.holes.order_by("number").values_list(
+                "number", "dealer", "seed", "seat_positions", "state", "version", "scores"
+            )
+        ),
+        "moves": list(
+            Move.objects.filter(hole__table=table)
+            .order_by("hole__number", "seq")
+            .values_list("hole__number", "seq", "seat", "action", "by_bot", "summary")
+        ),
+        "cards": list(
+            Scorecard.objects.filter(table=table)
+            .order_by("position")
+            .values_list("position", "total", "place")
+        ),
+        "strokes": sorted(
+            Scorecard.objects.filter(table=table).values_list(
+                "position", "holes__number", "holes__strokes"
+            )
+        ),
+    }
+
+
+@pytest.mark.postgres
+def test_a_match_on_held_copies_writes_what_the_full_way_writes():
+    _needs_postgresql()
+    ana, ben = make_player("ana"), make_player("ben")
+    twins = []  # the same deal, played by the same moves
+    for _ in range(2):
+        table = services.create_table(
+            host=ana, variant="play-nine", seat_count=2, players=[ana, ben], deal_seed=27
+        )
+        twins.append(services.start_match(table=table, by=ana))
+    people = {0: ana, 1: ben}
+    held_table, plain_table = twins
+    ends = []
     while True:
-        move = _next(table, people)
-        state = current(table.pk)[2]
-        ends = engine.apply_action(state, next_actor(state), move["action"]).phase == engine.OVER
-        held = _held(table)
+        db_table, hole, _state = current(held_table.pk)
+        if hole.finished_at is not None:
+            for table in twins:
+                services.next_hole(
+                    table_id=table.pk,
+                    version=current(table.pk)[0].version,
+                    by=ana,
+                    held=_held(table) if table is held_table else None,
+                )
+            continue
+        move, plain = _next(held_table, people), _next(plain_table, people)
+        assert move["action"] == plain["action"]
+        held = _held(held_table)
         result, sent = _sent(lambda move=move, held=held: services.apply_move(**move, held=held))
-        if ends:
+        services.apply_move(**plain)
+        _no_transaction_open()
+        if result.hole_over:
+            ends.append((hole.number, result.match_over, sent))
+            # Each hole's end writes the same on both tables.
+            assert _written(held_table) == _written(plain_table)
+        if result.match_over:
             break
-        assert len(sent) == 1
-    assert result.hole_over and sent[0][0] == "BEGIN"
-    sql = [s for s, _pipelined in sent]
-    assert sum("games_scorecardhole" in s for s in sql) == 2
-    assert all(pipelined for _s, pipelined in sent)
-    assert sql.index(next(s for s in sql if s.startswith("SELECT c.id"))) < sql.index(
-        next(s for s in sql if s.startswith("INSERT"))
-    )
-    _no_transaction_open()
-    # The first hole's strokes are the totals.
-    hole = current(table.pk)[1]
-    assert hole.number == 1
-    scored = {card.position: card.total for card in Scorecard.objects.filter(table=table)}
-    assert scored == dict(zip(hole.seat_positions, hole.scores, strict=True))
+    assert _written(held_table) == _written(plain_table)
+    # Regulation holes end in one statement, scorecards and all; the ninth (or a
+    # playoff), which may end the match, goes the full way with the scorecards read
+    # with the lock.
+    assert len(ends) >= HOLES
+    for number, _over, sent in ends[: HOLES - 1]:
+        assert number < HOLES and len(sent) == 1 and sent[0][0].startswith("WITH t AS")
+    for number, over, sent in ends[HOLES - 1 :]:
+        sql = [s for s, _pipelined in sent]
+        assert number >= HOLES and sql[0] == "BEGIN"
+        if not over:  # (the match's end starts again inside Django's transaction)
+            assert sum(s.startswith("SELECT c.id") for s in sql) == 1
+            assert all(pipelined for _s, pipelined in sent)
+    # (This deal ties the nine holes, so the ninth's end deals a playoff hole.)
+    assert ends[-1][1] and not ends[HOLES - 1][1]
