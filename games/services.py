@@ -589,8 +589,9 @@ def _lock_for_move(
     return table, (rows.instance(Hole, row, hole_reader) if row else None)
 
 
-class _EndsHole(Exception):
-    """The move ends the hole as the caller's process holds it (see `_apply_held`)."""
+class _MayEndMatch(Exception):
+    """The move ends the ninth hole or a playoff's, as the caller's process holds the
+    table, and so may end the match (see `_apply_held`)."""
 
 
 class _NeedsAtomic(Exception):
@@ -606,16 +607,17 @@ def apply_move(
     On PostgreSQL a move costs two round trips to the database: BEGIN goes with the
     locking read, COMMIT with the writes (a hole's end takes one read of the scorecards
     between, unless the held copy below foresaw it and they came with the locking read).
-    Django's transaction would cost two more, as the driver waits on BEGIN and
-    on COMMIT alone, so the transaction is begun and ended with plain statements while
-    Django stays in autocommit. Nothing inside may then use Django's `atomic`: the end of
-    a match (its listeners save through the ORM) and a seat taken back from its bot roll
+    Django's transaction would cost two more, as the driver waits on BEGIN and on COMMIT
+    alone, so the transaction is begun and ended with plain statements while Django
+    stays in autocommit. Nothing inside may then use Django's `atomic`: the end of a
+    match (its listeners save through the ORM) and a seat taken back from its bot roll
     back and go through Django's transaction instead, as every move does elsewhere.
 
     `held`: the table at `version` as the caller's process holds it (`frames`). A plain
-    move made on it costs one round trip: one statement that writes it only if the table
-    is still at that version (`_apply_held`), while the process renders its viewers'
-    frames of the move ahead; else the move goes as above.
+    move made on it, or one ending a hole before the ninth, costs one round trip: one
+    statement that writes it only if the table is still at that version
+    (`_apply_held`), while the process renders its viewers' frames of the move ahead;
+    else the move goes as above.
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
@@ -624,7 +626,7 @@ def apply_move(
         if held is not None:
             try:
                 result = _apply_held(table_id, player.pk, action, version, held)
-            except _EndsHole:
+            except _MayEndMatch:
                 cards = True
             else:
                 if result is not None:
@@ -688,7 +690,7 @@ def _apply_held(
 ) -> MoveResult | None:
     """`apply_move` on the caller's copy of the table at `version`, in one statement, or
     None (nothing written) when the copy is not the table as it stands or the move does
-    more than a plain move: a refusal, a seat taken back; `_EndsHole` (nothing written)
+    more than a plain move: a refusal, a seat taken back; `_MayEndMatch` (nothing written)
     when it ends the ninth hole or a playoff's, which may end the match.
 
     The statement updates the table's row only while it is at `version`, its hole at the
@@ -720,7 +722,7 @@ def _apply_held(
         return None  # The full path says why, from the table as it stands.
     ends = after.phase == engine.OVER
     if ends and hole.number >= HOLES:
-        raise _EndsHole
+        raise _MayEndMatch
     table = copy.copy(table)
     _touch(table)
     move.created_at = now = table.turn_started_at
