@@ -119,6 +119,10 @@ if (
         "max_size": int(os.environ.get("DB_POOL_SIZE", "8")),
         "timeout": 10,
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The statements of every move (`games.rows.bound_cursor`) are planned once per
+    # connection. Django's own cursors quote values into the text, and prepare nothing.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 2)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # Live play writes from several threads; wait for the lock instead of failing.

@@ -29,6 +29,21 @@ def pipeline():
         yield
 
 
+def bound_cursor():
+    """A cursor of Django's connection that sends parameters apart from the statement
+    and so may prepare it (PostgreSQL only), for the statements every move sends: the
+    connection's own cursors quote each value into the text, in Python, and the server
+    plans every statement anew."""
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    cursor = ServerBindingCursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
+
+
 def roll_back() -> None:
     """End with ROLLBACK a transaction begun with a plain BEGIN, if one is open: after an
     error, or to start again inside Django's transaction. PostgreSQL only."""

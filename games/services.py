@@ -742,7 +742,7 @@ def _apply_held(
     values += [f.get_db_prep_save(getattr(move, f.attname), connection) for f in _fields(Move)]
     news = _move_news(hole, move, now)
     held.foresee(table.version, news)
-    with connection.cursor() as cursor:
+    with rows.bound_cursor() as cursor:
         cursor.execute(_held_move_sql(ends), values)
         if cursor.fetchone() is None:
             return None
@@ -943,7 +943,7 @@ def _deal_held(table_id: int, player_id: int, version: int, held: Holding) -> Mo
         *(hole.pk, table.pk, player_id),
         *(f.get_db_prep_save(f.pre_save(dealt, True), connection) for f in _fields(Hole)),
     ]
-    with connection.cursor() as cursor:
+    with rows.bound_cursor() as cursor:
         cursor.execute(_held_deal_sql(), values)
         row = cursor.fetchone()
     if row is None:

@@ -7,12 +7,12 @@ move on PostgreSQL begins and commits its transaction with the statements around
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, connection, connections
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import engine, frames, services
@@ -62,6 +62,20 @@ def _no_transaction_open() -> None:
         from psycopg.pq import TransactionStatus
 
         assert connection.connection.info.transaction_status == TransactionStatus.IDLE
+
+
+@contextlib.contextmanager
+def _statements():
+    """Each statement sent meanwhile, as written (Django's own record of a statement
+    run prepared has no text)."""
+    sent = []
+
+    def record(execute, sql, params, many, context):
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        yield sent
 
 
 def _sent(call):
@@ -121,9 +135,9 @@ def test_on_postgresql_a_move_is_begun_and_committed_with_its_statements():
     _needs_postgresql()
     table, people = _table()
     move = _next(table, people)
-    with CaptureQueriesContext(connection) as plain:
+    with _statements() as plain:
         services.apply_move(**move)
-    sql = [q["sql"] for q in plain.captured_queries]
+    sql = list(plain)
     assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
     assert "FOR UPDATE" in sql[1]
     assert [s.split()[0] for s in sql[3:-1]] == ["INSERT", "UPDATE", "UPDATE"]
@@ -144,9 +158,9 @@ def test_on_postgresql_a_move_is_begun_and_committed_with_its_statements():
     assert [pipelined for s, pipelined in sent if s.startswith("SELECT c.id")] == [False]
     _no_transaction_open()
     # So does the next deal, with the scorecards read to know who plays it.
-    with CaptureQueriesContext(connection) as dealing:
+    with _statements() as dealing:
         dealt = services.next_hole(table_id=table.pk, version=result.version)
-    sql = [q["sql"] for q in dealing.captured_queries]
+    sql = list(dealing)
     assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
     assert [s.split()[0] for s in sql[1:-1]] == ["SELECT", "SELECT", "SELECT", "INSERT", "UPDATE"]
     assert dealt.news["deal"]["hole"] == current(table.pk)[1].pk
@@ -221,9 +235,9 @@ def test_a_bots_move_lands_whole_and_says_whom_it_plays_for():
     statements = []
     for _ in range(6):
         version = current(table.pk)[0].version
-        with CaptureQueriesContext(connection) as acting:
+        with _statements() as acting:
             result = services.act_for_table(table_id=table.pk, version=version, now=far)
-        statements.append([q["sql"] for q in acting.captured_queries])
+        statements.append(list(acting))
         _no_transaction_open()
         assert result.version == version + 1
     summaries = [m.summary for m in Move.objects.filter(hole__table=table).order_by("seq")]
@@ -245,11 +259,11 @@ def test_the_timer_tees_off_for_every_late_seat_at_once():
     Table.objects.filter(pk=table.pk).update(turn_timer=30)
     version = current(table.pk)[0].version
     far = timezone.now() + timedelta(days=1)
-    with CaptureQueriesContext(connection) as acting:
+    with _statements() as acting:
         result = services.act_for_table(table_id=table.pk, version=version, now=far)
     _no_transaction_open()
     assert result.version == version + 2  # two seats, two moves, one transaction
-    assert [q["sql"] for q in acting.captured_queries].count("COMMIT") <= 1
+    assert list(acting).count("COMMIT") <= 1
     moves = Move.objects.filter(hole__table=table).order_by("seq")
     assert [(m.seat, m.by_bot) for m in moves] == [(0, True), (1, True)]
     assert all(m.summary.endswith("(played by the timer)") for m in moves)
@@ -287,9 +301,9 @@ def test_a_move_on_the_table_its_process_holds_is_one_statement():
         move = _next(table, people)
         db_table, hole, state = current(table.pk)
         seat, held = next_actor(state), _held(table)
-        with CaptureQueriesContext(connection) as plain:
+        with _statements() as plain:
             result = services.apply_move(**move, held=held)
-        sql = [q["sql"] for q in plain.captured_queries]
+        sql = list(plain)
         assert len(sql) == 1 and sql[0].startswith("WITH t AS (UPDATE")
         _no_transaction_open()
         # It writes what the full path writes: the table, the hole and its log entry.
@@ -318,14 +332,14 @@ def test_a_deal_on_the_table_its_process_holds_is_one_statement():
     held = _held(table)
     # A spectator's copy is not tried: the full way says why not.
     cy = make_player("cy")
-    with CaptureQueriesContext(connection) as tried, pytest.raises(services.GameError):
+    with _statements() as tried, pytest.raises(services.GameError):
         services.next_hole(table_id=table.pk, version=db_table.version, by=cy, held=held)
-    assert tried.captured_queries[0]["sql"] == "BEGIN"
-    with CaptureQueriesContext(connection) as dealing:
+    assert tried[0] == "BEGIN"
+    with _statements() as dealing:
         result = services.next_hole(
             table_id=table.pk, version=db_table.version, by=people[0], held=held
         )
-    sql = [q["sql"] for q in dealing.captured_queries]
+    sql = list(dealing)
     assert len(sql) == 1 and sql[0].startswith("WITH t AS (UPDATE")
     _no_transaction_open()
     new_table, dealt, _state = current(table.pk)
@@ -342,12 +356,26 @@ def test_a_deal_on_the_table_its_process_holds_is_one_statement():
     news = {**result.news["deal"], "hole": redealt.pk, "at": again.news["deal"]["at"]}
     assert again.news == {"deal": news}
     # The copy from before the deal is old now: it writes nothing, and is refused.
-    with CaptureQueriesContext(connection) as tried, pytest.raises(services.StaleVersion):
+    with _statements() as tried, pytest.raises(services.StaleVersion):
         services.next_hole(table_id=table.pk, version=db_table.version, by=people[1], held=held)
-    assert tried.captured_queries[0]["sql"].startswith("WITH t AS")
+    assert tried[0].startswith("WITH t AS")
     assert Hole.objects.filter(table=table).count() == 2
     assert current(table.pk)[0].version == again.version
     _no_transaction_open()
+
+
+@pytest.mark.postgres
+def test_the_held_statement_is_planned_once_per_connection():
+    _needs_postgresql()
+    table, people = _table()
+    for _ in range(3):
+        services.apply_move(**_next(table, people), held=_held(table))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert [s for s in prepared if s.startswith("WITH t AS (UPDATE")]
+    # Django's own statements are not prepared.
+    assert not [s for s in prepared if "FOR UPDATE" in s]
 
 
 @pytest.mark.postgres
@@ -358,9 +386,9 @@ def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
     _move(table, people)  # the table moves on
     before_table, before_hole, _state = current(table.pk)
     # The same move again, made on the copy from before (a double click).
-    with CaptureQueriesContext(connection) as tried, pytest.raises(services.StaleVersion):
+    with _statements() as tried, pytest.raises(services.StaleVersion):
         services.apply_move(**move, held=old)
-    sql = [q["sql"] for q in tried.captured_queries]
+    sql = list(tried)
     assert sql[0].startswith("WITH t AS") and sql[1] == "BEGIN"
     _no_transaction_open()
     after_table, after_hole, _state = current(table.pk)
@@ -370,9 +398,9 @@ def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
     # A copy whose version says current but whose hole moved on behind it writes nothing.
     stale, move = _held(table), _next(table, people)
     Hole.objects.filter(pk=after_hole.pk).update(version=after_hole.version + 5)
-    with CaptureQueriesContext(connection) as tried:
+    with _statements() as tried:
         services.apply_move(**move, held=stale)
-    assert len(tried.captured_queries) > 1  # refused by the statement, then the full way
+    assert len(tried) > 1  # refused by the statement, then the full way
 
 
 @pytest.mark.postgres
