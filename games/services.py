@@ -788,7 +788,7 @@ def _held_move_sql(ends: bool = False) -> str:
             " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes),"
             f" r AS (UPDATE {cards} c SET place = NULL, total = v.strokes + (SELECT"
             f" COALESCE(SUM(o.strokes), 0) FROM {strokes} o WHERE o.scorecard_id = c.id"
-            f" AND o.number <> %s AND o.number <= %s)"
+            " AND o.number <> %s AND o.number <= %s)"
             f" FROM {played}"
             " WHERE c.position = v.position AND c.table_id = %s AND EXISTS (SELECT 1 FROM t))"
         )

@@ -14,6 +14,7 @@ from datetime import timedelta
 import pytest
 from django.db import IntegrityError, connection, connections
 from django.utils import timezone
+from psycopg.pq import PipelineStatus
 
 from games import engine, frames, services
 from games.engine import state_to_dict
@@ -64,14 +65,27 @@ def _no_transaction_open() -> None:
         assert connection.connection.info.transaction_status == TransactionStatus.IDLE
 
 
+class _Sent(list):
+    """Statements sent, as written (Django's own record of a statement run prepared has
+    no text), and for each whether it went in a pipeline (together with others, in one
+    round trip) or alone."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pipelined: list[bool] = []
+
+
 @contextlib.contextmanager
 def _statements():
-    """Each statement sent meanwhile, as written (Django's own record of a statement
-    run prepared has no text)."""
-    sent = []
+    """Each statement sent meanwhile (`_Sent`)."""
+    sent = _Sent()
 
     def record(execute, sql, params, many, context):
         sent.append(sql)
+        sent.pipelined.append(
+            connection.vendor == "postgresql"
+            and connection.connection.info.pipeline_status != PipelineStatus.OFF
+        )
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(record):
@@ -79,18 +93,10 @@ def _statements():
 
 
 def _sent(call):
-    """What `call` returns, and each statement it sent with whether it went in a
-    pipeline (together with others, in one round trip) or alone."""
-    from psycopg.pq import PipelineStatus
-
-    sent = []
-
-    def record(execute, sql, params, many, context):
-        sent.append((sql, connection.connection.info.pipeline_status != PipelineStatus.OFF))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        return call(), sent
+    """What `call` returns, and each statement it sent with whether it was pipelined."""
+    with _statements() as sent:
+        result = call()
+    return result, list(zip(sent, sent.pipelined, strict=True))
 
 
 def test_a_match_played_move_by_move_lands_whole():
