@@ -178,9 +178,8 @@ def still_shows(data: TableData) -> bool:
     table = data.table
     rows = Seat.objects.filter(table_id=table.pk).order_by("position")
     fields = ("table__status", "table__turn_timer", "table__is_public", "table__host_id")
-    now = [
-        (*row[:3], (row[3] or row[4]) if row[1] else None, *row[5:])
-        for row in rows.values_list(
+    now = list(
+        rows.values_list(
             "position",
             "player_id",
             "bot_level",
@@ -188,14 +187,14 @@ def still_shows(data: TableData) -> bool:
             "player__username",
             *fields,
         )
-    ]
+    )
     shown_settings = (table.status, table.turn_timer, table.is_public, table.host_id)
     shown = [
         (
             s.position,
             s.player_id,
             s.bot_level,
-            s.player.name if s.player_id else None,
+            *((s.player.display_name, s.player.username) if s.player_id else (None, None)),
             *shown_settings,
         )
         for s in sorted(data.seats, key=lambda s: s.position)
