@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,47 @@ def test_the_lobby_a_quick_start_and_a_match_played_to_its_results(
     assert ana.evaluate("document.documentElement.scrollWidth <= innerWidth")
     ana.screenshot(path=str(SCREENSHOTS / "results-phone.png"), full_page=True)
     context.close()
+
+
+def test_a_seat_taken_before_the_page_is_live_reaches_the_host(daphne_server, playwright_browser):
+    """A button on the page works however soon it is pressed: until htmx and the socket are
+    ready, the page's controls are inert, and a click waits for them instead of being lost.
+
+    Here htmx's script arrives 1.5 s late on the guest's page: a plain button shown at once
+    would take the click and do nothing, and the host would still wait for a player.
+    """
+    make_player("ana", display_name="Ana")
+    make_player("ben", display_name="Ben")
+    ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
+    ben_context, ben = sign_in(playwright_browser, daphne_server, "ben")
+
+    def late(route) -> None:
+        time.sleep(1.5)
+        route.continue_()
+
+    ben_context.route(re.compile(r"/static/django_htmx/htmx[^/]*\.js"), late)
+    ben.add_init_script(
+        "document.addEventListener('htmx:oobErrorNoTarget', (e) => {"
+        " (window.missing = window.missing || []).push(e.detail.content.id) })"
+    )
+    ana.goto(daphne_server.url + "/play/")
+    ana.get_by_label("Game", exact=True).select_option("play-nine")
+    ana.get_by_label("Seats", exact=True).fill("2")
+    ana.get_by_role("button", name="Create the table").click()
+    expect(ana.get_by_role("heading", name=re.compile("Play Nine"))).to_be_visible()
+    table = Table.objects.get()
+
+    ben.goto(daphne_server.url + table.get_absolute_url(), wait_until="commit")
+    ben.get_by_role("button", name="Sit here").click()
+    expect(ana.get_by_text("Ben", exact=True)).to_be_visible()
+    waiting = ana.locator("#table-status .turn-line")
+    expect(waiting).to_have_text("Waiting for players: 0 seats free.")
+    # The reply to the click and the socket's news both land on the guest's alert.
+    expect(ben.get_by_role("button", name="Leave the table")).to_be_visible()
+    expect(ben.locator("#table-alert")).to_have_count(1)
+    ben.get_by_role("button", name="Leave the table").click()
+    expect(waiting).to_have_text("Waiting for players: 1 seat free.")
+    expect(ben.locator("#table-alert")).to_have_count(1)
+    assert ben.evaluate("window.missing || []") == []
+    ana_context.close()
+    ben_context.close()

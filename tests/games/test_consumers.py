@@ -516,3 +516,27 @@ async def test_a_whole_hole_with_a_bot_shows_no_hidden_card_to_seats_spectators_
     # The card was really there to find: once the hole ends, it is shown.
     assert [text for over, text in seen_a if over] != [text for over, text in seen_b if over]
     assert any("Ben" in t and "Hole 1 over" in t for over, t in seen_a if over)
+
+
+async def test_news_between_the_page_and_its_socket_is_in_the_sockets_first_frame():
+    """A page rendered before a seat changes hands, whose socket subscribes only after the
+    news went out, still shows the seat: the socket's first frame is read after it joins
+    the table's group, and the page's own render is inert until that frame replaces it."""
+    ana, ben = await database_sync_to_async(
+        lambda: (make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben"))
+    )()
+    table = await database_sync_to_async(services.create_table)(
+        host=ana, variant="play-nine", seat_count=2, players=[ana]
+    )
+    client = Client()
+    await database_sync_to_async(client.force_login)(ana)
+    page = await database_sync_to_async(client.get)(table.get_absolute_url())
+    html = page.content.decode()
+    assert re.search(r'<section id="table-board"[^>]* inert', html)
+    assert "1 seat free" in html and "Ben" not in html
+    await database_sync_to_async(services.join_table)(table=table, player=ben)
+    ana_ws, first = await connect(ana, table.pk)
+    assert "Ben" in first and "0 seats free" in first
+    assert re.search(r'<section id="table-board"[^>]*hx-swap-oob="true">', first)
+    assert " inert" not in first
+    await ana_ws.disconnect()
