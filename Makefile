@@ -69,6 +69,7 @@ test-e2e: $(VENV)/.installed-dev | var
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check --fix .

@@ -15,7 +15,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config import gc_pacing  # noqa: E402
-from config.websocket_close import allow_restart_codes, on_daphne_shutdown  # noqa: E402
+from config.seams import allow_restart_codes, on_daphne_shutdown  # noqa: E402
 from games.consumers import close_for_restart  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 

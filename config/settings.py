@@ -120,7 +120,7 @@ if (
         "timeout": 10,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # The statements of every move (`games.rows.bound_cursor`) are planned once per
+    # The statements of every move (`games.store.bound_cursor`) are planned once per
     # connection. Django's own cursors quote values into the text, and prepare nothing.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 2)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -134,9 +134,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # channels-redis's pub/sub layer keeps one connection per process instead of
-            # a pool that runs dry under bursts of connections; config.channel_layer
+            # a pool that runs dry under bursts of connections; config.seams
             # shortens its path for announcements.
-            "BACKEND": "config.channel_layer.PubSubChannelLayer",
+            "BACKEND": "config.seams.PubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

@@ -30,11 +30,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from . import driver, frames, services
-from .driver import move_call
+from . import announce, autoplay, frames, live, services
+from .autoplay import move_call
 from .models import Table
 from .selectors import may_watch, table_version
-from .views import render_alert
 
 MAX_MESSAGE_BYTES = 4096
 ACTION_TYPES = {"tee_off", "draw", "replace", "flip", "discard", "knock", "swap"}
@@ -117,7 +116,7 @@ _open_consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
 async def close_for_restart() -> None:
     """The server is stopping: stop acting for tables, and close this process's open
     table connections with 1012."""
-    await driver.stop()
+    await autoplay.stop()
 
     async def close(consumer: TableConsumer) -> None:
         consumer.is_open = False
@@ -209,7 +208,7 @@ class TableConsumer(LiveConsumer):
         if not await self._may_watch():
             await self.close(code=4404)
             return
-        self.group = services.group_name(self.table_id)
+        self.group = announce.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.bucket = TokenBucket(
             float(getattr(settings, "FAIRWAY_WS_RATE", RATE)),
@@ -224,7 +223,7 @@ class TableConsumer(LiveConsumer):
         # htmx's ws extension reconnects without resyncing: always start from a full render.
         self.shown: dict[str, str] = {}
         await self.send_render()
-        driver.ensure_started().poke(self.table_id)
+        autoplay.ensure_started().poke(self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if self.watching:
@@ -293,7 +292,7 @@ class TableConsumer(LiveConsumer):
             version=version if isinstance(version, int) else None, news=event.get("news")
         )
         if event.get("wake", True):
-            driver.ensure_started().poke(self.table_id)
+            autoplay.ensure_started().poke(self.table_id)
 
     async def send_render(
         self, alert: str = "", version: int | None = None, news: dict | None = None
@@ -311,7 +310,7 @@ class TableConsumer(LiveConsumer):
         await self.send(text_data=html)
 
     async def send_alert(self, message: str) -> None:
-        await self.send(text_data=render_alert(message))
+        await self.send(text_data=live.render_alert(message))
 
     @database_sync_to_async
     def _may_watch(self) -> bool:

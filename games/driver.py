@@ -1,4 +1,6 @@
-"""The per-process driver that keeps tables moving: bots' turns, the turn timer, next deals.
+"""What the server plays itself: bots' turns, timed-out turns and the next deals.
+
+The per-process driver keeps tables moving.
 
 It holds no game state. It asks the database which tables wait on the server and acts
 through the services with the version it read, so two processes (or a process and a
@@ -14,15 +16,18 @@ import contextlib
 import functools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
-from . import services
+from . import services, store
+from .models import Table
+from .selectors import pending
 
 logger = logging.getLogger(__name__)
 
@@ -54,9 +59,9 @@ class Driver:
         self.wake.set()
 
     async def look(self, table_ids: set[int] | None) -> dict[int, float]:
-        """`services.drive_due` for `table_ids` (None: all): the reading on the database
+        """`drive_due` for `table_ids` (None: all): the reading on the database
         thread, the acting on the move threads, several tables at once."""
-        waits, due = await database_sync_to_async(services.due_tables)(table_ids=table_ids)
+        waits, due = await database_sync_to_async(due_tables)(table_ids=table_ids)
         act = move_call(services.act_for_table)
         now = timezone.now()
 
@@ -152,3 +157,60 @@ async def stop() -> None:
         driver.task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await driver.task
+
+
+# --- acting for the tables that are due ---------------------------------------------
+
+
+def drive_due(
+    now: datetime | None = None,
+    keep_going: Callable[[], bool] = lambda: True,
+    table_ids: Collection[int] | None = None,
+) -> dict[int, float]:
+    """Act at every playing table (or every one of `table_ids`) whose bot, timer or deal
+    is due, one after the other while `keep_going()`.
+
+    Returns the seconds until each table looked at falls due, for those that wait on
+    the server: 0 for a table acted at, which may be due again at once.
+    """
+    now = now or timezone.now()
+    waits, due = due_tables(now, table_ids)
+    for table_id, version in due:
+        if not keep_going():
+            break
+        # services.GameError: another process acted first, or the table moved on.
+        with contextlib.suppress(services.GameError):
+            services.act_for_table(table_id=table_id, version=version, now=now)
+    return waits
+
+
+def due_tables(
+    now: datetime | None = None, table_ids: Collection[int] | None = None
+) -> tuple[dict[int, float], list[tuple[int, int]]]:
+    """Of the playing tables (or `table_ids`), those that wait on the server: the seconds
+    until each falls due (0 when due), and the (table, version) of those due now."""
+    now = now or timezone.now()
+    waits: dict[int, float] = {}
+    due = []
+    for table, hole in store.waiting_tables(table_ids):
+        waiting = pending(table, hole, table.bot_seats)
+        if waiting is None:
+            continue
+        waits[table.pk] = max(0.0, (waiting.due - now).total_seconds())
+        if waiting.due <= now:
+            due.append((table.pk, table.version))
+    return waits, due
+
+
+def play_out(*, table_id: int, limit: int = 100_000) -> Table:
+    """Drive a table with no one waiting on the clock until it needs a person or ends.
+
+    For tests, simulations and the admin: every due wait is treated as due now.
+    """
+    far = timezone.now() + timedelta(days=365)
+    for _ in range(limit):
+        table = Table.objects.get(pk=table_id)
+        if pending(table) is None:
+            return table
+        services.act_for_table(table_id=table_id, version=table.version, now=far)
+    raise services.GameError("The table did not settle.")

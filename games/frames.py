@@ -36,7 +36,7 @@ from django.core.exceptions import SynchronousOnlyOperation
 from games import engine
 from games.engine.match import match_status
 
-from . import live, selectors
+from . import live, presenters, selectors
 from .models import Hole, Table
 
 logger = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ def _read(table_id: int, version: int | None = None) -> Version:
 def _render(version: Version, user, alert: str) -> dict[str, str]:
     """Each live part by name (`live.PARTS`, in order) as `user` sees `version`."""
     data = version.data
-    context = selectors.table_context(data.table, user, data, _course_html)
+    context = presenters.table_context(data.table, user, data, _course_html)
     context.update(oob=True, alert=alert)
     parts = {}
     for name in live.PARTS:
@@ -158,7 +158,7 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
     """The table at `version` (or newer) from this process's memory, or None.
 
     This process may hold that version already, or the one before and the announced
-    `news` of what made it (see `services._announce`): a move is replayed with the
+    `news` of what made it (see `announce.table_changed`): a move is replayed with the
     engine on the held state and a deal is dealt again from its seed, exactly as the
     service did. Never touches the database, and so does not mind the version's age
     (`live_parts` has an old one read again).

@@ -47,3 +47,13 @@ def render(part: str, context: dict) -> SafeString:
 def page_parts(context: dict) -> dict[str, SafeString]:
     """Every live part, for the table page."""
     return {part: render(part, context) for part in PARTS}
+
+
+def render_alert(message: str, *, oob: bool = True) -> str:
+    """A polite message for one viewer only, the table left as it is.
+
+    Out of band in a socket's frame; in reply to a request that targets the alert
+    itself, plain: swapped out of band as well, it would be swapped twice and the
+    second swap (of nothing) would take the alert off the page.
+    """
+    return render("alert", {"alert": message, "oob": oob})

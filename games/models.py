@@ -14,11 +14,11 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from games.engine import VARIANTS
+
 
 def variant_choices() -> list[tuple[str, str]]:
     """The engine's variants; a callable so migrations never freeze the list."""
-    from games.engine import VARIANTS
-
     return [(key, variant.name) for key, variant in VARIANTS.items()]
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.engine import VARIANTS, hole_score_range
 from games.engine.match import HOLES, MatchStatus, match_status
 
+from . import store
 from .models import Scorecard, ScorecardHole, Seat, Table
 
 
@@ -56,34 +57,13 @@ class HoleScoring:
     results: list[tuple[int, int, int | None]]
 
     def write(self, cursor) -> None:
-        """Write the strokes and the results with `cursor`: plain statements, so that
-        they can go with the rest of a move's writes (`rows.pipeline`)."""
-        holes, cards = ScorecardHole._meta.db_table, Scorecard._meta.db_table
-        cursor.execute(
-            f"INSERT INTO {holes} (scorecard_id, number, strokes) VALUES "
-            + ", ".join(["(%s, %s, %s)"] * len(self.holes))
-            + " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes",
-            [value for row in self.holes for value in row],
-        )
-        for card_id, total, place in self.results:
-            cursor.execute(
-                f"UPDATE {cards} SET total = %s, place = %s WHERE id = %s", [total, place, card_id]
-            )
-
-
-def strokes_sql() -> str:
-    """A statement reading the cards of table %s with their strokes, one row per card
-    and hole (a card without holes has one row), for `CardStrokes.from_rows`."""
-    cards, holes = Scorecard._meta.db_table, ScorecardHole._meta.db_table
-    return (
-        f"SELECT c.id, c.position, c.total, c.place, h.number, h.strokes FROM {cards} c"
-        f" LEFT JOIN {holes} h ON h.scorecard_id = c.id WHERE c.table_id = %s"
-    )
+        """Write the strokes and the results with `cursor` (see `store.write_strokes`)."""
+        store.write_strokes(cursor, self.holes, self.results)
 
 
 @dataclass
 class CardStrokes:
-    """The cards of a table as `strokes_sql` reads them."""
+    """The cards of a table as `store.strokes_sql` reads them."""
 
     ids: dict[int, int]  # card id by seat position
     results: dict[int, tuple[int, int | None]]  # (total, place) by seat position
@@ -113,7 +93,7 @@ def score_hole(
     lock), nothing written (`HoleScoring.write` does that)."""
     if cards is None:
         with connection.cursor() as cursor:
-            cursor.execute(strokes_sql(), [table.pk])
+            cursor.execute(store.strokes_sql(), [table.pk])
             cards = CardStrokes.from_rows(cursor.fetchall())
     cards.played[number] = {p: value for p, value in strokes.items() if p in cards.ids}
     status = cards.status()

@@ -1,19 +1,16 @@
-"""Reads for the play pages: what one viewer may see of a table, ready for the templates.
-
-Everything a template shows of a hole comes from `engine.view(state, seat)` of the
-viewer's own seat (None for a spectator), so a face-down card or the draw pile's order
-can never reach a page or a frame.
+"""Reads for play: a table as every viewer of one version shares it, the lobby's lists,
+who may watch, and what a table waits for. The view of one viewer is `presenters`'.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Prefetch, Q
-from django.urls import reverse
 from django.utils import timezone
 
 from games import engine
@@ -22,84 +19,8 @@ from games.engine.match import HOLES
 
 from .models import Hole, Move, Seat, Table
 from .scorecards import hole_scores
-from .services import pending
 
 LOG_LENGTH = 6
-
-
-@dataclass
-class Slot:
-    """One card place of a course as a viewer sees it."""
-
-    position: int
-    card: Any
-    text: str
-    label: str
-    face_up: bool
-    tone: str = ""
-    paired: bool = False
-    replace: bool = False
-    flip: bool = False
-    tee: bool = False
-
-
-@dataclass
-class Course:
-    """One seat's cards in the variant's shape, with who sits there."""
-
-    position: int
-    name: str
-    is_bot: bool
-    is_me: bool
-    is_turn: bool
-    is_dealer: bool
-    rows: list[list[Slot]]
-    score: int | None = None
-    sitting_out: bool = False
-    #: The player's name while a bot keeps their seat ("bot for Ana"), else "".
-    kept_for: str = ""
-    #: The course already rendered (it looks the same to every viewer but its owner).
-    html: str = ""
-
-
-@dataclass
-class Controls:
-    """The actions the viewer may take now: only these become buttons."""
-
-    draw_pile: bool = False
-    draw_discard: bool = False
-    discard: bool = False
-    knock: bool = False
-    tee_off: int = 0
-    swaps: list[tuple[int, int]] = field(default_factory=list)
-    next_hole: bool = False
-    rematch: bool = False
-
-    @property
-    def any(self) -> bool:
-        return bool(
-            self.draw_pile or self.draw_discard or self.discard or self.knock or self.tee_off
-        )
-
-
-def tone(variant: str, card: Any) -> str:
-    """A colour class for a face-up card (the suit's colour, or the Play Nine value band)."""
-    if card is None:
-        return "down"
-    if variant == "play-nine":
-        if card < 0:
-            return "ace"
-        return "low" if card <= 4 else "mid" if card <= 8 else "high"
-    if card == "JK":
-        return "joker"
-    return "red" if card[-1] in "HD" else "black"
-
-
-def card_name(variant: str, card: Any) -> tuple[str, str]:
-    """The short face and the screen-reader label of a card; face down when None."""
-    if card is None:
-        return "", "face down"
-    return engine.card_text(variant, card), engine.card_label(variant, card)
 
 
 def viewer_seat(table: Table, user, seats: list[Seat] | None = None) -> Seat | None:
@@ -209,308 +130,6 @@ def _totals_unchanged(table: Table, scorecard: dict[str, Any]) -> bool:
     return shown == set(table.scorecards.values_list("position", "total"))
 
 
-@functools.lru_cache(maxsize=8192)
-def _table_url(name: str, table_id: int) -> str:
-    return reverse(f"games:{name}", args=[table_id])
-
-
-class TableUrls(dict):
-    """A table's action URLs for its templates (`urls.leave_match`), each reversed once."""
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__()
-        self.table_id = table_id
-
-    def __missing__(self, name: str) -> str:
-        return _table_url(name, self.table_id)
-
-
-def table_context(
-    table: Table,
-    user,
-    data: TableData | None = None,
-    html: dict | None = None,
-) -> dict[str, Any]:
-    """Everything the table page and its live frames show to `user`.
-
-    `html`, when given, holds the courses' HTML by what they show (see `courses_for`).
-    """
-    data = data or table_data(table.pk)
-    table, seats, hole = data.table, data.seats, data.hole
-    me = viewer_seat(table, user, seats)
-    context: dict[str, Any] = {
-        "table": table,
-        "rules": engine.VARIANTS[table.variant],
-        "seats": seats,
-        "me": me,
-        "is_host": user is not None and table.host_id == getattr(user, "pk", None),
-        "free_seats": sum(1 for s in seats if s.player_id is None and not s.bot_level),
-        "hole": hole,
-        "controls": Controls(),
-        "courses": [],
-        "view": None,
-        "log": [],
-        "scorecard": data.scorecard,
-        "rematch": data.rematch,
-        "away": me is not None and bool(me.bot_level),
-        "urls": TableUrls(table.pk),
-        # Shown only while the table waits for players.
-        "invite_path": reverse("games:invite", args=[table.invite_code])
-        if table.status == Table.Status.OPEN
-        else "",
-        "countdown": None,
-        "hole_strokes": [],
-    }
-    if hole is None:
-        context["turn_text"] = turn_text(context)
-        return context
-    state = data.state
-    my_seat = (
-        hole.seat_positions.index(me.position)
-        if me is not None and me.position in hole.seat_positions
-        else None
-    )
-    view = engine.view(state, my_seat)
-    actions = engine.legal_actions(state, my_seat) if my_seat is not None else []
-    if table.status != Table.Status.PLAYING:
-        actions = []
-    controls = controls_for(actions, hole, table, me)
-    context.update(
-        view=view,
-        controls=controls,
-        courses=courses_for(table, seats, hole, view, my_seat, controls, actions, html),
-        held=card_name(table.variant, view["held"]) if view["held"] is not None else None,
-        held_tone=tone(table.variant, view["held"]),
-        discard=card_name(table.variant, view["discard_top"])
-        if view["discard_top"] is not None
-        else None,
-        discard_tone=tone(table.variant, view["discard_top"]),
-        holder=_seat_name(seats, hole, view["holding"]),
-        turn_name=_seat_name(seats, hole, view["turn"]),
-        my_turn=my_seat is not None and view["turn"] == my_seat,
-        dealer_name=next(s.name for s in seats if s.position == hole.dealer),
-        is_playoff=hole.number > HOLES,
-        log=data.log,
-        results=data.results,
-        countdown=countdown(table, hole, seats, state),
-        hole_strokes=_hole_strokes(seats, hole),
-    )
-    context["turn_text"] = turn_text(context)
-    return context
-
-
-def countdown(
-    table: Table, hole: Hole, seats: list[Seat] | None = None, state: Any = None
-) -> dict[str, Any] | None:
-    """The server's deadline of a wait a person can see: the turn timer or the next deal.
-
-    Given as whole seconds left (not a clock time), so a page counts down from when it
-    arrived and a client's wrong clock cannot matter.
-    """
-    waiting = pending(table, hole, seats, state)
-    if waiting is None or waiting.kind == "bot":
-        return None
-    seconds = max(0, math.ceil((waiting.due - timezone.now()).total_seconds()))
-    return {"kind": waiting.kind, "seconds": seconds}
-
-
-def _hole_strokes(seats: list[Seat], hole: Hole) -> list[tuple[str, int]]:
-    """Each seat's strokes for a finished hole, in seat order; empty while it is played."""
-    if hole.scores is None:
-        return []
-    names = {s.position: s.name for s in seats}
-    return [(names[p], score) for p, score in zip(hole.seat_positions, hole.scores, strict=True)]
-
-
-def turn_text(context: dict[str, Any]) -> str:
-    """One sentence saying what the table waits for, shown and read out to the viewer."""
-    table, hole, view = context["table"], context["hole"], context["view"]
-    if table.status == Table.Status.OPEN:
-        free = context["free_seats"]
-        return f"Waiting for players: {free} seat{'' if free == 1 else 's'} free."
-    if table.status == Table.Status.FINISHED:
-        results = context.get("results") or []
-        if results:
-            winner = results[0]
-            return f"Match over. {winner.name} wins with {winner.total} strokes."
-        return "Match over."
-    if hole is None or view is None:
-        return ""
-    controls = context["controls"]
-    if view["phase"] == engine.OVER:
-        strokes = ", ".join(f"{name} {score}" for name, score in context["hole_strokes"])
-        return f"Hole {hole.number} over: {strokes}."
-    if view["phase"] == engine.TEE_OFF:
-        if controls.tee_off:
-            return f"Your tee off: turn up {controls.tee_off} cards."
-        return "Tee off: waiting for the others to turn up their cards."
-    if context["my_turn"]:
-        if view["holding"] is not None:
-            return f"Your turn: place the {context['held'][0]}."
-        return "Your turn: draw a card."
-    last = " (last turns)" if view["phase"] == engine.FINAL_TURNS else ""
-    return f"{context['turn_name']}'s turn{last}."
-
-
-def _seat_name(seats: list[Seat], hole: Hole, engine_seat: int | None) -> str | None:
-    if engine_seat is None:
-        return None
-    position = hole.seat_positions[engine_seat]
-    return next(s.name for s in seats if s.position == position)
-
-
-def controls_for(actions: list[dict], hole: Hole, table: Table, me: Seat | None) -> Controls:
-    """Turn the engine's legal actions into the buttons the viewer gets."""
-    controls = Controls()
-    for action in actions:
-        kind = action["type"]
-        if kind == "draw":
-            if action["source"] == "pile":
-                controls.draw_pile = True
-            else:
-                controls.draw_discard = True
-        elif kind == "discard":
-            controls.discard = True
-        elif kind == "knock":
-            controls.knock = True
-        elif kind == "tee_off":
-            controls.tee_off = len(action["positions"])
-        elif kind == "swap":
-            controls.swaps.append(tuple(action["positions"]))
-    seated = me is not None
-    playing = table.status == Table.Status.PLAYING
-    controls.next_hole = seated and playing and hole.finished_at is not None
-    controls.rematch = seated and table.status == Table.Status.FINISHED
-    return controls
-
-
-def courses_for(
-    table: Table,
-    seats: list[Seat],
-    hole: Hole,
-    view: dict,
-    my_seat: int | None,
-    controls: Controls,
-    actions: list[dict],
-    html: dict | None = None,
-) -> list[Course]:
-    """Every seat's course, the viewer's own first (it is drawn nearest and largest).
-
-    `html`: rendered courses by what they show, to
-    reuse (and to add to) across versions and viewers; a course without buttons then
-    comes with its HTML and without its slots, as most do not change from one move to
-    the next.
-    """
-    replace = {a["position"] for a in actions if a["type"] == "replace"}
-    flip = {a["position"] for a in actions if a["type"] == "flip"}
-    courses = []
-    for seat in seats:
-        index = (
-            hole.seat_positions.index(seat.position)
-            if seat.position in hole.seat_positions
-            else None
-        )
-        mine = index is not None and index == my_seat
-        if index is None:
-            # Sits out this playoff hole.
-            course = Course(seat.position, seat.name, seat.is_bot, False, False, False, [])
-            course.sitting_out = True
-        elif html is not None and not (
-            mine and (replace or flip or controls.tee_off or controls.swaps)
-        ):
-            course = _shown_course(table, seat, hole, view, index, mine, html)
-        else:
-            course = _course(table, seat, hole, view, index, mine, controls, replace, flip)
-        courses.append(course)
-    courses.sort(key=lambda c: (not c.is_me, c.position))
-    return courses
-
-
-#: The most courses' HTML a `courses_for` cache holds before it starts again.
-HTML_KEPT = 4000
-
-
-def _shown_course(
-    table: Table, seat: Seat, hole: Hole, view: dict, index: int, mine: bool, html: dict
-) -> Course:
-    """The course of `seat` (engine seat `index`) without buttons, its HTML from `html`
-    by everything it shows (rendered and added there if missing), without its slots."""
-    from games.templatetags.cards import course as course_html
-
-    cards = view["layouts"][index]
-    is_turn = view["turn"] == index or (
-        view["phase"] == engine.TEE_OFF and not view["teed_off"][index]
-    )
-    is_dealer = hole.dealer == seat.position
-    score = view["scores"][index] if view["scores"] is not None else None
-    kept_for = seat.player.name if seat.player_id and seat.bot_level else ""
-    key = (
-        *(table.variant, view["phase"], seat.position, seat.name, seat.is_bot, mine),
-        *(is_turn, is_dealer, score, kept_for, tuple(cards)),
-    )
-    shown = html.get(key)
-    if shown is None:
-        course = _course(table, seat, hole, view, index, mine, Controls(), set(), set())
-        shown = course_html(course, engine.VARIANTS[table.variant], Controls(), 0, view["phase"])
-        if len(html) >= HTML_KEPT:
-            html.clear()
-        html[key] = shown
-    return Course(
-        *(seat.position, seat.name, seat.is_bot, mine, is_turn, is_dealer, []),
-        score=score,
-        kept_for=kept_for,
-        html=shown,
-    )
-
-
-def _course(
-    table: Table,
-    seat: Seat,
-    hole: Hole,
-    view: dict,
-    index: int,
-    mine: bool,
-    controls: Controls,
-    replace: set[int],
-    flip: set[int],
-) -> Course:
-    """The course of `seat` (engine seat `index`); its buttons only when it is `mine`."""
-    rules = engine.VARIANTS[table.variant]
-    cards = view["layouts"][index]
-    paired: set[int] = set()
-    if view["phase"] == engine.OVER:
-        paired = {p for g in engine.scoring_pairs(table.variant, cards) for p in g}
-    slots = []
-    for position, card in enumerate(cards):
-        text, label = card_name(table.variant, card)
-        slots.append(
-            Slot(
-                position=position,
-                card=card,
-                text=text,
-                label=label,
-                face_up=card is not None,
-                tone=tone(table.variant, card),
-                paired=position in paired,
-                replace=mine and position in replace,
-                flip=mine and position in flip,
-                tee=mine and bool(controls.tee_off) and card is None,
-            )
-        )
-    return Course(
-        position=seat.position,
-        name=seat.name,
-        is_bot=seat.is_bot,
-        is_me=mine,
-        is_turn=view["turn"] == index
-        or (view["phase"] == engine.TEE_OFF and not view["teed_off"][index]),
-        is_dealer=hole.dealer == seat.position,
-        rows=[slots[r * rules.cols : (r + 1) * rules.cols] for r in range(rules.rows)],
-        score=view["scores"][index] if view["scores"] is not None else None,
-        kept_for=seat.player.name if seat.player_id and seat.bot_level else "",
-    )
-
-
 def recent_moves(table: Table) -> list[tuple[int, int, str, str]]:
     """The match's newest moves as (hole id, seat, summary, action type), newest first:
     enough of them for `log_lines`."""
@@ -610,3 +229,62 @@ def replay_states(hole: Hole) -> list[tuple[Any, Move | None]]:
 def table_version(table_id: int) -> int | None:
     """The table's current version (None when there is no such table)."""
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
+# --- what a table waits for ----------------------------------------------------------
+
+
+def bot_delay() -> float:
+    """Seconds a bot waits before acting, so people can follow (read at call time)."""
+    return float(getattr(settings, "FAIRWAY_BOT_DELAY", 0.8))
+
+
+def hole_pause() -> float:
+    """Seconds the end of a hole stays on screen before the next hole is dealt."""
+    return float(getattr(settings, "FAIRWAY_HOLE_PAUSE", 4.0))
+
+
+def current_hole(table: Table) -> Hole | None:
+    """The table's latest hole, or None before the match starts."""
+    return table.holes.order_by("-number").first()
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What a table waits for: a bot, the turn timer, or the next deal; and from when."""
+
+    kind: str  # "bot", "timer" or "deal"
+    positions: tuple[int, ...]
+    due: datetime
+
+
+def pending(
+    table: Table,
+    hole: Hole | None = None,
+    seats: list[Seat] | None = None,
+    state: engine.HoleState | None = None,
+) -> Pending | None:
+    """What the table waits for that the server does itself, or None (people to act).
+
+    `seats`: the table's seats, if already read; `state`: the hole's, if already made.
+    """
+    if table.status != Table.Status.PLAYING:
+        return None
+    hole = hole or current_hole(table)
+    if hole is None:
+        return None
+    since = table.turn_started_at or timezone.now()
+    if hole.finished_at is not None:
+        return Pending("deal", (), since + timedelta(seconds=hole_pause()))
+    state = state or state_from_dict(hole.state)
+    if state.phase == engine.TEE_OFF:
+        waiting = [hole.seat_positions[s] for s, done in enumerate(state.teed_off) if not done]
+    else:
+        waiting = [hole.seat_positions[state.turn]]
+    bots = {s.position for s in (table.seats.all() if seats is None else seats) if s.bot_level}
+    bot_turns = tuple(p for p in waiting if p in bots)
+    if bot_turns:
+        return Pending("bot", bot_turns[:1], since + timedelta(seconds=bot_delay()))
+    if table.turn_timer:
+        return Pending("timer", tuple(waiting), since + timedelta(seconds=table.turn_timer))
+    return None

@@ -9,21 +9,14 @@ player can read, and changes nothing.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import copy
-import functools
 import logging
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import Protocol
 
-from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
-from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -38,22 +31,24 @@ from games.engine.match import (
     playoff_players,
 )
 
-from . import rows
-from .models import Hole, Move, Scorecard, ScorecardHole, Seat, Table
-from .scorecards import (
-    CardStrokes,
-    correct_hole,
-    open_scorecards,
-    score_hole,
-    strokes_sql,
-)
-
-if TYPE_CHECKING:
-    from .frames import Holding
+from . import announce, store
+from .models import Hole, Move, Scorecard, Seat, Table
+from .scorecards import CardStrokes, correct_hole, open_scorecards, score_hole
+from .selectors import TableData, pending
 
 logger = logging.getLogger(__name__)
 
 TIMER_BOT_LEVEL = "greedy"
+
+
+class Holding(Protocol):
+    """The table at the version a player moves on, as the caller's process holds it,
+    and what that process does with a move's news while the move is written (renders
+    its viewers' frames ahead)."""
+
+    data: TableData
+
+    def foresee(self, version: int, news: dict) -> None: ...
 
 
 class GameError(ValueError):
@@ -75,96 +70,6 @@ class MoveResult:
     #: The news of the move or deal, as announced (see `_announce`); None when other
     #: processes read the table instead (the match ended, a seat changed hands).
     news: dict | None = None
-
-
-def group_name(table_id: int) -> str:
-    """The channel-layer group of a table's live connections."""
-    return f"table_{table_id}"
-
-
-def bot_delay() -> float:
-    """Seconds a bot waits before acting, so people can follow (read at call time)."""
-    return float(getattr(settings, "FAIRWAY_BOT_DELAY", 0.8))
-
-
-def hole_pause() -> float:
-    """Seconds the end of a hole stays on screen before the next hole is dealt."""
-    return float(getattr(settings, "FAIRWAY_HOLE_PAUSE", 4.0))
-
-
-# --- announcing -------------------------------------------------------------------------
-
-
-def _announce(table: Table, *, wake: bool = True, news: dict | None = None) -> None:
-    """After the commit, tell the table's connections the new version.
-
-    `wake` says the table may now wait on the server (a bot, the turn timer or a deal):
-    connections poke their process's driver only then. `news` says what made the
-    version when a process holding the version before can make it too: a move that
-    does not end the match (`{"move": ...}`, see `_play`), replayed with the engine and,
-    at a hole's end, scored onto the scorecard, or a deal (`{"deal": ...}`,
-    see `next_hole`), dealt again from its seed. The news stays between the server's
-    processes: a deal's seed decides every hidden card, and consumers send viewers only
-    frames rendered from `engine.view`, never a message as it came.
-    """
-    message = {"type": "table.changed", "version": table.version, "wake": wake}
-    if news is not None:
-        message["news"] = news
-    group = group_name(table.pk)
-    transaction.on_commit(lambda: _send(group, message))
-
-
-# Sends still on their way, so that none is collected before it is done.
-_sending: set[asyncio.Task] = set()
-
-
-def _sent(task: asyncio.Task) -> None:
-    _sending.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        # The database is the truth; a lost message costs a resync.
-        logger.error("Could not announce %s", task.get_name(), exc_info=task.exception())
-
-
-# How long a caller without an event loop (a view, a command) waits for the channel
-# layer before it gives up on the message and goes on.
-SEND_TIMEOUT = 2.0
-
-
-async def _send_within(layer, group: str, message: dict) -> None:
-    await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
-
-
-def _send(group: str, message: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    # On a worker thread of the server's event loop (a consumer's or a view's call), hand
-    # the message to the loop and go on: waiting for it would hold this thread, and the
-    # moves queued behind it, until the loop gets round to it. Sends keep the order they
-    # are handed over in; should a table's announcements cross (moves commit on several
-    # threads), a late one finds its viewers' process holding a newer version already.
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is not None and loop.is_running():
-
-        def start() -> None:
-            task = loop.create_task(
-                layer.group_send(group, message), name=f"{group} version {message['version']}"
-            )
-            _sending.add(task)
-            task.add_done_callback(_sent)
-
-        loop.call_soon_threadsafe(start)
-        return
-    # Off the event loop (a command, a test), or on a worker thread of a server whose loop
-    # has stopped: async_to_sync would wait on that loop for ever, so send from a loop
-    # of this thread's own.
-    try:
-        if loop is None:
-            async_to_sync(_send_within)(layer, group, message)
-        else:
-            asyncio.run(_send_within(layer, group, message))
-    except Exception:  # The database is the truth; a lost message costs a resync.
-        logger.exception("Could not announce %s version %s", group, message["version"])
 
 
 def _touch(table: Table, now: datetime | None = None) -> None:
@@ -226,7 +131,7 @@ def create_table(
             )
             for position in range(seat_count)
         )
-        _announce(table)
+        announce.table_changed(table)
     return table
 
 
@@ -249,7 +154,7 @@ def correct_scorecard(*, scorecard: Scorecard, number: int, strokes: int) -> int
         if table.status == Table.Status.PLAYING:
             table.version += 1
             table.save(update_fields=["version"])
-            _announce(table, wake=False)
+            announce.table_changed(table, wake=False)
     return old
 
 
@@ -272,7 +177,7 @@ def join_table(*, table: Table, player, position: int | None = None) -> Seat:
         seat.save(update_fields=["player"])
         _touch(locked)
         locked.save(update_fields=["version", "turn_started_at"])
-        _announce(locked)
+        announce.table_changed(locked)
     table.refresh_from_db()
     return seat
 
@@ -288,7 +193,7 @@ def leave_table(*, table: Table, player) -> None:
             raise GameError("You have no seat at this table.")
         _touch(locked)
         locked.save(update_fields=["version", "turn_started_at"])
-        _announce(locked)
+        announce.table_changed(locked)
     table.refresh_from_db()
 
 
@@ -312,7 +217,7 @@ def start_match(*, table: Table, by) -> Table:
         _deal(locked, 1, list(range(locked.seat_count)))
         _touch(locked, now)
         locked.save()
-        _announce(locked)
+        announce.table_changed(locked)
     table.refresh_from_db()
     return table
 
@@ -351,7 +256,7 @@ def rematch(*, table: Table, by) -> Table:
         old = _locked(table.pk)
         _touch(old)
         old.save(update_fields=["version", "turn_started_at"])
-        _announce(old)
+        announce.table_changed(old)
     return new
 
 
@@ -381,11 +286,6 @@ def _new_hole(table: Table, number: int, positions: list[int]) -> Hole:
         state=state_to_dict(state),
         version=state.version,
     )
-
-
-def current_hole(table: Table) -> Hole | None:
-    """The table's latest hole, or None before the match starts."""
-    return table.holes.order_by("-number").first()
 
 
 def _make_move(
@@ -490,31 +390,22 @@ def _play(
     news = None if match_over or seats_changed else _move_news(hole, move, now)
     if foresee is not None and news is not None:
         foresee(table.version, news)
-    with connection.cursor() as cursor, rows.pipeline():
-        rows.insert(cursor, move)
-        rows.update(cursor, hole, hole_fields)
+    with connection.cursor() as cursor, store.pipeline():
+        store.insert(cursor, move)
+        store.update(cursor, hole, hole_fields)
         if scoring is not None:
             scoring.write(cursor)
         if not match_over:
-            rows.update(cursor, table, table_fields)
+            store.update(cursor, table, table_fields)
         if commit:
             cursor.execute("COMMIT")
     if match_over:
         # Saved by the ORM so that its listeners (league ratings) hear the match end.
         table.save(update_fields=table_fields)
-    _announce(table, wake=wake or hole_over, news=news)
+    announce.table_changed(table, wake=wake or hole_over, news=news)
     return MoveResult(
         table.pk, table.version, hole_over=hole_over, match_over=match_over, news=news
     )
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """A seat as the hot path reads it: enough for `pending` and a bot's log line."""
-
-    position: int
-    bot_level: str
-    player_name: str | None  # None: no player sits there
 
 
 def _lock_for_move(
@@ -525,68 +416,13 @@ def _lock_for_move(
     cards: bool = False,
     seat_rows: bool = False,
 ) -> tuple[Table | None, Hole | None]:
-    """Lock the table's row and read it with the latest hole and where the player sits.
-
-    The hot path of live play, so plain statements instead of querysets, sent together
-    (with a plain BEGIN first if `begin`): the table comes with `my_position` and
-    `my_bot_level` (None when the player has no seat) and `has_bots`; with `cards`, its
-    scorecards (`table.cards`, see `scorecards.CardStrokes`); with `seat_rows`, its seats
-    (`table.seat_rows`, by position). Every writer of a table locks its row first, so
-    what is read after the lock is current.
-    """
-    seats, tables, holes = Seat._meta.db_table, Table._meta.db_table, Hole._meta.db_table
-    table_columns, table_reader = rows.columns(Table, "t")
-    table_sql = (
-        f"SELECT {table_columns}, s.position, s.bot_level,"
-        f" EXISTS (SELECT 1 FROM {seats} b WHERE b.table_id = t.id AND b.bot_level <> '')"
-        f" FROM {tables} t"
-        f" LEFT JOIN {seats} s ON s.table_id = t.id AND s.player_id = %s WHERE t.id = %s"
+    """`store.lock_for_move`, its cards read as `CardStrokes` (`table.cards`)."""
+    table, hole = store.lock_for_move(
+        table_id, player_id, begin=begin, cards=cards, seat_rows=seat_rows
     )
-    if connection.features.has_select_for_update_of:
-        table_sql += " FOR UPDATE OF t"
-    elif connection.features.has_select_for_update:
-        table_sql += " FOR UPDATE"
-    hole_columns, hole_reader = rows.columns(Hole, "h")
-    hole_sql = (
-        f"SELECT {hole_columns} FROM {holes} h WHERE h.table_id = %s ORDER BY h.number DESC LIMIT 1"
-    )
-    people = get_user_model()._meta.db_table
-    seats_sql = (
-        f"SELECT s.position, s.bot_level, p.display_name, p.username FROM {seats} s"
-        f" LEFT JOIN {people} p ON p.id = s.player_id WHERE s.table_id = %s"
-    )
-    # All in one round trip: what follows the lock is read after it is granted all the
-    # same, as statements run in order, each seeing what was committed before it started.
-    with (
-        connection.cursor() as table_cursor,
-        connection.cursor() as hole_cursor,
-        connection.cursor() as cards_cursor,
-        connection.cursor() as seats_cursor,
-    ):
-        with rows.pipeline():
-            if begin:
-                table_cursor.execute("BEGIN")
-            table_cursor.execute(table_sql, [player_id, table_id])
-            hole_cursor.execute(hole_sql, [table_id])
-            if cards:
-                cards_cursor.execute(strokes_sql(), [table_id])
-            if seat_rows:
-                seats_cursor.execute(seats_sql, [table_id])
-        row = table_cursor.fetchone()
-        if row is None:
-            return None, None
-        count = len(table_reader)
-        table = rows.instance(Table, row[:count], table_reader)
-        table.my_position, table.my_bot_level, table.has_bots = row[count:]
-        if cards:
-            table.cards = CardStrokes.from_rows(cards_cursor.fetchall())
-        if seat_rows:
-            table.seat_rows = {
-                position: SeatRow(position, level, (display or username) if username else None)
-                for position, level, display, username in seats_cursor.fetchall()
-            }
-        row = hole_cursor.fetchone()
-    return table, (rows.instance(Hole, row, hole_reader) if row else None)
+    if table is not None and cards:
+        table.cards = CardStrokes.from_rows(table.card_rows)
+    return table, hole
 
 
 class _MayEndMatch(Exception):
@@ -634,9 +470,9 @@ def apply_move(
         try:
             return _apply(table_id, player.pk, action, version, commit=True, held=held, cards=cards)
         except _NeedsAtomic:
-            rows.roll_back()
+            store.roll_back()
         except BaseException:
-            rows.roll_back()
+            store.roll_back()
             raise
     with transaction.atomic():
         return _apply(table_id, player.pk, action, version)
@@ -739,63 +575,18 @@ def _apply_held(
     if ends:
         strokes = (list(hole.seat_positions), list(after.scores))
         values += [hole.number, *strokes, table.pk, hole.number, HOLES, *strokes, table.pk]
-    values += [f.get_db_prep_save(getattr(move, f.attname), connection) for f in _fields(Move)]
+    values += [
+        f.get_db_prep_save(getattr(move, f.attname), connection) for f in store.insert_fields(Move)
+    ]
     news = _move_news(hole, move, now)
     held.foresee(table.version, news)
-    with rows.bound_cursor() as cursor:
-        cursor.execute(_held_move_sql(ends), values)
+    with store.bound_cursor() as cursor:
+        cursor.execute(store.held_move_sql(ends), values)
         if cursor.fetchone() is None:
             return None
     wake = bool(ends or table.turn_timer or any(s.bot_level for s in seats))
-    _announce(table, wake=wake, news=news)
+    announce.table_changed(table, wake=wake, news=news)
     return MoveResult(table.pk, table.version, hole_over=ends, news=news)
-
-
-def _fields(model) -> list:
-    """The columns a row of `model` is inserted with (all but its key)."""
-    return [f for f in model._meta.concrete_fields if not f.primary_key]
-
-
-@functools.cache
-def _held_move_sql(ends: bool = False) -> str:
-    """The statement of `_apply_held` (for a move that `ends` a regulation hole: with
-    its scoring), its parameters in the order that builds them."""
-    q = connection.ops.quote_name
-    tables, holes, seats, moves, cards, strokes = (
-        q(m._meta.db_table) for m in (Table, Hole, Seat, Move, Scorecard, ScorecardHole)
-    )
-    fields = _fields(Move)
-    sql = (
-        f"WITH t AS (UPDATE {tables} SET version = %s, turn_started_at = %s"
-        " WHERE id = %s AND version = %s AND status = %s"
-        f" AND EXISTS (SELECT 1 FROM {holes} WHERE id = %s AND version = %s"
-        " AND finished_at IS NULL)"
-        f" AND EXISTS (SELECT 1 FROM {seats} WHERE table_id = %s AND position = %s"
-        " AND player_id = %s AND bot_level = '') RETURNING id),"
-        f" h AS (UPDATE {holes} SET state = %s, version = %s"
-    )
-    if ends:
-        sql += ", scores = %s, finished_at = %s"
-    sql += " WHERE id = %s AND EXISTS (SELECT 1 FROM t) RETURNING id)"
-    if ends:
-        # Each seat's strokes by position; every statement of a WITH sees the rows as
-        # they were before it, so a card's total is its other holes' plus this one.
-        played = "unnest(%s::integer[], %s::integer[]) AS v(position, strokes)"
-        sql += (
-            f", s AS (INSERT INTO {strokes} (scorecard_id, number, strokes)"
-            f" SELECT c.id, %s, v.strokes FROM {cards} c JOIN {played}"
-            " ON v.position = c.position WHERE c.table_id = %s AND EXISTS (SELECT 1 FROM t)"
-            " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes),"
-            f" r AS (UPDATE {cards} c SET place = NULL, total = v.strokes + (SELECT"
-            f" COALESCE(SUM(o.strokes), 0) FROM {strokes} o WHERE o.scorecard_id = c.id"
-            " AND o.number <> %s AND o.number <= %s)"
-            f" FROM {played}"
-            " WHERE c.position = v.position AND c.table_id = %s AND EXISTS (SELECT 1 FROM t))"
-        )
-    return sql + (
-        f" INSERT INTO {moves} ({', '.join(q(f.column) for f in fields)})"
-        f" SELECT {', '.join(['%s'] * len(fields))} FROM h RETURNING id"
-    )
 
 
 def leave_match(*, table: Table, player) -> None:
@@ -812,7 +603,7 @@ def leave_match(*, table: Table, player) -> None:
             seat.save(update_fields=["bot_level"])
             _touch(locked)
             locked.save(update_fields=["version", "turn_started_at"])
-            _announce(locked)
+            announce.table_changed(locked)
     table.refresh_from_db()
 
 
@@ -828,7 +619,7 @@ def return_to_match(*, table: Table, player) -> None:
             seat.save(update_fields=["bot_level"])
             _touch(locked)
             locked.save(update_fields=["version", "turn_started_at"])
-            _announce(locked)
+            announce.table_changed(locked)
     table.refresh_from_db()
 
 
@@ -855,7 +646,7 @@ def next_hole(*, table_id: int, version: int, by=None, held: Holding | None = No
         try:
             return _next_hole(table_id, version, by, commit=True, held=held)
         except BaseException:
-            rows.roll_back()
+            store.roll_back()
             raise
     with transaction.atomic():
         return _next_hole(table_id, version, by, held=held)
@@ -892,15 +683,15 @@ def _next_hole(
         if held is not None:
             held.foresee(table.version, {"deal": deal})
     with connection.cursor() as hole_cursor, connection.cursor() as cursor:
-        with rows.pipeline():
-            rows.insert(hole_cursor, dealt, returning=True)
-            rows.update(cursor, table, ["version", "turn_started_at"])
+        with store.pipeline():
+            store.insert(hole_cursor, dealt, returning=True)
+            store.update(cursor, table, ["version", "turn_started_at"])
             if commit:
                 cursor.execute("COMMIT")
         dealt.pk = hole_cursor.fetchone()[0]
     dealt._state.adding = False
     news = None if deal is None else {"deal": {**deal, "hole": dealt.pk}}
-    _announce(table, news=news)
+    announce.table_changed(table, news=news)
     return MoveResult(table.pk, table.version, news=news)
 
 
@@ -941,77 +732,22 @@ def _deal_held(table_id: int, player_id: int, version: int, held: Holding) -> Mo
     values = [
         *(table.version, table.turn_started_at, table.pk, version, Table.Status.PLAYING),
         *(hole.pk, table.pk, player_id),
-        *(f.get_db_prep_save(f.pre_save(dealt, True), connection) for f in _fields(Hole)),
+        *(
+            f.get_db_prep_save(f.pre_save(dealt, True), connection)
+            for f in store.insert_fields(Hole)
+        ),
     ]
-    with rows.bound_cursor() as cursor:
-        cursor.execute(_held_deal_sql(), values)
+    with store.bound_cursor() as cursor:
+        cursor.execute(store.held_deal_sql(), values)
         row = cursor.fetchone()
     if row is None:
         return None
     news = {"deal": {"hole": row[0], **deal}}
-    _announce(table, news=news)
+    announce.table_changed(table, news=news)
     return MoveResult(table.pk, table.version, news=news)
 
 
-@functools.cache
-def _held_deal_sql() -> str:
-    """The statement of `_deal_held`, its parameters in the order that builds them."""
-    q = connection.ops.quote_name
-    tables, holes, seats = (q(m._meta.db_table) for m in (Table, Hole, Seat))
-    fields = _fields(Hole)
-    return (
-        f"WITH t AS (UPDATE {tables} SET version = %s, turn_started_at = %s"
-        " WHERE id = %s AND version = %s AND status = %s"
-        f" AND EXISTS (SELECT 1 FROM {holes} WHERE id = %s AND finished_at IS NOT NULL)"
-        f" AND EXISTS (SELECT 1 FROM {seats} WHERE table_id = %s AND player_id = %s)"
-        " RETURNING id)"
-        f" INSERT INTO {holes} ({', '.join(q(f.column) for f in fields)})"
-        f" SELECT {', '.join(['%s'] * len(fields))} FROM t RETURNING id"
-    )
-
-
 # --- bots and the turn timer ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Pending:
-    """What a table waits for: a bot, the turn timer, or the next deal; and from when."""
-
-    kind: str  # "bot", "timer" or "deal"
-    positions: tuple[int, ...]
-    due: datetime
-
-
-def pending(
-    table: Table,
-    hole: Hole | None = None,
-    seats: list[Seat] | None = None,
-    state: engine.HoleState | None = None,
-) -> Pending | None:
-    """What the table waits for that the server does itself, or None (people to act).
-
-    `seats`: the table's seats, if already read; `state`: the hole's, if already made.
-    """
-    if table.status != Table.Status.PLAYING:
-        return None
-    hole = hole or current_hole(table)
-    if hole is None:
-        return None
-    since = table.turn_started_at or timezone.now()
-    if hole.finished_at is not None:
-        return Pending("deal", (), since + timedelta(seconds=hole_pause()))
-    state = state or state_from_dict(hole.state)
-    if state.phase == engine.TEE_OFF:
-        waiting = [hole.seat_positions[s] for s, done in enumerate(state.teed_off) if not done]
-    else:
-        waiting = [hole.seat_positions[state.turn]]
-    bots = {s.position for s in (table.seats.all() if seats is None else seats) if s.bot_level}
-    bot_turns = tuple(p for p in waiting if p in bots)
-    if bot_turns:
-        return Pending("bot", bot_turns[:1], since + timedelta(seconds=bot_delay()))
-    if table.turn_timer:
-        return Pending("timer", tuple(waiting), since + timedelta(seconds=table.turn_timer))
-    return None
 
 
 def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -> MoveResult:
@@ -1025,13 +761,13 @@ def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -
         try:
             result = _act(table_id, version, now, commit=True)
         except _NeedsAtomic:
-            rows.roll_back()
+            store.roll_back()
             result = _act_atomic(table_id, version, now)
         except BaseException:
-            rows.roll_back()
+            store.roll_back()
             raise
         if result is None:  # rolled back by _act: the next deal is a transaction of its own
-            rows.roll_back()
+            store.roll_back()
     else:
         result = _act_atomic(table_id, version, now)
     return result or next_hole(table_id=table_id, version=version)
@@ -1065,101 +801,3 @@ def _act(table_id: int, version: int, now: datetime, *, commit: bool = False) ->
         if result.hole_over:
             break
     return result
-
-
-def drive_due(
-    now: datetime | None = None,
-    keep_going: Callable[[], bool] = lambda: True,
-    table_ids: Collection[int] | None = None,
-) -> dict[int, float]:
-    """Act at every playing table (or every one of `table_ids`) whose bot, timer or deal
-    is due, one after the other while `keep_going()`.
-
-    Returns the seconds until each table looked at falls due, for those that wait on
-    the server: 0 for a table acted at, which may be due again at once.
-    """
-    now = now or timezone.now()
-    waits, due = due_tables(now, table_ids)
-    for table_id, version in due:
-        if not keep_going():
-            break
-        # GameError: another process acted first, or the table moved on.
-        with contextlib.suppress(GameError):
-            act_for_table(table_id=table_id, version=version, now=now)
-    return waits
-
-
-def due_tables(
-    now: datetime | None = None, table_ids: Collection[int] | None = None
-) -> tuple[dict[int, float], list[tuple[int, int]]]:
-    """Of the playing tables (or `table_ids`), those that wait on the server: the seconds
-    until each falls due (0 when due), and the (table, version) of those due now."""
-    now = now or timezone.now()
-    waits: dict[int, float] = {}
-    due = []
-    for table, hole in _waiting_tables(table_ids):
-        waiting = pending(table, hole, table.bot_seats)
-        if waiting is None:
-            continue
-        waits[table.pk] = max(0.0, (waiting.due - now).total_seconds())
-        if waiting.due <= now:
-            due.append((table.pk, table.version))
-    return waits, due
-
-
-def _waiting_tables(table_ids: Collection[int] | None) -> list[tuple[Table, Hole]]:
-    """The playing tables (of `table_ids`, or all) that may wait on the server, with
-    their latest holes and bot seats (`table.bot_seats`): those with a bot, a turn timer
-    or a finished hole. People-only tables mid-hole wait on people, and are most tables.
-
-    Plain statements, sent together: the driver reads these every time it looks.
-    """
-    tables, holes, seats = Table._meta.db_table, Hole._meta.db_table, Seat._meta.db_table
-    table_columns, table_reader = rows.columns(Table, "t")
-    hole_columns, hole_reader = rows.columns(Hole, "h")
-    among, params = "", [Table.Status.PLAYING]
-    if table_ids is not None:
-        if not table_ids:
-            return []
-        among = f" AND t.id IN ({', '.join(['%s'] * len(table_ids))})"
-        params += list(table_ids)
-    has_bots = f"EXISTS (SELECT 1 FROM {seats} b WHERE b.table_id = t.id AND b.bot_level <> '')"
-    tables_sql = (
-        f"SELECT {table_columns}, {hole_columns} FROM {tables} t JOIN {holes} h ON h.id = ("
-        f"SELECT l.id FROM {holes} l WHERE l.table_id = t.id ORDER BY l.number DESC LIMIT 1)"
-        f" WHERE t.status = %s{among}"
-        f" AND (t.turn_timer > 0 OR h.finished_at IS NOT NULL OR {has_bots})"
-    )
-    bots_sql = (
-        f"SELECT s.table_id, s.position, s.bot_level FROM {seats} s JOIN {tables} t"
-        f" ON t.id = s.table_id WHERE t.status = %s{among} AND s.bot_level <> ''"
-    )
-    with connection.cursor() as tables_cursor, connection.cursor() as bots_cursor:
-        with rows.pipeline():
-            tables_cursor.execute(tables_sql, params)
-            bots_cursor.execute(bots_sql, params)
-        found = tables_cursor.fetchall()
-        bots: dict[int, list[SeatRow]] = {}
-        for table_id, position, level in bots_cursor.fetchall():
-            bots.setdefault(table_id, []).append(SeatRow(position, level, None))
-    count = len(table_reader)
-    waiting = []
-    for row in found:
-        table = rows.instance(Table, row[:count], table_reader)
-        table.bot_seats = bots.get(table.pk, [])
-        waiting.append((table, rows.instance(Hole, row[count:], hole_reader)))
-    return waiting
-
-
-def play_out(*, table_id: int, limit: int = 100_000) -> Table:
-    """Drive a table with no one waiting on the clock until it needs a person or ends.
-
-    For tests, simulations and the admin: every due wait is treated as due now.
-    """
-    far = timezone.now() + timedelta(days=365)
-    for _ in range(limit):
-        table = Table.objects.get(pk=table_id)
-        if pending(table) is None:
-            return table
-        act_for_table(table_id=table_id, version=table.version, now=far)
-    raise GameError("The table did not settle.")

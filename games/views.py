@@ -15,19 +15,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import engine
 
-from . import live, selectors, services
+from . import live, presenters, selectors, services
 from .forms import CreateTableForm
 from .models import Hole, Table
-
-
-def render_alert(message: str, *, oob: bool = True) -> str:
-    """A polite message for one viewer only, the table left as it is.
-
-    Out of band in a socket's frame; in reply to a request that targets the alert
-    itself, plain: swapped out of band as well, it would be swapped twice and the
-    second swap (of nothing) would take the alert off the page.
-    """
-    return live.render("alert", {"alert": message, "oob": oob})
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:
@@ -121,7 +111,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _watchable(request, table_id)
-    context = selectors.table_context(table, request.user)
+    context = presenters.table_context(table, request.user)
     context["invite_url"] = request.build_absolute_uri(f"/play/invite/{table.invite_code}/")
     context["live"] = live.page_parts(context)
     return render(request, "games/table.html", context)
@@ -133,7 +123,7 @@ def _seat_action(request: HttpRequest, table_id: int, act) -> HttpResponse:
         outcome = act(table)
     except services.GameError as error:
         if request.htmx:
-            return HttpResponse(render_alert(str(error), oob=False))
+            return HttpResponse(live.render_alert(str(error), oob=False))
         messages.error(request, str(error))
         return redirect(table)
     target = outcome if isinstance(outcome, Table) else table
@@ -141,7 +131,7 @@ def _seat_action(request: HttpRequest, table_id: int, act) -> HttpResponse:
         if target.pk != table.pk:
             return HttpResponseClientRedirect(target.get_absolute_url())
         # The news arrives over the table's socket; clear any old message.
-        return HttpResponse(render_alert("", oob=False))
+        return HttpResponse(live.render_alert("", oob=False))
     return redirect(target)
 
 
@@ -207,7 +197,7 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     state, move = states[step]
     view = engine.view(state, None)
     seats = list(table.seats.select_related("player"))
-    courses = selectors.courses_for(table, seats, hole, view, None, selectors.Controls(), [])
+    courses = presenters.courses_for(table, seats, hole, view, None, presenters.Controls(), [])
     names = {s.position: s.name for s in seats}
     return render(
         request,
@@ -215,16 +205,16 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
         {
             "table": table,
             "rules": engine.VARIANTS[table.variant],
-            "controls": selectors.Controls(),
+            "controls": presenters.Controls(),
             "hole": hole,
             "step": step,
             "last": len(states) - 1,
             "courses": courses,
             "view": view,
-            "discard": selectors.card_name(table.variant, view["discard_top"])
+            "discard": presenters.card_name(table.variant, view["discard_top"])
             if view["discard_top"] is not None
             else None,
-            "discard_tone": selectors.tone(table.variant, view["discard_top"]),
+            "discard_tone": presenters.tone(table.variant, view["discard_top"]),
             "sentence": f"{names[move.seat]} {move.summary}" if move else "The deal.",
             "holes": table.holes.filter(finished_at__isnull=False).order_by("number"),
         },

@@ -1,4 +1,4 @@
-"""The production channel layer (`config.channel_layer`) on a real Redis.
+"""The production channel layer (`config.seams.PubSubChannelLayer`) on a real Redis.
 
 Each layer instance stands for a server process: it has its own connection and its own
 members of groups.
@@ -12,7 +12,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from config.channel_layer import PubSubChannelLayer
+from config.seams import PubSubChannelLayer
 from tests.conftest import free_port, require
 
 pytestmark = pytest.mark.redis

@@ -8,11 +8,13 @@ Every value that is not a number or one of the fixed words here goes through `_e
 from __future__ import annotations
 
 from html import escape as _escape
+from typing import TYPE_CHECKING
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from games.selectors import Controls, Course, Slot
+if TYPE_CHECKING:
+    from games.presenters import Controls, Course, Slot
 
 register = template.Library()
 

@@ -11,7 +11,7 @@ from django.db import connections
 from django.test import Client
 
 from config.asgi import application
-from games import driver, frames
+from games import autoplay, frames
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +28,7 @@ def move_threads_let_go_of_the_database(settings):
     """Channels' test communicator keeps the connections its calls open (it turns off
     their closing), which would hold the test database open: close each move thread's."""
     yield
-    executor = driver._move_threads
+    executor = autoplay._move_threads
     if executor is None:
         return
     count = settings.FAIRWAY_MOVE_THREADS
@@ -73,4 +73,4 @@ async def connect(user, table_id: int) -> tuple[WebsocketCommunicator, str]:
 async def stop_driver():
     """Stop this test's table driver when the test ends."""
     yield
-    await driver.stop()
+    await autoplay.stop()

@@ -7,7 +7,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games import announce, services
 from games.consumers import SLOW_DOWN, TokenBucket
 from tests.factories import make_player
 from tests.games.conftest import connect
@@ -50,7 +50,7 @@ async def test_a_connection_that_missed_the_news_catches_up_on_its_next_sync(mon
     assert f'data-version="{seen}"' in first
     # Ben's move is committed but its news is lost on the way, as channels-redis drops
     # messages over a channel's capacity: on any channel layer.
-    monkeypatch.setattr(services, "_announce", lambda table, **_: None)
+    monkeypatch.setattr(announce, "table_changed", lambda table, **_: None)
     await database_sync_to_async(services.apply_move)(
         table_id=table.pk, player=ben, action=TEE, version=seen
     )

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from games import driver, services
+from games import autoplay, services
 from games.models import Move
 from tests.factories import make_player
 
@@ -43,13 +43,13 @@ async def _until(predicate, seconds: float = 10.0) -> bool:
 def looked_at(monkeypatch) -> list:
     """The tables the driver reads, look by look (None: all), as it goes on reading them."""
     looks = []
-    due_tables = services.due_tables
+    due_tables = autoplay.due_tables
 
     def recording(**kwargs):
         looks.append(kwargs.get("table_ids"))
         return due_tables(**kwargs)
 
-    monkeypatch.setattr(services, "due_tables", recording)
+    monkeypatch.setattr(autoplay, "due_tables", recording)
     return looks
 
 
@@ -57,10 +57,10 @@ async def test_between_sweeps_the_driver_acts_for_waiting_tables_as_they_fall_du
     settings, monkeypatch, looked_at
 ):
     settings.FAIRWAY_BOT_DELAY = 0.2
-    monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)  # one sweep, at the start
+    monkeypatch.setattr(autoplay, "SWEEP_SECONDS", 3600.0)  # one sweep, at the start
     bots = await database_sync_to_async(_bots_table)()
     await database_sync_to_async(_people_table)()
-    driver.ensure_started()
+    autoplay.ensure_started()
     # The first sweep finds the bots' table waiting; every move after is made when due.
     assert await _until(lambda: Move.objects.filter(hole__table=bots).count() >= 4)
     assert looked_at[0] is None
@@ -69,9 +69,9 @@ async def test_between_sweeps_the_driver_acts_for_waiting_tables_as_they_fall_du
 
 async def test_a_poke_for_a_table_looks_at_that_table_alone(settings, monkeypatch, looked_at):
     settings.FAIRWAY_BOT_DELAY = 0
-    monkeypatch.setattr(driver, "SWEEP_SECONDS", 3600.0)
+    monkeypatch.setattr(autoplay, "SWEEP_SECONDS", 3600.0)
     people = await database_sync_to_async(_people_table)()
-    the_driver = driver.ensure_started()
+    the_driver = autoplay.ensure_started()
     assert await _until(lambda: bool(looked_at))  # the first sweep: nothing waits
     assert looked_at == [None]
     # A bot takes a seat and the table is poked for: the driver looks at it, and moves.

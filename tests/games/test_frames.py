@@ -16,8 +16,8 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import engine, frames, services
-from games.driver import move_call
+from games import announce, engine, frames, services
+from games.autoplay import move_call
 from games.models import Scorecard
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
@@ -228,7 +228,7 @@ async def test_news_wakes_the_driver_only_when_the_server_may_have_work():
 
     for bots, wake in (({}, False), ({2: "greedy"}, True)):
         table, ana = await setup(bots)
-        await layer.group_add(services.group_name(table.pk), channel)
+        await layer.group_add(announce.group_name(table.pk), channel)
         result = await tee_off(table, ana)
         message = await layer.receive(channel)
         assert message == {
@@ -237,7 +237,7 @@ async def test_news_wakes_the_driver_only_when_the_server_may_have_work():
             "wake": wake,
             "news": result.news,
         }
-        await layer.group_discard(services.group_name(table.pk), channel)
+        await layer.group_discard(announce.group_name(table.pk), channel)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
-from games import engine, services
+from games import engine, selectors, services
 from games.engine import state_to_dict
 from games.models import Move, Table
 from games.selectors import replay_states
@@ -35,7 +35,7 @@ def require_production_stack() -> None:
     require("redis")
     engine_name = settings.DATABASES["default"]["ENGINE"]
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    if "postgresql" in engine_name and layer == "config.channel_layer.PubSubChannelLayer":
+    if "postgresql" in engine_name and layer == "config.seams.PubSubChannelLayer":
         return
     problem = "set DATABASE_URL (PostgreSQL) and REDIS_URL: this runs in `make test-postgres`"
     if outside.in_ci():
@@ -117,7 +117,7 @@ def test_a_process_killed_mid_hole_loses_no_committed_move(servers):
         """Bots have moved: a person is to act, or the hole is over."""
         db_table = Table.objects.prefetch_related("seats").get(pk=table.pk)
         hole = db_table.holes.order_by("-number").first()
-        return hole.finished_at is not None or services.pending(db_table, hole) is None
+        return hole.finished_at is not None or selectors.pending(db_table, hole) is None
 
     def person_moves() -> int | None:
         """The first person who may act sends a move: the version it was made on (None: over)."""

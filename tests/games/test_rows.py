@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import rows, services
+from games import services, store
 from games.models import Hole, Move, Table
 from tests.factories import make_player
 
@@ -22,11 +22,11 @@ def hole() -> Hole:
 
 
 def read(model, alias: str, pk: int):
-    select, reader = rows.columns(model, alias)
+    select, reader = store.columns(model, alias)
     db_table = connection.ops.quote_name(model._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {select} FROM {db_table} {alias} WHERE {alias}.id = %s", [pk])
-        return rows.instance(model, cursor.fetchone(), reader)
+        return store.instance(model, cursor.fetchone(), reader)
 
 
 def values(obj) -> dict:
@@ -47,9 +47,9 @@ def test_a_row_read_plainly_is_the_row_the_orm_reads(hole):
 def test_plain_writes_store_what_save_would(hole):
     state = {**hole.state, "marker": [1, None, {"a": "é"}]}
     hole.state, hole.version, hole.finished_at = state, 41, timezone.now()
-    with transaction.atomic(), connection.cursor() as cursor, rows.pipeline():
-        rows.update(cursor, hole, ["state", "version", "finished_at"])
-        rows.insert(
+    with transaction.atomic(), connection.cursor() as cursor, store.pipeline():
+        store.update(cursor, hole, ["state", "version", "finished_at"])
+        store.insert(
             cursor, Move(hole=hole, seq=41, seat=1, action={"type": "flip", "positions": [2]})
         )
     stored = Hole.objects.get(pk=hole.pk)
@@ -65,16 +65,16 @@ def test_plain_writes_store_what_save_would(hole):
 
 
 def test_a_failing_pipeline_raises_django_s_error_and_writes_nothing(hole):
-    with connection.cursor() as cursor, rows.pipeline():
-        rows.insert(cursor, Move(hole=hole, seq=1, seat=0, action={"type": "tee_off"}))
+    with connection.cursor() as cursor, store.pipeline():
+        store.insert(cursor, Move(hole=hole, seq=1, seat=0, action={"type": "tee_off"}))
     hole.version = 99
     with (
         pytest.raises(IntegrityError),
         transaction.atomic(),
         connection.cursor() as cursor,
-        rows.pipeline(),
+        store.pipeline(),
     ):
-        rows.update(cursor, hole, ["version"])
-        rows.insert(cursor, Move(hole=hole, seq=1, seat=1, action={"type": "tee_off"}))
+        store.update(cursor, hole, ["version"])
+        store.insert(cursor, Move(hole=hole, seq=1, seat=1, action={"type": "tee_off"}))
     assert Hole.objects.get(pk=hole.pk).version != 99
     assert Move.objects.filter(hole=hole).count() == 1

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import engine, services
+from games import announce, autoplay, engine, selectors, services
 from games.engine import match, state_to_dict
 from games.models import Move, Scorecard, ScorecardHole, Table
 from games.selectors import replay_states
@@ -177,7 +177,7 @@ def test_a_full_match_with_bots_fills_the_scorecards_and_finishes():
         host=host, variant="golf-6", seat_count=3, bots={0: "random", 1: "greedy", 2: "expert"}
     )
     services.start_match(table=table, by=host)
-    table = services.play_out(table_id=table.pk)
+    table = autoplay.play_out(table_id=table.pk)
     assert table.status == Table.Status.FINISHED
     assert table.finished_at is not None and table.finished_at >= table.started_at
     assert table.holes.count() >= match.HOLES
@@ -200,7 +200,7 @@ def test_a_tie_after_nine_holes_goes_to_a_playoff_hole():
             deal_seed=seed,
         )  # fmt: skip
         services.start_match(table=table, by=host)
-        table = services.play_out(table_id=table.pk)
+        table = autoplay.play_out(table_id=table.pk)
         if table.holes.count() > match.HOLES:
             break
     else:
@@ -219,10 +219,10 @@ def test_a_table_waiting_on_a_bot_with_no_process_driving_it_moves_on_the_next_s
     )
     services.start_match(table=table, by=ana)
     before = Move.objects.count()
-    services.drive_due()
+    autoplay.drive_due()
     assert Move.objects.filter(by_bot=True).count() == before + 1
     table.refresh_from_db()
-    pending = services.pending(table)
+    pending = selectors.pending(table)
     assert pending is None  # now it waits on Ana
 
 
@@ -243,10 +243,10 @@ def test_a_sweep_told_to_stop_acts_for_no_more_tables():
         return len(asked) < 2  # one table, then the server stops
 
     before = Move.objects.count()
-    due = services.drive_due(keep_going=keep_going)
+    due = autoplay.drive_due(keep_going=keep_going)
     assert Move.objects.count() == before + 1
     assert len(due) == 3 and set(due.values()) == {0.0}  # all due; acted at one, then stopped
-    services.drive_due()
+    autoplay.drive_due()
     assert all(Move.objects.filter(hole__table=table).exists() for table in tables)
 
 
@@ -267,7 +267,7 @@ def test_two_drivers_reading_the_same_version_apply_one_move():
 def test_the_turn_timer_plays_for_a_late_player_and_says_so(settings):
     table, ana, ben = two_player_table(turn_timer=30)
     table.refresh_from_db()
-    waiting = services.pending(table)
+    waiting = selectors.pending(table)
     assert waiting.kind == "timer" and set(waiting.positions) == {0, 1}
     with pytest.raises(services.GameError, match="Nothing is due"):
         services.act_for_table(table_id=table.pk, version=table.version)
@@ -390,7 +390,7 @@ def test_a_player_who_leaves_mid_match_is_played_by_a_bot_marked_for_them():
     # Ben tees off; the bot keeping Ana's seat does the rest of her hole's turns.
     for _ in range(40):
         t, hole, state = current(table.pk)
-        waiting = services.pending(t)
+        waiting = selectors.pending(t)
         if waiting is not None and waiting.kind == "bot":
             far = timezone.now() + timedelta(days=1)
             services.act_for_table(table_id=table.pk, version=t.version, now=far)
@@ -429,7 +429,7 @@ def test_a_rematch_seats_a_player_who_had_left_in_person_again():
     table, ana, ben = two_player_table()
     services.leave_match(table=table, player=ana)
     services.leave_match(table=table, player=ben)
-    services.play_out(table_id=table.pk)
+    autoplay.play_out(table_id=table.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     new = services.rematch(table=table, by=ben)
@@ -460,7 +460,7 @@ def test_the_driver_reads_waiting_tables_in_a_fixed_number_of_queries(settings):
 
     def sweep_queries() -> int:
         with CaptureQueriesContext(connection) as queries:
-            assert services.drive_due()  # something waits
+            assert autoplay.drive_due()  # something waits
         return len(queries)
 
     def bot_table():
@@ -490,13 +490,13 @@ def test_a_channel_layer_that_never_answers_costs_a_move_seconds_not_the_request
         host, port = silent.getsockname()
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "config.channel_layer.PubSubChannelLayer",
+                "BACKEND": "config.seams.PubSubChannelLayer",
                 "CONFIG": {"hosts": [f"redis://{host}:{port}/0"]},
             }
         }
-        monkeypatch.setattr(services, "SEND_TIMEOUT", 0.5)
+        monkeypatch.setattr(announce, "SEND_TIMEOUT", 0.5)
         started = time.monotonic()
-        services._send("table-1", {"type": "table.changed", "version": 7, "wake": False})
+        announce._send("table-1", {"type": "table.changed", "version": 7, "wake": False})
         waited = time.monotonic() - started
     assert 0.5 <= waited < 5
     assert "Could not announce table-1 version 7" in caplog.text

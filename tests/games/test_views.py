@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import frames, services
+from games import autoplay, frames, services
 from games.models import Table
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
@@ -80,7 +80,7 @@ def test_the_replay_steps_through_a_finished_hole_as_a_spectator_saw_it(client):
         host=host, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
     services.start_match(table=table, by=host)
-    services.play_out(table_id=table.pk)
+    autoplay.play_out(table_id=table.pk)
     client.force_login(make_player())
     url = reverse("games:replay", args=[table.pk, 1])
     deal = client.get(url).content.decode()
@@ -180,7 +180,7 @@ def test_the_final_results_show_places_the_winner_a_rematch_and_the_lobby(client
     table, ana, ben = _seated_table()
     services.leave_match(table=table, player=ana)
     services.leave_match(table=table, player=ben)
-    services.play_out(table_id=table.pk)
+    autoplay.play_out(table_id=table.pk)
     table.refresh_from_db()
     winner = table.scorecards.get(place=1)
     client.force_login(ben)

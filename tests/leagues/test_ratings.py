@@ -141,6 +141,7 @@ def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_c
 
 def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on_commit_callbacks):
     """Through live play's own services: the move that ends the match tells the league."""
+    from games import autoplay
     from games import services as play
     from games.models import Table
     from leagues import services
@@ -158,6 +159,6 @@ def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on
         for player in (ann, bea):
             play.leave_match(table=table, player=player)
         assert not Rating.objects.exists()
-        table = play.play_out(table_id=table.pk)
+        table = autoplay.play_out(table_id=table.pk)
     assert table.status == Table.Status.FINISHED
     assert {r.player for r in Rating.objects.filter(league=league)} == {ann, bea}

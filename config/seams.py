@@ -1,0 +1,215 @@
+"""Every use of another library's private names, in one place, each checked at start-up.
+
+Fairway leans on a few internals where the libraries offer no public way:
+
+- channels-redis's pub/sub layer (`PubSubChannelLayer`): a table's announcements reach
+  this process's own viewers at once, and what is published while Redis answers goes
+  out in one pipeline (channels-redis publishes one message at a time, and under load
+  announcements queued behind each other for hundreds of milliseconds);
+- daphne's `WebSocketProtocol.serverClose` (`allow_restart_codes`): close codes 1012
+  and 1013, so that htmx reconnects after a restart;
+- asgiref's thread-local naming the server's event loop (`server_loop`): a write on a
+  worker thread hands its announcement to the loop instead of waiting for it;
+- psycopg's server-binding cursor class as Django wraps it (`server_binding_cursor`):
+  the hot path's statements are prepared once per connection.
+
+`check()` runs when the app loads (`games.apps`) and refuses to start on versions these
+were not written for; `tests/test_seams.py` holds each to its library on the real thing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from importlib.metadata import version
+
+from asgiref.sync import SyncToAsync
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close, decode_hosts
+from django.core.exceptions import ImproperlyConfigured
+
+#: The versions each seam was written for, as pinned in requirements.txt.
+WRITTEN_FOR = {
+    "channels-redis": {"4.3.0"},
+    "daphne": {"4.2.3"},
+    "asgiref": {"3.13.0"},
+    "Django": {"5.2.19"},
+}
+
+
+def check() -> None:
+    """Refuse to start on a library version the seams here were not written for."""
+    wrong = [
+        f"{name} {version(name)} (written for {', '.join(sorted(known))})"
+        for name, known in WRITTEN_FOR.items()
+        if version(name) not in known
+    ]
+    if wrong:
+        raise ImproperlyConfigured(
+            "config/seams.py uses private names of libraries at other versions than those "
+            "installed: " + "; ".join(wrong) + ". Check each seam against the new version "
+            "(tests/test_seams.py) and update WRITTEN_FOR."
+        )
+
+
+# --- asgiref: the server's event loop ----------------------------------------------------
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server that called this worker thread (through
+    `sync_to_async`), or None off such a thread. asgiref keeps it in a thread-local of
+    `SyncToAsync`; it has no public accessor."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) not in (
+        None,
+        os.getpid(),
+    ):
+        return None  # a forked child's copy of its parent's loop
+    return loop
+
+
+# --- Django and psycopg: a cursor that binds values on the server ----------------------
+
+
+def server_binding_cursor(connection):
+    """A cursor of Django's PostgreSQL `connection` (connected) that sends parameters
+    apart from the statement, so that psycopg may prepare it; Django's own cursors quote
+    each value into the text. Django names the class, but only inside its backend."""
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    return ServerBindingCursor(connection.connection)
+
+
+# --- daphne: close codes for a restart ----------------------------------------------------
+
+RESTART_CODES = {1012, 1013}
+
+
+def allow_restart_codes() -> None:
+    """Let `websocket.close` carry 1012 or 1013 (a no-op without daphne)."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:
+        return
+    original = WebSocketProtocol.serverClose
+    if getattr(original, "allows_restart_codes", False):
+        return
+
+    def server_close(self, code=None):
+        if code in RESTART_CODES:
+            self.sendCloseFrame(code=code)
+        else:
+            original(self, code)
+
+    server_close.allows_restart_codes = True
+    WebSocketProtocol.serverClose = server_close
+
+
+def on_daphne_shutdown(close: Callable[[], Awaitable[None]]) -> None:
+    """Run `close()` when daphne's reactor begins to shut down, before sockets drop.
+
+    Only under daphne (its asyncio reactor is installed before it loads the application);
+    elsewhere, such as tests through the ASGI app, nothing is registered.
+    """
+    if "daphne.server" not in sys.modules or "twisted.internet.reactor" not in sys.modules:
+        return
+    from twisted.internet import defer, reactor
+
+    def trigger():
+        return defer.Deferred.fromFuture(asyncio.ensure_future(close()))
+
+    reactor.addSystemEventTrigger("before", "shutdown", trigger)
+
+
+# --- channels-redis: the pub/sub layer's shorter path -------------------------------
+
+#: Bytes of the token that opens every group message a loop's layer publishes.
+ORIGIN_BYTES = 8
+
+
+class PubSubChannelLayer(RedisPubSubChannelLayer):
+    """`RedisPubSubChannelLayer` that delivers group messages in-process at once and
+    pipelines its publishing."""
+
+    def _get_layer(self) -> RedisPubSubLoopLayer:
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+        return layer
+
+    async def group_send(self, group: str, message: dict) -> None:
+        await self._get_layer().group_send(group, message)
+
+
+class _LoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, hosts=None, **kwargs) -> None:
+        super().__init__(hosts, **kwargs)
+        self.origin = os.urandom(ORIGIN_BYTES)
+        self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+
+    async def group_send(self, group: str, message: dict) -> None:
+        group_channel = self._get_group_channel_name(group)
+        data = self.channel_layer.serialize(message)
+        for channel in self.groups.get(group_channel, ()):
+            queue = self.channels.get(channel)
+            if queue is not None:
+                queue.put_nowait(data)
+        await self._get_shard(group_channel).publish(group_channel, self.origin + data)
+
+
+class _Shard(RedisSingleShardConnection):
+    def __init__(self, host, channel_layer: _LoopLayer) -> None:
+        super().__init__(host, channel_layer)
+        self._outbox: list[tuple[str, bytes, asyncio.Future]] = []
+        self._publishing: asyncio.Task | None = None
+
+    async def publish(self, channel: str, message: bytes) -> None:
+        sent = asyncio.get_running_loop().create_future()
+        self._outbox.append((channel, message, sent))
+        if self._publishing is None or self._publishing.done():
+            self._publishing = asyncio.ensure_future(self._publish_all())
+        await sent
+
+    async def _publish_all(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self._lock:
+                    self._ensure_redis()
+                    pipeline = self._redis.pipeline(transaction=False)
+                    for channel, message, _ in batch:
+                        pipeline.publish(channel, message)
+                    await pipeline.execute()
+            except asyncio.CancelledError:
+                for *_, sent in batch + self._outbox:
+                    sent.cancel()
+                self._outbox = []
+                raise
+            except Exception as error:
+                for *_, sent in batch:
+                    if not sent.done():
+                        sent.set_exception(error)
+            else:
+                for *_, sent in batch:
+                    if not sent.done():
+                        sent.set_result(None)
+
+    def _receive_message(self, message) -> None:
+        if message is not None:
+            name = message["channel"]
+            if isinstance(name, bytes):
+                name = name.decode()
+            if name in self.channel_layer.groups:
+                data = message["data"]
+                if data[:ORIGIN_BYTES] == self.channel_layer.origin:
+                    return  # delivered in this process already
+                message = {**message, "data": data[ORIGIN_BYTES:]}
+        super()._receive_message(message)

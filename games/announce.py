@@ -1,0 +1,99 @@
+"""News after the commit: the only door from a write to the channel layer.
+
+A change to a table is announced to the table's group once its transaction commits,
+with the new version (and, where other processes can follow it, its news); the
+database stays the truth, and a connection that missed the news asks for the table
+as it stands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from config import seams
+
+from .models import Table
+
+logger = logging.getLogger(__name__)
+
+
+def group_name(table_id: int) -> str:
+    """The channel-layer group of a table's live connections."""
+    return f"table_{table_id}"
+
+
+def table_changed(table: Table, *, wake: bool = True, news: dict | None = None) -> None:
+    """After the commit, tell the table's connections the new version.
+
+    `wake` says the table may now wait on the server (a bot, the turn timer or a deal):
+    connections poke their process's driver only then. `news` says what made the
+    version when a process holding the version before can make it too: a move that
+    does not end the match (`{"move": ...}`, see `services._play`), replayed with the engine and,
+    at a hole's end, scored onto the scorecard, or a deal (`{"deal": ...}`,
+    see `services.next_hole`), dealt again from its seed. The news stays between the server's
+    processes: a deal's seed decides every hidden card, and consumers send viewers only
+    frames rendered from `engine.view`, never a message as it came.
+    """
+    message = {"type": "table.changed", "version": table.version, "wake": wake}
+    if news is not None:
+        message["news"] = news
+    group = group_name(table.pk)
+    transaction.on_commit(lambda: _send(group, message))
+
+
+# Sends still on their way, so that none is collected before it is done.
+_sending: set[asyncio.Task] = set()
+
+
+def _sent(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        # The database is the truth; a lost message costs a resync.
+        logger.error("Could not announce %s", task.get_name(), exc_info=task.exception())
+
+
+# How long a caller without an event loop (a view, a command) waits for the channel
+# layer before it gives up on the message and goes on.
+SEND_TIMEOUT = 2.0
+
+
+async def _send_within(layer, group: str, message: dict) -> None:
+    await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    # On a worker thread of the server's event loop (a consumer's or a view's call), hand
+    # the message to the loop and go on: waiting for it would hold this thread, and the
+    # moves queued behind it, until the loop gets round to it. Sends keep the order they
+    # are handed over in; should a table's announcements cross (moves commit on several
+    # threads), a late one finds its viewers' process holding a newer version already.
+    loop = seams.server_loop()
+    if loop is not None and loop.is_running():
+
+        def start() -> None:
+            task = loop.create_task(
+                layer.group_send(group, message), name=f"{group} version {message['version']}"
+            )
+            _sending.add(task)
+            task.add_done_callback(_sent)
+
+        loop.call_soon_threadsafe(start)
+        return
+    # Off the event loop (a command, a test), or on a worker thread of a server whose loop
+    # has stopped: async_to_sync would wait on that loop for ever, so send from a loop
+    # of this thread's own.
+    try:
+        if loop is None:
+            async_to_sync(_send_within)(layer, group, message)
+        else:
+            asyncio.run(_send_within(layer, group, message))
+    except Exception:  # The database is the truth; a lost message costs a resync.
+        logger.exception("Could not announce %s version %s", group, message["version"])
