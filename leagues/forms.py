@@ -196,13 +196,18 @@ class HandResultsForm(forms.Form):
         try:
             check_hand_scores(self.table.variant, grid, self.names)
         except HandScoreError as error:
+            # Every problem is listed once (`problems`); a cell's own is also marked on it.
+            marked = False
             for problem in error.problems:
                 self.problems.append(problem.message)
                 if problem.hole is not None and problem.position is not None:
                     self.add_error(self.cell(problem.hole, problem.position), problem.message)
-            if not any(p.position is not None for p in error.problems):
-                raise forms.ValidationError([p.message for p in error.problems]) from None
-            raise forms.ValidationError("Nothing was saved: fix the scores marked below.") from None
+                    marked = True
+            if marked:
+                raise forms.ValidationError(
+                    "Nothing was saved: fix the scores marked below."
+                ) from None
+            raise forms.ValidationError("Nothing was saved.") from None
         self.hole_scores = grid
         return data
 

@@ -134,3 +134,13 @@ def test_a_playoff_hole_decides_a_tie(client, club_night):
     assert response.status_code == 302
     cards = Table.objects.get(pk=cn.night_table.table.pk).scorecards.order_by("position")
     assert list(cards.values_list("total", "place")) == [(30, 2), (30, 1), (40, 3)]
+
+
+def test_a_blank_form_names_its_problem_once(client, club_night):
+    cn = club_night
+    response = post(client, cn, form_data([[None] * 3 for _ in range(9)]))
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert html.count("A match has 9 holes; 0 were entered.") == 1
+    assert "Nothing was saved." in html
+    assert_nothing_saved(cn)
