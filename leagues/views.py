@@ -38,6 +38,8 @@ from .forms import (
 )
 from .models import Club, League, LeagueNight, NightTable, Player, Season
 
+WELCOME_TAG = "welcome"
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
@@ -45,6 +47,10 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {}
     if request.user.is_authenticated:
         context["my_tables"] = games_selectors.my_tables(request.user)
+        # Someone who has just signed up is greeted by the sign-up's message alone.
+        context["greet"] = not any(
+            WELCOME_TAG in message.extra_tags.split() for message in messages.get_messages(request)
+        )
     return render(request, "leagues/home.html", context)
 
 
@@ -61,7 +67,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         player = form.save()
         login(request, player, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Fairway, {player.name}!")
+        messages.success(request, f"Welcome to Fairway, {player.name}!", extra_tags=WELCOME_TAG)
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 

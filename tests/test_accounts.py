@@ -127,3 +127,13 @@ def test_admin_is_for_staff_only(client):
     assert "/admin/login/" in response["Location"]
     client.force_login(make_player(is_staff=True, is_superuser=True))
     assert client.get("/admin/leagues/player/").status_code == 200
+
+
+def test_a_new_player_is_greeted_once_and_a_returning_one_welcomed_back(client):
+    response = signup(client, display_name="Ana B.")
+    html = client.get(response["Location"]).content.decode()
+    assert html.count("Welcome to Fairway, Ana B.!") == 1
+    assert "Welcome back" not in html
+    html = client.get(reverse("home")).content.decode()
+    assert html.count("Welcome back, Ana B.") == 1
+    assert "Welcome to Fairway" not in html
