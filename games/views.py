@@ -20,9 +20,14 @@ from .forms import CreateTableForm
 from .models import Hole, Table
 
 
-def render_alert(message: str) -> str:
-    """A polite message for one viewer only, the table left as it is."""
-    return live.render("alert", {"alert": message, "oob": True})
+def render_alert(message: str, *, oob: bool = True) -> str:
+    """A polite message for one viewer only, the table left as it is.
+
+    Out of band in a socket's frame; in reply to a request that targets the alert
+    itself, plain: swapped out of band as well, it would be swapped twice and the
+    second swap (of nothing) would take the alert off the page.
+    """
+    return live.render("alert", {"alert": message, "oob": oob})
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:
@@ -128,7 +133,7 @@ def _seat_action(request: HttpRequest, table_id: int, act) -> HttpResponse:
         outcome = act(table)
     except services.GameError as error:
         if request.htmx:
-            return HttpResponse(render_alert(str(error)))
+            return HttpResponse(render_alert(str(error), oob=False))
         messages.error(request, str(error))
         return redirect(table)
     target = outcome if isinstance(outcome, Table) else table
@@ -136,7 +141,7 @@ def _seat_action(request: HttpRequest, table_id: int, act) -> HttpResponse:
         if target.pk != table.pk:
             return HttpResponseClientRedirect(target.get_absolute_url())
         # The news arrives over the table's socket; clear any old message.
-        return HttpResponse(render_alert(""))
+        return HttpResponse(render_alert("", oob=False))
     return redirect(target)
 
 
