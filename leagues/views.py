@@ -486,10 +486,15 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse:
-    """A player's record in a league: matches, holes, rating over time, charts."""
+    """A player's record in a league: matches, holes, rating over time, charts.
+
+    404 unless the visitor shares the league with the player (`may_see_player`), so
+    that nobody reads the names of people outside their leagues by trying ids.
+    """
     league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
-    _member_role(request, league.club)
-    person = get_object_or_404(Player, pk=player_id)
+    person = Player.objects.filter(pk=player_id).first()
+    if person is None or not selectors.may_see_player(request.user, person, league):
+        raise Http404("No such player in this league.")
     record = selectors.player_record(league, person)
     history = selectors.rating_history(league, person)
     strokes_chart = charts.line_chart(
