@@ -77,6 +77,26 @@ class SignUpForm(UserCreationForm):
         return username
 
 
+class AccountForm(forms.ModelForm):
+    """What a player may change about themselves: the name others see, and their email."""
+
+    email = forms.EmailField(
+        required=False, help_text="Optional: only used to reset a forgotten password."
+    )
+
+    class Meta:
+        model = Player
+        fields = ("display_name", "email")
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"].strip()
+        if any(not character.isprintable() for character in name):
+            raise forms.ValidationError(
+                "A display name cannot hold tabs, line breaks or other control characters."
+            )
+        return name
+
+
 class DateInput(forms.DateInput):
     input_type = "date"
 

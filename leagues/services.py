@@ -45,6 +45,21 @@ def _require_organiser(by: Player, club: Club) -> None:
         raise PermissionDenied("Only the club's organisers may do that.")
 
 
+# --- Accounts --------------------------------------------------------------------------
+
+
+def update_account(*, player: Player, display_name: str, email: str) -> Player:
+    """Change the name a player shows at tables and the address their reset mail goes to.
+
+    Cards already written keep the name they were written with.
+    """
+    player.display_name = display_name.strip()
+    player.email = Player.objects.normalize_email(email.strip())
+    player.full_clean()
+    player.save(update_fields=["display_name", "email"])
+    return player
+
+
 # --- Clubs -----------------------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ from games.scorecards import HandScoreError
 
 from . import charts, selectors, services
 from .forms import (
+    AccountForm,
     CorrectionForm,
     HandResultsForm,
     LeagueForm,
@@ -70,6 +71,28 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome to Fairway, {player.name}!", extra_tags=WELCOME_TAG)
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """A player's own account: their display name and email, and a way to the password."""
+    # The form checks a copy, so that a refused change never shows as the menu's name.
+    form = AccountForm(request.POST or None, instance=Player.objects.get(pk=request.user.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_account(player=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, "Your account is saved.")
+            return redirect("account")
+    return render(
+        request,
+        "registration/account.html",
+        {"form": form},
+        status=400 if form.is_bound and form.errors else 200,
+    )
 
 
 # --- Access ----------------------------------------------------------------------------
