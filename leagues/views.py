@@ -40,6 +40,7 @@ from .forms import (
 from .models import Club, League, LeagueNight, NightTable, Player, Season
 
 WELCOME_TAG = "welcome"
+SEATING_CHOICES_KEY = "leagues:seating"
 
 
 @require_GET
@@ -347,7 +348,8 @@ def _night_page(request, night, *, players_form=None, seating_form=None, status=
             "corrections": selectors.corrections_for(night),
             "players_form": players_form
             or NightPlayersForm(members=members, initial={"players": night.players.all()}),
-            "seating_form": seating_form or SeatingForm(),
+            "seating_form": seating_form
+            or SeatingForm(initial=request.session.get(SEATING_CHOICES_KEY)),
         },
         status=status,
     )
@@ -388,6 +390,8 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
         except services.SeatingError as error:
             form.add_error(None, str(error))
         else:
+            # The form offers the same choices next time, on this night or another.
+            request.session[SEATING_CHOICES_KEY] = form.cleaned_data
             messages.success(request, f"Players seated at {len(tables)} tables.")
             return redirect(night)
     return _night_page(request, night, seating_form=form, status=400)
