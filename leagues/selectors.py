@@ -159,6 +159,13 @@ class TableView:
     def table(self) -> Table:
         return self.night_table.table
 
+    @property
+    def status_label(self) -> str:
+        """The table's status in words; a paper table is not played on the site."""
+        if self.table.kind == Table.Kind.HAND and self.table.status != Table.Status.FINISHED:
+            return "Results to enter"
+        return self.table.get_status_display()
+
 
 def table_view(night_table: NightTable) -> TableView:
     """The printable grid of one table: a row per card, a column per hole."""

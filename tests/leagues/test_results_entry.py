@@ -144,3 +144,16 @@ def test_a_blank_form_names_its_problem_once(client, club_night):
     assert html.count("A match has 9 holes; 0 were entered.") == 1
     assert "Nothing was saved." in html
     assert_nothing_saved(cn)
+
+
+def test_a_paper_table_waiting_for_its_results_says_so(client, club_night):
+    cn = club_night
+    client.force_login(cn.member)
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    badge = '<span class="badge status-playing">{}</span>'
+    assert badge.format("Results to enter") in html
+    assert badge.format("Playing") not in html
+    post(client, cn, form_data(even_holes(30, 35, 40)))
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    assert '<span class="badge status-finished">Finished</span>' in html
+    assert "Results to enter" not in html
