@@ -85,6 +85,11 @@ def test_organiser_creates_a_night_enters_a_hand_table_and_sees_the_standings_ch
     page.get_by_role("button", name="Save results").click()
     expect(page.get_by_text("Results saved for table 1.")).to_be_visible()
     expect(page.locator("#table-1")).to_contain_text("Finished")
+    # The printed scorecards leave the flash message out.
+    page.emulate_media(media="print")
+    expect(page.get_by_text("Results saved for table 1.")).to_be_hidden()
+    expect(page.locator("#table-1")).to_be_visible()
+    page.emulate_media(media="screen")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "night.png"), full_page=True)
 
