@@ -11,7 +11,7 @@ from django.core.cache import cache
 
 from games.engine.match import HOLES
 from games.models import Table
-from games.scorecards import HandScoreError, check_hand_scores
+from games.scorecards import HandScoreError, check_hand_scores, hole_name
 
 from .models import League, LeagueNight, Membership, Player, Season
 
@@ -173,7 +173,7 @@ class HandResultsForm(forms.Form):
         self.hole_scores: list[list[object]] = []
         for number in self.numbers:
             for position, name in enumerate(names):
-                label = f"{name}, {'playoff ' if number > HOLES else ''}hole {number}"
+                label = f"{name}, {hole_name(number).lower()}"
                 self.fields[self.cell(number, position)] = forms.CharField(
                     required=False,
                     max_length=6,
@@ -188,10 +188,11 @@ class HandResultsForm(forms.Form):
         return f"h{number}_s{position}"
 
     def rows(self):
-        """(hole number, is playoff, [bound fields]) for the template's grid."""
+        """(hole number, row heading, is playoff, [bound fields]) for the template's grid."""
         for number in self.numbers:
             yield (
                 number,
+                hole_name(number) if number > HOLES else str(number),
                 number > HOLES,
                 [self[self.cell(number, p)] for p in range(len(self.names))],
             )
@@ -249,9 +250,7 @@ class CorrectionForm(forms.Form):
                 table.scorecards.values_list("holes__number", flat=True).exclude(holes__number=None)
             )
         )
-        self.fields["number"].choices = [
-            (n, f"Playoff hole {n}" if n > HOLES else f"Hole {n}") for n in numbers
-        ]
+        self.fields["number"].choices = [(n, hole_name(n)) for n in numbers]
 
     def clean_reason(self) -> str:
         reason = self.cleaned_data["reason"].strip()

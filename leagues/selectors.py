@@ -17,6 +17,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from games.engine import scoring_pairs
 from games.engine.match import HOLES
 from games.models import Hole, Scorecard, ScorecardHole, Table
+from games.scorecards import hole_name
 
 from .models import (
     Club,
@@ -158,6 +159,10 @@ class TableView:
     @property
     def table(self) -> Table:
         return self.night_table.table
+
+    @property
+    def playoff_names(self) -> list[str]:
+        return [hole_name(number) for number in self.playoff_numbers]
 
     @property
     def status_label(self) -> str:

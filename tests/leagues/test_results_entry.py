@@ -38,7 +38,7 @@ def test_the_form_has_a_cell_per_player_and_hole_labelled_for_screen_readers(cli
     html = client.get(reverse("leagues:table_results", args=[cn.night_table.pk])).content.decode()
     assert html.count('name="h') == 3 * 12
     assert "Mia, hole 1" in html
-    assert "Pia, playoff hole 10" in html
+    assert "Pia, playoff 1" in html
 
 
 def test_good_results_are_saved_and_the_night_shows_them(client, club_night):
@@ -124,7 +124,9 @@ def test_a_tie_needs_a_playoff_among_the_tied_players_only(client, club_night):
     assert response.status_code == 400
     assert "Mia and Noah are tied after hole 9" in response.content.decode()
     response = post(client, cn, form_data(even_holes(30, 30, 40, playoff=[[4, 3, 5]])))
-    assert "only the tied players (Mia and Noah) play the playoff hole" in response.content.decode()
+    assert "Playoff 1: only the tied players (Mia and Noah) play the playoff." in (
+        response.content.decode()
+    )
     assert_nothing_saved(cn)
 
 
