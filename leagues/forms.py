@@ -187,15 +187,29 @@ class HandResultsForm(forms.Form):
     def cell(number: int, position: int) -> str:
         return f"h{number}_s{position}"
 
-    def rows(self):
-        """(hole number, row heading, is playoff, [bound fields]) for the template's grid."""
-        for number in self.numbers:
-            yield (
-                number,
-                hole_name(number) if number > HOLES else str(number),
-                number > HOLES,
-                [self[self.cell(number, p)] for p in range(len(self.names))],
-            )
+    def _rows(self, numbers):
+        for number in numbers:
+            heading = hole_name(number) if number > HOLES else str(number)
+            yield heading, [self[self.cell(number, p)] for p in range(len(self.names))]
+
+    def regulation_rows(self):
+        """(row heading, [bound fields]) of the nine holes, for the template's grid."""
+        return self._rows(n for n in self.numbers if n <= HOLES)
+
+    def playoff_rows(self):
+        """(row heading, [bound fields]) of the playoff holes."""
+        return self._rows(n for n in self.numbers if n > HOLES)
+
+    def totals(self) -> list[int]:
+        """Each player's strokes over the nine holes as typed so far, to check against the
+        paper card; a cell that is not a whole number counts nothing (it is marked)."""
+        totals = [0] * len(self.names)
+        for number in range(1, HOLES + 1):
+            for position in range(len(self.names)):
+                raw = str(self[self.cell(number, position)].value() or "").strip()
+                if _WHOLE_NUMBER.match(raw):
+                    totals[position] += int(raw)
+        return totals
 
     def clean(self):
         data = super().clean()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -159,3 +161,26 @@ def test_a_paper_table_waiting_for_its_results_says_so(client, club_night):
     html = client.get(cn.night.get_absolute_url()).content.decode()
     assert '<span class="badge status-finished">Finished</span>' in html
     assert "Results to enter" not in html
+
+
+def totals_shown(html: str) -> list[str]:
+    return re.findall(r'<output id="total-\d" data-total-for="\d">([^<]*)</output>', html)
+
+
+def test_the_grid_shows_each_players_running_total_without_inline_script(client, club_night):
+    cn = club_night
+    client.force_login(cn.organiser)
+    html = client.get(reverse("leagues:table_results", args=[cn.night_table.pk])).content.decode()
+    assert totals_shown(html) == ["0", "0", "0"]
+    assert re.search(r'<script src="[^"]*js/results[^"]*\.js" defer></script>', html)
+    assert "<script>" not in html and 'style="' not in html and "oninput=" not in html
+
+    # Sent back with a mistake: the totals add up what was typed, playoffs and the bad
+    # cell left out.
+    holes = even_holes(30, 35, 40, playoff=[[9, 9, 9]])
+    data = form_data(holes)
+    data["h4_s1"] = "x"
+    data["h5_s2"] = "-5"
+    response = post(client, cn, data)
+    assert response.status_code == 400
+    assert totals_shown(response.content.decode()) == ["30", "34", "34"]
