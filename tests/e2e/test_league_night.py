@@ -88,12 +88,16 @@ def test_organiser_creates_a_night_enters_a_hand_table_and_sees_the_standings_ch
         "Hole 4: strokes for Bea must be a whole number."
     )
     expect(bea).to_have_text("32")
+    page.wait_for_load_state()
     page.get_by_label("Bea, hole 4", exact=True).fill("1")
     expect(bea).to_have_text("33")
     page.get_by_role("button", name="Save results").click()
     expect(page.get_by_text("Results saved for table 1.")).to_be_visible()
     expect(page.locator("#table-1")).to_contain_text("Finished")
-    # The printed scorecards leave the flash message out.
+    # The print button prints; the printed scorecards leave the flash message out.
+    page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
+    page.get_by_role("button", name="Print scorecards").click()
+    assert page.evaluate("window.printed") == 1
     page.emulate_media(media="print")
     expect(page.get_by_text("Results saved for table 1.")).to_be_hidden()
     expect(page.locator("#table-1")).to_be_visible()
