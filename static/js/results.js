@@ -26,4 +26,6 @@
   }
 
   grid.addEventListener("input", update);
+  // Anything typed before this script ran counts too.
+  update();
 })();
