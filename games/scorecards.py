@@ -21,6 +21,11 @@ from . import store
 from .models import Scorecard, ScorecardHole, Seat, Table
 
 
+def hole_name(number: int) -> str:
+    """What every page calls hole `number`: "Hole 3", and "Playoff 1" for hole 10."""
+    return f"Playoff {number - HOLES}" if number > HOLES else f"Hole {number}"
+
+
 def open_scorecards(*, table: Table) -> list[Scorecard]:
     """Make sure every seat of `table` has its (empty) card, named as the seat is."""
     cards = []
@@ -183,14 +188,16 @@ def check_hand_scores(
     for index, scores in enumerate(hole_scores):
         number = index + 1
         if len(scores) != players:
-            problems.append(ScoreProblem(f"Hole {number} needs one entry per player.", number))
+            problems.append(
+                ScoreProblem(f"{hole_name(number)} needs one entry per player.", number)
+            )
             continue
         for position, strokes in enumerate(scores):
             if strokes is None:
                 if number <= HOLES:
                     problems.append(
                         ScoreProblem(
-                            f"Hole {number}: enter strokes for {names[position]}.",
+                            f"{hole_name(number)}: enter strokes for {names[position]}.",
                             number,
                             position,
                         )
@@ -198,7 +205,8 @@ def check_hand_scores(
             elif type(strokes) is not int:
                 problems.append(
                     ScoreProblem(
-                        f"Hole {number}: strokes for {names[position]} must be a whole number.",
+                        f"{hole_name(number)}: strokes for {names[position]} "
+                        "must be a whole number.",
                         number,
                         position,
                     )
@@ -206,7 +214,7 @@ def check_hand_scores(
             elif not low <= strokes <= high:
                 problems.append(
                     ScoreProblem(
-                        f"Hole {number}: {strokes} is not a {game} score "
+                        f"{hole_name(number)}: {strokes} is not a {game} score "
                         f"(a hole scores {low} to {high}).",
                         number,
                         position,
@@ -222,8 +230,9 @@ def check_hand_scores(
             raise HandScoreError(
                 [
                     ScoreProblem(
-                        f"Hole {number} is a playoff hole, but the match was decided after "
-                        f"hole {index}: a playoff is played only on a tie for the lowest total.",
+                        f"{hole_name(number)} was entered, but the match was decided after "
+                        f"{hole_name(index).lower()}: a playoff is played only on a tie for "
+                        "the lowest total.",
                         number,
                     )
                 ]
@@ -237,13 +246,13 @@ def check_hand_scores(
         tied = " and ".join(names[p] for p in before.contenders)
         problems = [
             ScoreProblem(
-                f"Hole {number}: only the tied players ({tied}) play the playoff hole.",
+                f"{hole_name(number)}: only the tied players ({tied}) play the playoff.",
                 number,
                 position,
             )
             for position in outsiders
         ] + [
-            ScoreProblem(f"Hole {number}: enter strokes for {names[p]}.", number, p)
+            ScoreProblem(f"{hole_name(number)}: enter strokes for {names[p]}.", number, p)
             for p in missing
         ]
         if problems:
@@ -255,7 +264,7 @@ def check_hand_scores(
         raise HandScoreError(
             [
                 ScoreProblem(
-                    f"{tied} are tied after hole {len(hole_scores)}: "
+                    f"{tied} are tied after {hole_name(len(hole_scores)).lower()}: "
                     f"enter a playoff hole between them."
                 )
             ]

@@ -14,7 +14,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import Count
 
 from games.models import ScorecardHole
-from games.scorecards import HandScoreError, check_hand_scores, hole_scores
+from games.scorecards import HandScoreError, check_hand_scores, hole_name, hole_scores
 
 from . import selectors, services
 from .models import (
@@ -324,8 +324,8 @@ class ScorecardHoleInline(ClubScoped, admin.TabularInline):
     parent_club_path = "table__night_table__night__season__league__club"
     form = HoleCorrectionForm
     formset = HoleCorrectionFormSet
-    fields = ("number", "strokes", "reason")
-    readonly_fields = ("number",)
+    fields = ("hole", "strokes", "reason")
+    readonly_fields = ("hole",)
     extra = 0
     can_delete = False
     organiser_can_add = False
@@ -333,6 +333,10 @@ class ScorecardHoleInline(ClubScoped, admin.TabularInline):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="hole")
+    def hole(self, scorecard_hole):
+        return hole_name(scorecard_hole.number)
 
 
 @admin.register(LeagueScorecard)
@@ -389,7 +393,7 @@ class ScoreCorrectionAdmin(ClubScoped, admin.ModelAdmin):
     list_display = (
         "corrected_at",
         "scorecard",
-        "hole_number",
+        "hole",
         "old_strokes",
         "new_strokes",
         "corrected_by",
@@ -410,6 +414,10 @@ class ScoreCorrectionAdmin(ClubScoped, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser
+
+    @admin.display(description="hole", ordering="hole_number")
+    def hole(self, correction):
+        return correction.hole_name
 
 
 @admin.register(Rating)

@@ -11,7 +11,7 @@ from django.core.cache import cache
 
 from games.engine.match import HOLES
 from games.models import Table
-from games.scorecards import HandScoreError, check_hand_scores
+from games.scorecards import HandScoreError, check_hand_scores, hole_name
 
 from .models import League, LeagueNight, Membership, Player, Season
 
@@ -75,6 +75,26 @@ class SignUpForm(UserCreationForm):
         if Player.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError("That username is taken. Please choose another.")
         return username
+
+
+class AccountForm(forms.ModelForm):
+    """What a player may change about themselves: the name others see, and their email."""
+
+    email = forms.EmailField(
+        required=False, help_text="Optional: only used to reset a forgotten password."
+    )
+
+    class Meta:
+        model = Player
+        fields = ("display_name", "email")
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"].strip()
+        if any(not character.isprintable() for character in name):
+            raise forms.ValidationError(
+                "A display name cannot hold tabs, line breaks or other control characters."
+            )
+        return name
 
 
 class DateInput(forms.DateInput):
@@ -153,7 +173,7 @@ class HandResultsForm(forms.Form):
         self.hole_scores: list[list[object]] = []
         for number in self.numbers:
             for position, name in enumerate(names):
-                label = f"{name}, {'playoff ' if number > HOLES else ''}hole {number}"
+                label = f"{name}, {hole_name(number).lower()}"
                 self.fields[self.cell(number, position)] = forms.CharField(
                     required=False,
                     max_length=6,
@@ -167,14 +187,29 @@ class HandResultsForm(forms.Form):
     def cell(number: int, position: int) -> str:
         return f"h{number}_s{position}"
 
-    def rows(self):
-        """(hole number, is playoff, [bound fields]) for the template's grid."""
-        for number in self.numbers:
-            yield (
-                number,
-                number > HOLES,
-                [self[self.cell(number, p)] for p in range(len(self.names))],
-            )
+    def _rows(self, numbers):
+        for number in numbers:
+            heading = hole_name(number) if number > HOLES else str(number)
+            yield heading, [self[self.cell(number, p)] for p in range(len(self.names))]
+
+    def regulation_rows(self):
+        """(row heading, [bound fields]) of the nine holes, for the template's grid."""
+        return self._rows(n for n in self.numbers if n <= HOLES)
+
+    def playoff_rows(self):
+        """(row heading, [bound fields]) of the playoff holes."""
+        return self._rows(n for n in self.numbers if n > HOLES)
+
+    def totals(self) -> list[int]:
+        """Each player's strokes over the nine holes as typed so far, to check against the
+        paper card; a cell that is not a whole number counts nothing (it is marked)."""
+        totals = [0] * len(self.names)
+        for number in range(1, HOLES + 1):
+            for position in range(len(self.names)):
+                raw = str(self[self.cell(number, position)].value() or "").strip()
+                if _WHOLE_NUMBER.match(raw):
+                    totals[position] += int(raw)
+        return totals
 
     def clean(self):
         data = super().clean()
@@ -196,13 +231,18 @@ class HandResultsForm(forms.Form):
         try:
             check_hand_scores(self.table.variant, grid, self.names)
         except HandScoreError as error:
+            # Every problem is listed once (`problems`); a cell's own is also marked on it.
+            marked = False
             for problem in error.problems:
                 self.problems.append(problem.message)
                 if problem.hole is not None and problem.position is not None:
                     self.add_error(self.cell(problem.hole, problem.position), problem.message)
-            if not any(p.position is not None for p in error.problems):
-                raise forms.ValidationError([p.message for p in error.problems]) from None
-            raise forms.ValidationError("Nothing was saved: fix the scores marked below.") from None
+                    marked = True
+            if marked:
+                raise forms.ValidationError(
+                    "Nothing was saved: fix the scores marked below."
+                ) from None
+            raise forms.ValidationError("Nothing was saved.") from None
         self.hole_scores = grid
         return data
 
@@ -224,9 +264,7 @@ class CorrectionForm(forms.Form):
                 table.scorecards.values_list("holes__number", flat=True).exclude(holes__number=None)
             )
         )
-        self.fields["number"].choices = [
-            (n, f"Playoff hole {n}" if n > HOLES else f"Hole {n}") for n in numbers
-        ]
+        self.fields["number"].choices = [(n, hole_name(n)) for n in numbers]
 
     def clean_reason(self) -> str:
         reason = self.cleaned_data["reason"].strip()

@@ -14,6 +14,7 @@ from django.db import models
 from django.urls import reverse
 
 from games.models import Scorecard, variant_choices
+from games.scorecards import hole_name
 
 
 class Player(AbstractUser):
@@ -279,10 +280,11 @@ class ScoreCorrection(models.Model):
         ordering = ["-corrected_at", "-pk"]
 
     def __str__(self) -> str:
-        return (
-            f"{self.scorecard.name}, hole {self.hole_number}: "
-            f"{self.old_strokes} -> {self.new_strokes}"
-        )
+        return f"{self.scorecard.name}, {self.hole_name}: {self.old_strokes} -> {self.new_strokes}"
+
+    @property
+    def hole_name(self) -> str:
+        return hole_name(self.hole_number)
 
 
 class LeagueScorecard(Scorecard):

@@ -17,6 +17,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from games.engine import scoring_pairs
 from games.engine.match import HOLES
 from games.models import Hole, Scorecard, ScorecardHole, Table
+from games.scorecards import hole_name
 
 from .models import (
     Club,
@@ -72,6 +73,31 @@ def organised_clubs(player: Player) -> QuerySet[Club]:
     return Club.objects.filter(
         memberships__player=player, memberships__role=Membership.Role.ORGANISER
     ).distinct()
+
+
+def in_league(player: Player, league: League) -> bool:
+    """Whether the player belongs to the league: a member of its club, or on its scorecards."""
+    return (
+        Membership.objects.filter(club_id=league.club_id, player=player).exists()
+        or Scorecard.objects.filter(
+            player=player, table__night_table__night__season__league=league
+        ).exists()
+    )
+
+
+def may_see_player(viewer: Player, person: Player, league: League) -> bool:
+    """Whether `viewer` may open `person`'s page in `league`.
+
+    Superusers may; anyone else must belong to the league, and then sees their own
+    page and those of the people who belong to it too, no one else's.
+    """
+    if not viewer.is_authenticated:
+        return False
+    if viewer.is_superuser:
+        return True
+    if not in_league(viewer, league):
+        return False
+    return viewer.pk == person.pk or in_league(person, league)
 
 
 def club_members(club: Club) -> QuerySet[Player]:
@@ -133,6 +159,17 @@ class TableView:
     @property
     def table(self) -> Table:
         return self.night_table.table
+
+    @property
+    def playoff_names(self) -> list[str]:
+        return [hole_name(number) for number in self.playoff_numbers]
+
+    @property
+    def status_label(self) -> str:
+        """The table's status in words; a paper table is not played on the site."""
+        if self.table.kind == Table.Kind.HAND and self.table.status != Table.Status.FINISHED:
+            return "Results to enter"
+        return self.table.get_status_display()
 
 
 def table_view(night_table: NightTable) -> TableView:

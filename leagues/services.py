@@ -45,6 +45,21 @@ def _require_organiser(by: Player, club: Club) -> None:
         raise PermissionDenied("Only the club's organisers may do that.")
 
 
+# --- Accounts --------------------------------------------------------------------------
+
+
+def update_account(*, player: Player, display_name: str, email: str) -> Player:
+    """Change the name a player shows at tables and the address their reset mail goes to.
+
+    Cards already written keep the name they were written with.
+    """
+    player.display_name = display_name.strip()
+    player.email = Player.objects.normalize_email(email.strip())
+    player.full_clean()
+    player.save(update_fields=["display_name", "email"])
+    return player
+
+
 # --- Clubs -----------------------------------------------------------------------------
 
 
@@ -282,18 +297,19 @@ def correct_score(
 # --- Ratings ---------------------------------------------------------------------------
 
 
-def compact_ranks(totals: Sequence[int]) -> list[int]:
-    """openskill ranks from match totals: lower is better, equal totals share a rank."""
-    return [1 + sum(other < total for other in totals) for total in totals]
+def compact_ranks(values: Sequence[int]) -> list[int]:
+    """openskill ranks from places (or totals): lower is better, equal values share a rank."""
+    return [1 + sum(other < value for other in values) for value in values]
 
 
 @transaction.atomic
 def rebuild_ratings(*, league: League) -> int:
     """Rate every finished match of the league again from scratch, oldest first.
 
-    PlackettLuce, one team per person (bots are left out), ranks from the match
-    totals. Stores each player's rating after every match and the current rating.
-    Returns how many matches were rated (a match needs two people).
+    PlackettLuce, one team per person (bots are left out), ranked by the places on
+    the scorecards, so a playoff decides between players level after nine holes.
+    Stores each player's rating after every match and the current rating. Returns
+    how many matches were rated (a match needs two people with a place).
     """
     model = PlackettLuce()
     current: dict[int, object] = {}
@@ -302,13 +318,14 @@ def rebuild_ratings(*, league: League) -> int:
     rated = 0
     for night_table in selectors.counted_tables(league=league):
         cards = selectors.ranked_cards(night_table)
-        if len(cards) < 2:
+        # A finished match has a place on every card; one without was never decided.
+        if len(cards) < 2 or any(card.place is None for card in cards):
             continue
         rated += 1
         before = [current.get(card.player_id) or model.rating() for card in cards]
         after = model.rate(
             [[rating] for rating in before],
-            ranks=compact_ranks([card.total for card in cards]),
+            ranks=compact_ranks([card.place for card in cards]),
         )
         for card, old, (new,) in zip(cards, before, after, strict=True):
             current[card.player_id] = new

@@ -32,6 +32,7 @@ league_patterns = [
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/profile/", views.account, name="account"),
     path(
         "accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"
     ),

@@ -26,6 +26,7 @@ from games.scorecards import HandScoreError
 
 from . import charts, selectors, services
 from .forms import (
+    AccountForm,
     CorrectionForm,
     HandResultsForm,
     LeagueForm,
@@ -38,6 +39,9 @@ from .forms import (
 )
 from .models import Club, League, LeagueNight, NightTable, Player, Season
 
+WELCOME_TAG = "welcome"
+SEATING_CHOICES_KEY = "leagues:seating"
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
@@ -45,6 +49,10 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {}
     if request.user.is_authenticated:
         context["my_tables"] = games_selectors.my_tables(request.user)
+        # Someone who has just signed up is greeted by the sign-up's message alone.
+        context["greet"] = not any(
+            WELCOME_TAG in message.extra_tags.split() for message in messages.get_messages(request)
+        )
     return render(request, "leagues/home.html", context)
 
 
@@ -61,9 +69,31 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         player = form.save()
         login(request, player, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Fairway, {player.name}!")
+        messages.success(request, f"Welcome to Fairway, {player.name}!", extra_tags=WELCOME_TAG)
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """A player's own account: their display name and email, and a way to the password."""
+    # The form checks a copy, so that a refused change never shows as the menu's name.
+    form = AccountForm(request.POST or None, instance=Player.objects.get(pk=request.user.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_account(player=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, "Your account is saved.")
+            return redirect("account")
+    return render(
+        request,
+        "registration/account.html",
+        {"form": form},
+        status=400 if form.is_bound and form.errors else 200,
+    )
 
 
 # --- Access ----------------------------------------------------------------------------
@@ -318,7 +348,8 @@ def _night_page(request, night, *, players_form=None, seating_form=None, status=
             "corrections": selectors.corrections_for(night),
             "players_form": players_form
             or NightPlayersForm(members=members, initial={"players": night.players.all()}),
-            "seating_form": seating_form or SeatingForm(),
+            "seating_form": seating_form
+            or SeatingForm(initial=request.session.get(SEATING_CHOICES_KEY)),
         },
         status=status,
     )
@@ -359,6 +390,8 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
         except services.SeatingError as error:
             form.add_error(None, str(error))
         else:
+            # The form offers the same choices next time, on this night or another.
+            request.session[SEATING_CHOICES_KEY] = form.cleaned_data
             messages.success(request, f"Players seated at {len(tables)} tables.")
             return redirect(night)
     return _night_page(request, night, seating_form=form, status=400)
@@ -480,10 +513,15 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse:
-    """A player's record in a league: matches, holes, rating over time, charts."""
+    """A player's record in a league: matches, holes, rating over time, charts.
+
+    404 unless the visitor shares the league with the player (`may_see_player`), so
+    that nobody reads the names of people outside their leagues by trying ids.
+    """
     league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
-    _member_role(request, league.club)
-    person = get_object_or_404(Player, pk=player_id)
+    person = Player.objects.filter(pk=player_id).first()
+    if person is None or not selectors.may_see_player(request.user, person, league):
+        raise Http404("No such player in this league.")
     record = selectors.player_record(league, person)
     history = selectors.rating_history(league, person)
     strokes_chart = charts.line_chart(

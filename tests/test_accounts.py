@@ -127,3 +127,65 @@ def test_admin_is_for_staff_only(client):
     assert "/admin/login/" in response["Location"]
     client.force_login(make_player(is_staff=True, is_superuser=True))
     assert client.get("/admin/leagues/player/").status_code == 200
+
+
+def test_a_new_player_is_greeted_once_and_a_returning_one_welcomed_back(client):
+    response = signup(client, display_name="Ana B.")
+    html = client.get(response["Location"]).content.decode()
+    assert html.count("Welcome to Fairway, Ana B.!") == 1
+    assert "Welcome back" not in html
+    html = client.get(reverse("home")).content.decode()
+    assert html.count("Welcome back, Ana B.") == 1
+    assert "Welcome to Fairway" not in html
+
+
+def test_the_menus_name_leads_to_the_account_page_with_a_way_to_the_password(client):
+    player = make_player("ana", display_name="Ana B.", email="ana@example.com")
+    client.force_login(player)
+    html = client.get(reverse("home")).content.decode()
+    assert f'<a href="{reverse("account")}">Ana B.</a>' in html
+    response = client.get(reverse("account"))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'value="Ana B."' in html
+    assert 'value="ana@example.com"' in html
+    assert f'href="{reverse("password_change")}"' in html
+
+
+def test_a_player_changes_their_display_name_and_email(client):
+    player = make_player("ana", display_name="Ana B.")
+    client.force_login(player)
+    response = client.post(
+        reverse("account"), {"display_name": "  Ana the Great ", "email": "ana@Example.COM"}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account")
+    player.refresh_from_db()
+    assert (player.display_name, player.email) == ("Ana the Great", "ana@example.com")
+    html = client.get(response["Location"]).content.decode()
+    assert "Your account is saved." in html
+    assert ">Ana the Great</a>" in html
+
+
+def test_a_bad_account_change_is_named_and_changes_nothing(client):
+    player = make_player("ana", display_name="Ana B.", email="ana@example.com")
+    client.force_login(player)
+    for data, field, message in [
+        ({"display_name": "x" * 41, "email": ""}, "display_name", "at most 40 characters"),
+        ({"display_name": "Ana\tB.", "email": ""}, "display_name", "control characters"),
+        ({"display_name": "Ana", "email": "not-an-address"}, "email", "valid email"),
+    ]:
+        response = client.post(reverse("account"), data)
+        assert response.status_code == 400
+        assert message in " ".join(response.context["form"].errors[field])
+        # The menu still shows the saved name, not the refused one.
+        assert ">Ana B.</a>" in response.content.decode()
+    player.refresh_from_db()
+    assert (player.display_name, player.email) == ("Ana B.", "ana@example.com")
+
+
+def test_the_account_page_needs_a_login(client):
+    response = client.get(reverse("account"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert client.post(reverse("account"), {"display_name": "Z"}).status_code == 302

@@ -75,16 +75,33 @@ def test_organiser_creates_a_night_enters_a_hand_table_and_sees_the_standings_ch
         page.get_by_label(f"{name}, hole 1", exact=True).fill(str(total - 8))
         for number in range(2, 10):
             page.get_by_label(f"{name}, hole {number}", exact=True).fill("1")
-    # A typo first: nothing is saved and the cell is named.
+    # The running totals follow the typing, to check against the paper card.
+    seated = page.locator("table.entry-grid thead th").all_inner_texts()[1:]
+    totals_row = page.locator("tbody.totals output")
+    bea = totals_row.nth(seated.index("Bea"))
+    expect(totals_row).to_have_text([str(totals[name]) for name in seated])
+    # A typo first: the total leaves it out, nothing is saved and the cell is named.
     page.get_by_label("Bea, hole 4", exact=True).fill("x")
+    expect(bea).to_have_text("32")
     page.get_by_role("button", name="Save results").click()
     expect(page.get_by_role("alert")).to_contain_text(
         "Hole 4: strokes for Bea must be a whole number."
     )
+    expect(bea).to_have_text("32")
+    page.wait_for_load_state()
     page.get_by_label("Bea, hole 4", exact=True).fill("1")
+    expect(bea).to_have_text("33")
     page.get_by_role("button", name="Save results").click()
     expect(page.get_by_text("Results saved for table 1.")).to_be_visible()
     expect(page.locator("#table-1")).to_contain_text("Finished")
+    # The print button prints; the printed scorecards leave the flash message out.
+    page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
+    page.get_by_role("button", name="Print scorecards").click()
+    assert page.evaluate("window.printed") == 1
+    page.emulate_media(media="print")
+    expect(page.get_by_text("Results saved for table 1.")).to_be_hidden()
+    expect(page.locator("#table-1")).to_be_visible()
+    page.emulate_media(media="screen")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "night.png"), full_page=True)
 

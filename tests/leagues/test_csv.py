@@ -8,7 +8,9 @@ import io
 import pytest
 from django.urls import reverse
 
-from tests.factories import even_holes, played_table
+from leagues.exports import safe_cell
+from leagues.models import Membership
+from tests.factories import even_holes, make_player, played_table
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +59,49 @@ def test_scorecards_csv_has_a_row_per_card_and_a_column_per_hole(client, club_ni
     assert got[4] == ["2", "hand", "finished", "Mia", "22", *["1"] * 8, "30", "1"]
     assert got[5] == ["2", "hand", "finished", "Noah", "23", *["1"] * 8, "31", "2"]
     assert len(got) == 6
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [
+        ("=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"),
+        ("+SUM(A1:A2)", "'+SUM(A1:A2)"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\t=1+1", "'\t=1+1"),
+        ("\r=1+1", "'\r=1+1"),
+        ("Mia", "Mia"),
+        ("-", "'-"),
+        ("-5", "-5"),
+        ("-0.56", "-0.56"),
+        (-5, -5),
+        (3, 3),
+    ],
+)
+def test_a_cell_a_spreadsheet_would_run_is_kept_as_text(value, cell):
+    assert safe_cell(value) == cell
+
+
+def test_formulas_in_names_are_neutralised_in_both_exports_and_numbers_stay_numbers(
+    client, club_night
+):
+    cn = club_night
+    evil = make_player("evil", display_name="=cmd|' /C calc'!A0")
+    at = make_player("at", display_name="@SUM(1+1)")
+    for player in (evil, at):
+        Membership.objects.create(club=cn.club, player=player)
+    holes = even_holes(20, 30)
+    holes[1] = [-5, 1]
+    played_table(cn.night, [evil, at], holes)
+    client.force_login(cn.member)
+
+    standings = rows(client.get(reverse("leagues:standings_csv", args=[cn.season.pk])))
+    assert [row[1] for row in standings[1:]] == ["'=cmd|' /C calc'!A0", "'@SUM(1+1)"]
+    assert standings[1][4] == str(sum(row[0] for row in holes))
+
+    cards = rows(client.get(reverse("leagues:night_scorecards_csv", args=[cn.night.pk])))
+    evil_row = next(row for row in cards if row[0] == "2" and row[3].endswith("A0"))
+    assert evil_row[3] == "'=cmd|' /C calc'!A0"
+    assert evil_row[4:13] == [str(row[0]) for row in holes]
+    assert evil_row[5] == "-5"
+    assert any(row[3] == "'@SUM(1+1)" for row in cards)

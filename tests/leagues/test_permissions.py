@@ -157,3 +157,48 @@ def test_the_organiser_can_run_the_club(client, club_night):
     response = client.post(*posts(cn)[0])
     assert response.status_code == 302
     assert League.objects.filter(name="Sneaky", club=cn.club).exists()
+
+
+def player_url(cn, person):
+    return reverse("leagues:player", args=[cn.league.pk, person.pk])
+
+
+def test_a_member_cannot_read_the_page_of_someone_outside_the_league(client, club_night):
+    cn = club_night
+    stranger = make_player("sam", display_name="Samuel Secret")
+    elsewhere = make_player("eve", display_name="Eve Elsewhere")
+    make_club("Rival Club", members=[elsewhere])
+    client.force_login(cn.member)
+    for person in (stranger, elsewhere):
+        response = client.get(player_url(cn, person))
+        assert response.status_code == 404
+        assert person.display_name not in response.content.decode()
+    assert client.get(reverse("leagues:player", args=[cn.league.pk, 987654])).status_code == 404
+    # The league's own people stay open to each other.
+    assert client.get(player_url(cn, cn.others[0])).status_code == 200
+    assert client.get(player_url(cn, cn.organiser)).status_code == 200
+
+
+def test_scorecards_in_the_league_count_as_sharing_it(client, club_night):
+    """Someone who played in the league and left the club keeps their page and its rivals."""
+    cn = club_night
+    played_table(cn.night, [cn.member, cn.others[0]], even_holes(30, 35))
+    cn.club.memberships.filter(player=cn.others[0]).delete()
+    leaver = cn.others[0]
+    client.force_login(cn.others[1])
+    assert client.get(player_url(cn, leaver)).status_code == 200
+    client.force_login(leaver)
+    assert client.get(player_url(cn, leaver)).status_code == 200
+    assert client.get(player_url(cn, cn.member)).status_code == 200
+    assert client.get(player_url(cn, make_player())).status_code == 404
+
+
+def test_only_people_in_the_league_or_superusers_see_a_players_page(client, club_night):
+    cn = club_night
+    outsider = make_player()
+    client.force_login(outsider)
+    assert client.get(player_url(cn, outsider)).status_code == 404
+    assert client.get(player_url(cn, cn.member)).status_code == 404
+    client.force_login(make_player(is_superuser=True, is_staff=True))
+    assert client.get(player_url(cn, outsider)).status_code == 200
+    assert client.get(player_url(cn, cn.member)).status_code == 200

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import date
 from io import StringIO
 
@@ -18,6 +19,7 @@ from tests.factories import (
     make_night,
     make_player,
     make_season,
+    open_table,
     played_table,
 )
 
@@ -31,7 +33,7 @@ def league_with_two_nights():
     season = make_season(league)
     # Entered out of order: the later night first, so order comes from dates, not ids.
     late = make_night(season, date(2026, 4, 1))
-    # Level after nine holes; the playoff decides the match but not the rating ranks.
+    # Level after nine holes; the second playoff hole decides it for Bea.
     played_table(late, [bea, cat], even_holes(30, 30, playoff=[[3, 3], [2, 4]]))
     early = make_night(season, date(2026, 3, 1))
     played_table(early, [ann, bea, cat], even_holes(28, 35, 41))
@@ -42,6 +44,37 @@ def test_compact_ranks_lower_total_is_better_and_ties_share():
     assert compact_ranks([40, 30, 40, 50]) == [2, 1, 2, 4]
 
 
+def test_the_playoff_winner_gains_the_rating_the_loser_gives_up(club_night):
+    """Level on 45 after nine holes, Mia wins the playoff hole 4 to 6.
+
+    Worked by hand from Weng and Lin's Plackett-Luce update for two new players
+    (mu 25, sigma 25/3, beta 25/6, openskill's dynamics tau 25/300 added to the
+    variance first): at equal ratings each wins with probability 1/2, so the winner's
+    mu rises by var / c * (1 - 1/2) and the loser's falls as much, where
+    c = sqrt(2 * (var + beta^2)). A draw would leave both at 25.
+    """
+    from leagues import services
+
+    cn = club_night
+    mia, noah = cn.member, cn.others[0]
+    night_table = open_table(cn.night, [mia, noah])
+    services.enter_hand_results(
+        night_table=night_table,
+        hole_scores=even_holes(45, 45, playoff=[[4, 6]]),
+        by=cn.organiser,
+    )
+    var = (25 / 3) ** 2 + (25 / 300) ** 2
+    c = math.sqrt(2 * (var + (25 / 6) ** 2))
+    step = var / c / 2
+    winner = Rating.objects.get(league=cn.league, player=mia)
+    loser = Rating.objects.get(league=cn.league, player=noah)
+    assert winner.mu == pytest.approx(25 + step)
+    assert loser.mu == pytest.approx(25 - step)
+    assert step > 2.5
+    assert winner.sigma == pytest.approx(loser.sigma)
+    assert winner.ordinal > loser.ordinal
+
+
 def test_rebuild_matches_openskill_applied_by_hand_in_date_order(league_with_two_nights):
     league, (ann, bea, cat) = league_with_two_nights
     assert rebuild_ratings(league=league) == 2
@@ -49,7 +82,7 @@ def test_rebuild_matches_openskill_applied_by_hand_in_date_order(league_with_two
     model = PlackettLuce()
     a, b, c = model.rating(), model.rating(), model.rating()
     [[a], [b], [c]] = model.rate([[a], [b], [c]], ranks=[1, 2, 3])
-    [[b], [c]] = model.rate([[b], [c]], ranks=[1, 1])
+    [[b], [c]] = model.rate([[b], [c]], ranks=[1, 2])
 
     got = {r.player: r for r in Rating.objects.filter(league=league)}
     for player, expected, matches in ((ann, a, 1), (bea, b, 2), (cat, c, 2)):

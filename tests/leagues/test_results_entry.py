@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -38,7 +40,7 @@ def test_the_form_has_a_cell_per_player_and_hole_labelled_for_screen_readers(cli
     html = client.get(reverse("leagues:table_results", args=[cn.night_table.pk])).content.decode()
     assert html.count('name="h') == 3 * 12
     assert "Mia, hole 1" in html
-    assert "Pia, playoff hole 10" in html
+    assert "Pia, playoff 1" in html
 
 
 def test_good_results_are_saved_and_the_night_shows_them(client, club_night):
@@ -124,7 +126,9 @@ def test_a_tie_needs_a_playoff_among_the_tied_players_only(client, club_night):
     assert response.status_code == 400
     assert "Mia and Noah are tied after hole 9" in response.content.decode()
     response = post(client, cn, form_data(even_holes(30, 30, 40, playoff=[[4, 3, 5]])))
-    assert "only the tied players (Mia and Noah) play the playoff hole" in response.content.decode()
+    assert "Playoff 1: only the tied players (Mia and Noah) play the playoff." in (
+        response.content.decode()
+    )
     assert_nothing_saved(cn)
 
 
@@ -134,3 +138,49 @@ def test_a_playoff_hole_decides_a_tie(client, club_night):
     assert response.status_code == 302
     cards = Table.objects.get(pk=cn.night_table.table.pk).scorecards.order_by("position")
     assert list(cards.values_list("total", "place")) == [(30, 2), (30, 1), (40, 3)]
+
+
+def test_a_blank_form_names_its_problem_once(client, club_night):
+    cn = club_night
+    response = post(client, cn, form_data([[None] * 3 for _ in range(9)]))
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert html.count("A match has 9 holes; 0 were entered.") == 1
+    assert "Nothing was saved." in html
+    assert_nothing_saved(cn)
+
+
+def test_a_paper_table_waiting_for_its_results_says_so(client, club_night):
+    cn = club_night
+    client.force_login(cn.member)
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    badge = '<span class="badge status-playing">{}</span>'
+    assert badge.format("Results to enter") in html
+    assert badge.format("Playing") not in html
+    post(client, cn, form_data(even_holes(30, 35, 40)))
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    assert '<span class="badge status-finished">Finished</span>' in html
+    assert "Results to enter" not in html
+
+
+def totals_shown(html: str) -> list[str]:
+    return re.findall(r'<output id="total-\d" data-total-for="\d">([^<]*)</output>', html)
+
+
+def test_the_grid_shows_each_players_running_total_without_inline_script(client, club_night):
+    cn = club_night
+    client.force_login(cn.organiser)
+    html = client.get(reverse("leagues:table_results", args=[cn.night_table.pk])).content.decode()
+    assert totals_shown(html) == ["0", "0", "0"]
+    assert re.search(r'<script src="[^"]*js/results[^"]*\.js" defer></script>', html)
+    assert "<script>" not in html and 'style="' not in html and "oninput=" not in html
+
+    # Sent back with a mistake: the totals add up what was typed, playoffs and the bad
+    # cell left out.
+    holes = even_holes(30, 35, 40, playoff=[[9, 9, 9]])
+    data = form_data(holes)
+    data["h4_s1"] = "x"
+    data["h5_s2"] = "-5"
+    response = post(client, cn, data)
+    assert response.status_code == 400
+    assert totals_shown(response.content.decode()) == ["30", "34", "34"]

@@ -133,3 +133,18 @@ def test_the_seating_page_reports_what_went_wrong(client, night_of):
     )
     assert response.status_code == 400
     assert "1 player present cannot fill tables" in response.content.decode()
+
+
+def test_the_seating_form_keeps_the_choices_made(client, night_of):
+    organiser, _, night = night_of(4)
+    client.force_login(organiser)
+    response = client.post(
+        reverse("leagues:night_seat", args=[night.pk]),
+        {"method": "balanced", "seats_per_table": 2, "kind": "live"},
+    )
+    assert response.status_code == 302
+    form = client.get(response["Location"]).context["seating_form"]
+    html = str(form)
+    assert 'name="seats_per_table" value="2"' in html
+    assert '<option value="balanced" selected>' in html
+    assert '<option value="live" selected>' in html
