@@ -7,8 +7,6 @@ change anything (403 for a member who tries).
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -25,6 +23,7 @@ from games.models import Table
 from games.scorecards import HandScoreError
 
 from . import charts, selectors, services
+from .exports import csv_response
 from .forms import (
     AccountForm,
     CorrectionForm,
@@ -118,12 +117,6 @@ def _night_table(night_table_id: int) -> NightTable:
         NightTable.objects.select_related("table", "night__season__league__club"),
         pk=night_table_id,
     )
-
-
-def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
 
 
 # --- Clubs and leagues -----------------------------------------------------------------
@@ -281,7 +274,7 @@ def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     season = _season(season_id)
     _member_role(request, season.league.club)
     filename = f"{slugify(season.league.name)}-{slugify(season.name)}-standings.csv"
-    response, writer = _csv_response(filename)
+    response, writer = csv_response(filename)
     writer.writerow(
         ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins",
          "points", "movement"]
@@ -403,7 +396,7 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
     """Every scorecard of the night as a CSV download, a row per card."""
     night = _night(night_id)
     _member_role(request, night.season.league.club)
-    response, writer = _csv_response(f"night-{night.date:%Y-%m-%d}-scorecards.csv")
+    response, writer = csv_response(f"night-{night.date:%Y-%m-%d}-scorecards.csv")
     views = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
     playoffs = max((len(v.playoff_numbers) for v in views), default=0)
     writer.writerow(
