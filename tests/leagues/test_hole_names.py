@@ -8,6 +8,7 @@ import io
 import pytest
 from django.urls import reverse
 
+from games import autoplay
 from games import services as play
 from games.scorecards import hole_name
 from leagues import services
@@ -86,7 +87,7 @@ def test_the_replay_page_names_a_playoff_hole(client):
         host=host, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
     play.start_match(table=table, by=host)
-    play.play_out(table_id=table.pk)
+    autoplay.play_out(table_id=table.pk)
     if not table.holes.filter(number=10).exists():
         # The same hole filed as the first playoff hole, as a tie would have dealt it.
         table.holes.filter(number=9).update(number=10)
