@@ -469,19 +469,30 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            services.correct_score(
+            correction = services.correct_score(
                 scorecard=data["card"],
                 number=data["number"],
                 strokes=data["strokes"],
                 reason=data["reason"],
                 by=request.user,
+                remove_playoffs=data.get("remove_playoffs", False),
             )
         except HandScoreError as error:
             form.add_error(None, [p.message for p in error.problems])
         except ValidationError as error:
-            form.add_error(None, error.messages)
+            form.add_error(None, error)
         else:
-            messages.success(request, "Score corrected; standings and ratings are up to date.")
+            removed = correction.removed_holes
+            if removed:
+                messages.success(
+                    request,
+                    f"Score corrected; {' and '.join(removed)} "
+                    f"{'is' if len(removed) == 1 else 'are'} no longer needed and "
+                    f"{'was' if len(removed) == 1 else 'were'} removed. "
+                    "Standings and ratings are up to date.",
+                )
+            else:
+                messages.success(request, "Score corrected; standings and ratings are up to date.")
             return redirect(night_table.night)
     return render(
         request,
