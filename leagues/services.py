@@ -16,6 +16,7 @@ from datetime import date
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.text import get_text_list
 from openskill.models import PlackettLuce
 
 from games import scorecards
@@ -280,10 +281,6 @@ class Correction:
         return [scorecards.hole_name(n) for n in sorted({c.hole_number for c in self.removed})]
 
 
-def _names(items: Sequence[str]) -> str:
-    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 @transaction.atomic
 def correct_score(
     *,
@@ -320,12 +317,13 @@ def correct_score(
         holes = [scorecards.hole_name(n) for n in after.unneeded]
         if not remove_playoffs:
             decided = scorecards.hole_name(after.decided_after).lower()
+            one = len(holes) == 1
             raise ValidationError(
                 {
                     "remove_playoffs": (
                         f"With this correction the match is decided after {decided}, so "
-                        f"{_names(holes)} {'is' if len(holes) == 1 else 'are'} no longer "
-                        f"needed: tick the box to remove {'it' if len(holes) == 1 else 'them'}."
+                        f"{get_text_list(holes, 'and')} {'is' if one else 'are'} no longer "
+                        f"needed: tick the box to remove {'it' if one else 'them'}."
                     )
                 }
             )

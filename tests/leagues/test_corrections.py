@@ -232,3 +232,35 @@ def test_the_removal_box_is_offered_only_where_there_is_a_playoff(client, played
     assert b'name="remove_playoffs"' in html
     html = client.get(reverse("leagues:table_correct", args=[cn.night_table.pk])).content
     assert b'name="remove_playoffs"' not in html
+
+
+def test_only_the_playoff_holes_after_the_new_decision_come_off(club_night):
+    """Level on 30 after nine and after Playoff 1 (4-4); Noah won Playoff 2 3-5."""
+    cn = club_night
+    mia, noah = cn.member, cn.others[0]
+    night_table = open_table(cn.night, [mia, noah])
+    holes = even_holes(30, 30, playoff=[[4, 4], [5, 3]])
+    services.enter_hand_results(night_table=night_table, hole_scores=holes, by=cn.organiser)
+    card = night_table.table.scorecards.get(player=mia)
+
+    with pytest.raises(ValidationError) as refused:
+        services.correct_score(scorecard=card, number=2, strokes=0, reason="x", by=cn.organiser)
+    assert refused.value.message_dict["remove_playoffs"] == [
+        "With this correction the match is decided after hole 9, so Playoff 1 and Playoff 2 "
+        "are no longer needed: tick the box to remove them."
+    ]
+    with pytest.raises(ValidationError) as refused:
+        services.correct_score(scorecard=card, number=10, strokes=2, reason="x", by=cn.organiser)
+    assert refused.value.message_dict["remove_playoffs"] == [
+        "With this correction the match is decided after playoff 1, so Playoff 2 is no longer "
+        "needed: tick the box to remove it."
+    ]
+    assert not ScoreCorrection.objects.exists()
+
+    correction = services.correct_score(
+        scorecard=card, number=10, strokes=2, reason="x", by=cn.organiser, remove_playoffs=True
+    )
+    assert correction.removed_holes == ["Playoff 2"]
+    assert [(c.hole_number, c.old_strokes) for c in correction.removed] == [(11, 5), (11, 3)]
+    assert cards_of(night_table) == [(30, 1, 2), (30, 2, 4)]
+    assert not ScorecardHole.objects.filter(scorecard__table=night_table.table, number=11).exists()
