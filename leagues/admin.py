@@ -13,6 +13,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import Count
 
+from games.engine.match import HOLES
 from games.models import ScorecardHole
 from games.scorecards import HandScoreError, check_hand_scores, hole_name, hole_scores
 
@@ -315,7 +316,13 @@ class HoleCorrectionFormSet(forms.BaseInlineFormSet):
         try:
             check_hand_scores(table.variant, grid, names)
         except HandScoreError as error:
-            raise forms.ValidationError([p.message for p in error.problems]) from None
+            problems = [p.message for p in error.problems]
+            if numbers and numbers[-1] > HOLES:
+                problems.append(
+                    "A correction that makes the playoff unnecessary can remove its holes: "
+                    "use “Correct a score” on the night's page."
+                )
+            raise forms.ValidationError(problems) from None
 
 
 class ScorecardHoleInline(ClubScoped, admin.TabularInline):

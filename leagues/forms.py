@@ -254,6 +254,12 @@ class CorrectionForm(forms.Form):
     number = forms.TypedChoiceField(coerce=int, label="Hole")
     strokes = forms.IntegerField(label="New strokes")
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=500)
+    remove_playoffs = forms.BooleanField(
+        required=False,
+        label="Remove playoff holes this correction makes unnecessary",
+        help_text="If the corrected scores decide the match without its playoff, its holes "
+        "come off the cards; the log keeps their strokes.",
+    )
 
     def __init__(self, *args, table: Table, **kwargs):
         super().__init__(*args, **kwargs)
@@ -265,6 +271,8 @@ class CorrectionForm(forms.Form):
             )
         )
         self.fields["number"].choices = [(n, hole_name(n)) for n in numbers]
+        if not any(n > HOLES for n in numbers):
+            del self.fields["remove_playoffs"]
 
     def clean_reason(self) -> str:
         reason = self.cleaned_data["reason"].strip()

@@ -259,14 +259,20 @@ class RatingChange(models.Model):
 
 
 class ScoreCorrection(models.Model):
-    """The audit record of a changed hole: old and new strokes, who, when and why."""
+    """The audit record of a changed hole: old and new strokes, who, when and why.
+
+    A playoff hole that a correction made unnecessary is removed from the card; its
+    record keeps the old strokes and has no new ones.
+    """
 
     scorecard = models.ForeignKey(
         "games.Scorecard", on_delete=models.CASCADE, related_name="corrections"
     )
     hole_number = models.PositiveSmallIntegerField()
     old_strokes = models.IntegerField()
-    new_strokes = models.IntegerField()
+    new_strokes = models.IntegerField(
+        null=True, blank=True, help_text="Empty when the hole was removed from the card."
+    )
     reason = models.TextField()
     corrected_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -280,7 +286,13 @@ class ScoreCorrection(models.Model):
         ordering = ["-corrected_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.scorecard.name}, {self.hole_name}: {self.old_strokes} -> {self.new_strokes}"
+        now = "removed" if self.removed else self.new_strokes
+        return f"{self.scorecard.name}, {self.hole_name}: {self.old_strokes} -> {now}"
+
+    @property
+    def removed(self) -> bool:
+        """Whether the hole was taken off the card (a playoff no longer needed)."""
+        return self.new_strokes is None
 
     @property
     def hole_name(self) -> str:

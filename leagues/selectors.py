@@ -15,9 +15,9 @@ from fractions import Fraction
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.engine import scoring_pairs
-from games.engine.match import HOLES
+from games.engine.match import HOLES, match_status
 from games.models import Hole, Scorecard, ScorecardHole, Table
-from games.scorecards import hole_name
+from games.scorecards import hole_name, hole_scores
 
 from .models import (
     Club,
@@ -406,6 +406,47 @@ def _pairs_made(cards: Iterable[Scorecard]) -> tuple[int | None, int]:
                 continue
             holes += 1
     return (pairs if holes else None), holes
+
+
+@dataclass(frozen=True)
+class CorrectedMatch:
+    """A finished match as a correction of one hole would leave it."""
+
+    names: list[str]
+    #: Strokes by hole then seat, the corrected hole changed and `unneeded` left out.
+    scores: list[list[int | None]]
+    #: The playoff holes the corrected scores no longer need, in order.
+    unneeded: list[int]
+    #: The hole after which the corrected match is decided (None if it is not).
+    decided_after: int | None
+
+
+def corrected_match(scorecard: Scorecard, number: int, strokes: int) -> CorrectedMatch:
+    """What changing `scorecard`'s hole `number` to `strokes` makes of its finished match.
+
+    A correction can decide a match earlier than its playoff did (after the nine holes,
+    say, where there was a tie): the playoff holes after that point are `unneeded`.
+    A table still in play is left to the live match, so nothing is unneeded there.
+    """
+    table = scorecard.table
+    cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
+    names = [card.name for card in cards]
+    numbers = sorted({h.number for card in cards for h in card.holes.all()})
+    scores = hole_scores(table, cards)
+    if number not in numbers:
+        return CorrectedMatch(names, scores, [], None)
+    scores[numbers.index(number)][[card.pk for card in cards].index(scorecard.pk)] = strokes
+    if table.status != Table.Status.FINISHED:
+        return CorrectedMatch(names, scores, [], None)
+    for played in range(HOLES, len(scores) + 1):
+        try:
+            decided = match_status(scores[:played], len(cards)).over
+        except ValueError:
+            # Not a match the rules allow: the checks name what is wrong with it.
+            break
+        if decided:
+            return CorrectedMatch(names, scores[:played], numbers[played:], numbers[played - 1])
+    return CorrectedMatch(names, scores, [], None)
 
 
 def corrections_for(night: LeagueNight) -> QuerySet[ScoreCorrection]:

@@ -1,8 +1,9 @@
 """Writes: clubs, leagues, seasons, nights, seating, hand-entered results, corrections, ratings.
 
 Every function is keyword-only and checks that `by` may do what it asks
-(`PermissionDenied` otherwise). Scorecards themselves are written only through
-`games.scorecards`.
+(`PermissionDenied` otherwise). Scorecards themselves are written through
+`games.scorecards` and `games.services`, except that a correction takes playoff
+holes it made unnecessary off the cards (`correct_score`).
 """
 
 from __future__ import annotations
@@ -10,16 +11,18 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.text import get_text_list
 from openskill.models import PlackettLuce
 
 from games import scorecards
 from games import services as game_services
 from games.engine import VARIANTS
-from games.models import Scorecard, Table
+from games.models import Scorecard, ScorecardHole, Table
 
 from . import selectors
 from .models import (
@@ -265,13 +268,37 @@ def enter_hand_results(
     rebuild_ratings(league=league)
 
 
+@dataclass(frozen=True)
+class Correction:
+    """What a correction recorded: the changed hole, and any playoff holes it removed."""
+
+    changed: ScoreCorrection
+    removed: list[ScoreCorrection]
+
+    @property
+    def removed_holes(self) -> list[str]:
+        """The names of the removed playoff holes, in order."""
+        return [scorecards.hole_name(n) for n in sorted({c.hole_number for c in self.removed})]
+
+
 @transaction.atomic
 def correct_score(
-    *, scorecard: Scorecard, number: int, strokes: int, reason: str, by: Player
-) -> ScoreCorrection:
+    *,
+    scorecard: Scorecard,
+    number: int,
+    strokes: int,
+    reason: str,
+    by: Player,
+    remove_playoffs: bool = False,
+) -> Correction:
     """Change one hole of a league scorecard, keeping the old value, who, when and why.
 
-    Standings follow at once (they are computed); the league's ratings are rebuilt.
+    A correction may decide a finished match before its playoff did (a tie after nine
+    holes is no longer one): its playoff holes are then no longer needed. They are
+    removed only with `remove_playoffs`, each with its own record in the log; without
+    it the correction is refused, saying so. A correction that keeps the playoff
+    needed leaves it as it is. Standings follow at once (they are computed); the
+    league's ratings are rebuilt.
     """
     night_table = NightTable.objects.select_related("night__season__league__club").get(
         table=scorecard.table
@@ -281,8 +308,52 @@ def correct_score(
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": "Say why the score changes."})
+    table = Table.objects.select_for_update().get(pk=scorecard.table_id)
+    after = selectors.corrected_match(scorecard, number, strokes)
+    removed = []
+    if after.unneeded:
+        # Anything else wrong with the corrected match is named first.
+        scorecards.check_hand_scores(table.variant, after.scores, after.names)
+        holes = [scorecards.hole_name(n) for n in after.unneeded]
+        if not remove_playoffs:
+            decided = scorecards.hole_name(after.decided_after).lower()
+            one = len(holes) == 1
+            raise ValidationError(
+                {
+                    "remove_playoffs": (
+                        f"With this correction the match is decided after {decided}, so "
+                        f"{get_text_list(holes, 'and')} {'is' if one else 'are'} no longer "
+                        f"needed: tick the box to remove {'it' if one else 'them'}."
+                    )
+                }
+            )
+        why = (
+            f"No longer needed once {scorecard.name}'s "
+            f"{scorecards.hole_name(number).lower()} was corrected: {reason}"
+        )
+        unneeded = ScorecardHole.objects.filter(
+            scorecard__table=table, number__in=after.unneeded
+        ).order_by("number", "scorecard__position")
+        removed = [
+            ScoreCorrection(
+                scorecard_id=hole.scorecard_id,
+                hole_number=hole.number,
+                old_strokes=hole.strokes,
+                new_strokes=None,
+                reason=why,
+                corrected_by=by,
+            )
+            for hole in unneeded
+        ]
+        # games has no door for taking holes off a card; correct_scorecard below
+        # recomputes the totals and places and checks the match that is left.
+        unneeded.delete()
     old = game_services.correct_scorecard(scorecard=scorecard, number=number, strokes=strokes)
-    correction = ScoreCorrection.objects.create(
+    # Saved in this order so that the log, newest first, shows the change above the
+    # playoff holes it removed.
+    for record in removed:
+        record.save()
+    changed = ScoreCorrection.objects.create(
         scorecard=scorecard,
         hole_number=number,
         old_strokes=old,
@@ -291,7 +362,7 @@ def correct_score(
         corrected_by=by,
     )
     rebuild_ratings(league=league)
-    return correction
+    return Correction(changed=changed, removed=removed)
 
 
 # --- Ratings ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.text import slugify
+from django.utils.text import get_text_list, slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors as games_selectors
@@ -469,19 +469,32 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            services.correct_score(
+            correction = services.correct_score(
                 scorecard=data["card"],
                 number=data["number"],
                 strokes=data["strokes"],
                 reason=data["reason"],
                 by=request.user,
+                remove_playoffs=data.get("remove_playoffs", False),
             )
         except HandScoreError as error:
             form.add_error(None, [p.message for p in error.problems])
         except ValidationError as error:
-            form.add_error(None, error.messages)
+            # A problem with one of the form's fields is shown beside it.
+            on_fields = hasattr(error, "error_dict") and set(error.error_dict) <= set(form.fields)
+            form.add_error(None, error if on_fields else error.messages)
         else:
-            messages.success(request, "Score corrected; standings and ratings are up to date.")
+            removed = correction.removed_holes
+            if removed:
+                messages.success(
+                    request,
+                    f"Score corrected; {get_text_list(removed, 'and')} "
+                    f"{'is' if len(removed) == 1 else 'are'} no longer needed and "
+                    f"{'was' if len(removed) == 1 else 'were'} removed. "
+                    "Standings and ratings are up to date.",
+                )
+            else:
+                messages.success(request, "Score corrected; standings and ratings are up to date.")
             return redirect(night_table.night)
     return render(
         request,

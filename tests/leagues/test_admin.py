@@ -157,3 +157,19 @@ def test_a_superuser_sees_every_club(client, two_clubs):
     client.force_login(make_player(is_staff=True, is_superuser=True))
     html = client.get("/admin/leagues/league/").content.decode()
     assert "Rival League" in html
+
+
+def test_the_admin_sends_a_correction_that_ends_a_playoff_to_the_nights_page(client, two_clubs):
+    cn, _, _ = two_clubs
+    table = played_table(cn.night, [cn.member, cn.others[0]], even_holes(30, 30, playoff=[[4, 6]]))
+    card = table.table.scorecards.get(player=cn.others[0])
+    client.force_login(cn.organiser)
+    response = client.post(
+        f"/admin/leagues/leaguescorecard/{card.pk}/change/",
+        scorecard_form(card, {2: 0}, {2: "Misread"}),
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Playoff 1 was entered, but the match was decided after hole 9" in html
+    assert "use “Correct a score” on the night&#x27;s page" in html
+    assert card.holes.get(number=2).strokes == 1

@@ -6,10 +6,12 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
+from games.models import ScorecardHole
+from games.scorecards import HandScoreError
 from leagues import services
 from leagues.models import Rating, ScoreCorrection
 from leagues.selectors import season_standings
-from tests.factories import even_holes, played_table
+from tests.factories import even_holes, open_table, played_table
 
 pytestmark = pytest.mark.django_db
 
@@ -95,3 +97,170 @@ def test_ratings_after_a_correction_equal_a_fresh_rebuild(played):
     after = set(Rating.objects.values_list("player", "mu", "sigma"))
     services.rebuild_ratings(league=cn.league)
     assert set(Rating.objects.values_list("player", "mu", "sigma")) == after
+
+
+@pytest.fixture
+def playoff(club_night):
+    """A paper table: Mia and Noah level on 45 after nine holes, Mia wins the playoff 4-6."""
+    cn = club_night
+    cn.playoff_table = open_table(cn.night, [cn.member, cn.others[0]])
+    holes = [[5, 5] for _ in range(9)]
+    services.enter_hand_results(
+        night_table=cn.playoff_table, hole_scores=[*holes, [4, 6]], by=cn.organiser
+    )
+    return cn
+
+
+def correct(client, cn, player, number, strokes, **extra):
+    card = cn.playoff_table.table.scorecards.get(player=player)
+    return client.post(
+        reverse("leagues:table_correct", args=[cn.playoff_table.pk]),
+        {"scorecard": card.pk, "number": number, "strokes": strokes, "reason": "Card misread",
+         **extra},
+    )  # fmt: skip
+
+
+def cards_of(night_table):
+    return [
+        (card.total, card.place, {h.number: h.strokes for h in card.holes.all()}.get(10))
+        for card in night_table.table.scorecards.order_by("position")
+    ]
+
+
+def test_a_correction_that_decides_the_match_asks_to_remove_the_playoff(client, playoff):
+    cn = playoff
+    client.force_login(cn.organiser)
+    response = correct(client, cn, cn.others[0], 3, 1)
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert (
+        "With this correction the match is decided after hole 9, so Playoff 1 is no longer "
+        "needed: tick the box to remove it." in html
+    )
+    assert "Remove playoff holes this correction makes unnecessary" in html
+    assert cards_of(cn.playoff_table) == [(45, 1, 4), (45, 2, 6)]
+    assert not ScoreCorrection.objects.exists()
+
+
+def test_the_removed_playoff_is_logged_and_the_match_decided_by_the_correction(client, playoff):
+    cn = playoff
+    mia, noah = cn.member, cn.others[0]
+    client.force_login(cn.organiser)
+    response = correct(client, cn, noah, 3, 1, remove_playoffs="on")
+    assert response.status_code == 302
+    # Noah 41 now wins outright; the playoff's strokes are off both cards.
+    assert cards_of(cn.playoff_table) == [(45, 2, None), (41, 1, None)]
+    assert not ScorecardHole.objects.filter(
+        scorecard__table=cn.playoff_table.table, number__gt=9
+    ).exists()
+
+    log = list(ScoreCorrection.objects.all())  # newest first
+    assert [(c.scorecard.player, c.hole_number, c.old_strokes, c.new_strokes) for c in log] == [
+        (noah, 3, 5, 1),
+        (noah, 10, 6, None),
+        (mia, 10, 4, None),
+    ]
+    assert all(c.corrected_by == cn.organiser and c.corrected_at for c in log)
+    assert log[0].reason == "Card misread"
+    assert (
+        log[1].reason
+        == log[2].reason
+        == ("No longer needed once Noah's hole 3 was corrected: Card misread")
+    )
+
+    standings = {r.player: (r.wins, r.points) for r in season_standings(cn.season)}
+    assert standings[noah] == (1, 6) and standings[mia] == (0, 4)
+    assert (
+        Rating.objects.get(league=cn.league, player=noah).mu
+        > Rating.objects.get(league=cn.league, player=mia).mu
+    )
+    page = client.get(response["Location"])
+    html = page.content.decode()
+    assert "Score corrected; Playoff 1 is no longer needed and was removed." in html
+    assert html.count("<td>Playoff 1</td>") == 2
+    assert html.count('<td class="num">removed</td>') == 2
+
+
+def test_a_correction_that_keeps_the_tie_keeps_the_playoff(client, playoff):
+    cn = playoff
+    mia, noah = cn.member, cn.others[0]
+    client.force_login(cn.organiser)
+    # Both still on 45 after nine: only the playoff hole changes hands.
+    response = correct(client, cn, noah, 10, 3, remove_playoffs="on")
+    assert response.status_code == 302
+    assert cards_of(cn.playoff_table) == [(45, 2, 4), (45, 1, 3)]
+    assert [(c.hole_number, c.new_strokes) for c in ScoreCorrection.objects.all()] == [(10, 3)]
+    # A correction elsewhere that leaves the tie alone is accepted without the box.
+    response = correct(client, cn, mia, 3, 5)
+    assert response.status_code == 302
+    assert cards_of(cn.playoff_table) == [(45, 2, 4), (45, 1, 3)]
+    assert {r.player: r.wins for r in season_standings(cn.season)}[noah] == 1
+
+
+def test_a_bad_score_is_named_before_the_playoff(client, playoff):
+    cn = playoff
+    client.force_login(cn.organiser)
+    response = correct(client, cn, cn.others[0], 3, 500, remove_playoffs="on")
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "Hole 3: 500 is not a Play Nine score" in html
+    assert "no longer needed" not in html
+    assert cards_of(cn.playoff_table) == [(45, 1, 4), (45, 2, 6)]
+    assert not ScoreCorrection.objects.exists()
+
+
+def test_a_correction_that_brings_a_third_player_into_the_tie_is_refused(club_night):
+    cn = club_night
+    holes = even_holes(30, 30, 31, playoff=[[4, 6, None]])
+    services.enter_hand_results(night_table=cn.night_table, hole_scores=holes, by=cn.organiser)
+    pia = cn.night_table.table.scorecards.get(player=cn.others[1])
+    with pytest.raises(HandScoreError, match="Playoff 1: enter strokes for Pia."):
+        services.correct_score(
+            scorecard=pia, number=2, strokes=0, reason="x", by=cn.organiser, remove_playoffs=True
+        )
+    assert pia.holes.get(number=2).strokes == 1
+    assert (
+        ScorecardHole.objects.filter(scorecard__table=cn.night_table.table, number=10).count() == 2
+    )
+    assert not ScoreCorrection.objects.exists()
+
+
+def test_the_removal_box_is_offered_only_where_there_is_a_playoff(client, played, playoff):
+    cn = playoff
+    client.force_login(cn.organiser)
+    html = client.get(reverse("leagues:table_correct", args=[cn.playoff_table.pk])).content
+    assert b'name="remove_playoffs"' in html
+    html = client.get(reverse("leagues:table_correct", args=[cn.night_table.pk])).content
+    assert b'name="remove_playoffs"' not in html
+
+
+def test_only_the_playoff_holes_after_the_new_decision_come_off(club_night):
+    """Level on 30 after nine and after Playoff 1 (4-4); Noah won Playoff 2 3-5."""
+    cn = club_night
+    mia, noah = cn.member, cn.others[0]
+    night_table = open_table(cn.night, [mia, noah])
+    holes = even_holes(30, 30, playoff=[[4, 4], [5, 3]])
+    services.enter_hand_results(night_table=night_table, hole_scores=holes, by=cn.organiser)
+    card = night_table.table.scorecards.get(player=mia)
+
+    with pytest.raises(ValidationError) as refused:
+        services.correct_score(scorecard=card, number=2, strokes=0, reason="x", by=cn.organiser)
+    assert refused.value.message_dict["remove_playoffs"] == [
+        "With this correction the match is decided after hole 9, so Playoff 1 and Playoff 2 "
+        "are no longer needed: tick the box to remove them."
+    ]
+    with pytest.raises(ValidationError) as refused:
+        services.correct_score(scorecard=card, number=10, strokes=2, reason="x", by=cn.organiser)
+    assert refused.value.message_dict["remove_playoffs"] == [
+        "With this correction the match is decided after playoff 1, so Playoff 2 is no longer "
+        "needed: tick the box to remove it."
+    ]
+    assert not ScoreCorrection.objects.exists()
+
+    correction = services.correct_score(
+        scorecard=card, number=10, strokes=2, reason="x", by=cn.organiser, remove_playoffs=True
+    )
+    assert correction.removed_holes == ["Playoff 2"]
+    assert [(c.hole_number, c.old_strokes) for c in correction.removed] == [(11, 5), (11, 3)]
+    assert cards_of(night_table) == [(30, 1, 2), (30, 2, 4)]
+    assert not ScorecardHole.objects.filter(scorecard__table=night_table.table, number=11).exists()
