@@ -95,9 +95,10 @@ def test_organiser_creates_a_night_enters_a_hand_table_and_sees_the_standings_ch
     expect(page.get_by_text("Results saved for table 1.")).to_be_visible()
     expect(page.locator("#table-1")).to_contain_text("Finished")
     # The print button prints; the printed scorecards leave the flash message out.
+    page.wait_for_load_state()  # its script is loaded, as a person sees the page done
     page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
     page.get_by_role("button", name="Print scorecards").click()
-    assert page.evaluate("window.printed") == 1
+    page.wait_for_function("window.printed === 1")
     page.emulate_media(media="print")
     expect(page.get_by_text("Results saved for table 1.")).to_be_hidden()
     expect(page.locator("#table-1")).to_be_visible()
