@@ -11,7 +11,10 @@ Fairway leans on a few internals where the libraries offer no public way:
 - asgiref's thread-local naming the server's event loop (`server_loop`): a write on a
   worker thread hands its announcement to the loop instead of waiting for it;
 - psycopg's server-binding cursor class as Django wraps it (`server_binding_cursor`):
-  the hot path's statements are prepared once per connection.
+  the hot path's statements are prepared once per connection;
+- channels' consumer loop (`LiveConsumer`, `dispatch_all`): a connection reads its
+  messages with one task per source for its life, not new tasks for every message,
+  and does not close database connections on the database thread for every message.
 
 `check()` runs when the app loads (`games.apps`) and refuses to start on versions these
 were not written for; `tests/test_seams.py` holds each to its library on the real thing.
@@ -20,12 +23,18 @@ were not written for; `tests/test_seams.py` holds each to its library on the rea
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import os
 import sys
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version
 
 from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
@@ -36,6 +45,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 #: The versions each seam was written for, as pinned in requirements.txt.
 WRITTEN_FOR = {
+    "channels": {"4.3.2"},
     "channels-redis": {"4.3.0"},
     "daphne": {"4.2.3"},
     "asgiref": {"3.13.0"},
@@ -213,3 +223,71 @@ class _Shard(RedisSingleShardConnection):
                     return  # delivered in this process already
                 message = {**message, "data": data[ORIGIN_BYTES:]}
         super()._receive_message(message)
+
+
+# --- channels: a consumer's loop over its messages ---------------------------------------
+
+
+async def dispatch_all(sources: list, dispatch) -> None:
+    """Pass each message from any of `sources` to `dispatch`, one at a time, in order
+    of arrival, as channels' `await_many_dispatch` does, but with one reader task per
+    source for the connection's life instead of new tasks (each with a copy of the
+    context) and a new wait for every message: a server with hundreds of connections
+    otherwise holds thousands of such objects, each a second old, for the garbage
+    collector to walk. A source's error ends it as it would end channels' loop.
+    """
+    # One message waits per source at most, as with channels' one task per source.
+    ready: asyncio.Queue = asyncio.Queue(maxsize=1)
+
+    async def read(source) -> None:
+        try:
+            while True:
+                await ready.put((await source(), None))
+        except asyncio.CancelledError:
+            raise
+        except BaseException as error:  # handed to the dispatching loop, which raises it
+            await ready.put((None, error))
+
+    readers = [asyncio.ensure_future(read(source)) for source in sources]
+    try:
+        while True:
+            message, error = await ready.get()
+            if error is not None:
+                raise error
+            await dispatch(message)
+    finally:
+        for reader in readers:
+            reader.cancel()
+        for reader in readers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    """A WebSocket consumer that reaches the database only through
+    `database_sync_to_async`, which closes old connections itself.
+
+    Channels' own dispatch closes them first on the database thread, for every message:
+    a trip to the thread that applies every table's moves, queued behind them. This
+    dispatch goes straight to the handler, and messages reach it through
+    `dispatch_all`.
+    """
+
+    async def __call__(self, scope, receive, send) -> None:
+        # As channels' AsyncConsumer.__call__, with `dispatch_all`.
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await dispatch_all(sources, self.dispatch)
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)

@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import time
 import weakref
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.conf import settings
+
+from config.seams import LiveConsumer
 
 from . import announce, autoplay, frames, live, services
 from .autoplay import move_call
@@ -124,71 +121,6 @@ async def close_for_restart() -> None:
             await consumer.close(code=CLOSE_RESTART)
 
     await asyncio.gather(*(close(c) for c in list(_open_consumers) if c.is_open))
-
-
-async def dispatch_all(sources: list, dispatch) -> None:
-    """Pass each message from any of `sources` to `dispatch`, one at a time, in order
-    of arrival, as channels' `await_many_dispatch` does, but with one reader task per
-    source for the connection's life instead of new tasks (each with a copy of the
-    context) and a new wait for every message: a server with hundreds of connections
-    otherwise holds thousands of such objects, each a second old, for the garbage
-    collector to walk. A source's error ends it as it would end channels' loop.
-    """
-    # One message waits per source at most, as with channels' one task per source.
-    ready: asyncio.Queue = asyncio.Queue(maxsize=1)
-
-    async def read(source) -> None:
-        try:
-            while True:
-                await ready.put((await source(), None))
-        except asyncio.CancelledError:
-            raise
-        except BaseException as error:  # handed to the dispatching loop, which raises it
-            await ready.put((None, error))
-
-    readers = [asyncio.ensure_future(read(source)) for source in sources]
-    try:
-        while True:
-            message, error = await ready.get()
-            if error is not None:
-                raise error
-            await dispatch(message)
-    finally:
-        for reader in readers:
-            reader.cancel()
-        for reader in readers:
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
-
-
-class LiveConsumer(AsyncWebsocketConsumer):
-    """A WebSocket consumer that reaches the database only through
-    `database_sync_to_async`, which closes old connections itself.
-
-    Channels' own dispatch closes them first on the database thread, for every message:
-    a trip to the thread that applies every table's moves, queued behind them. This
-    dispatch goes straight to the handler, and messages reach it through
-    `dispatch_all`.
-    """
-
-    async def __call__(self, scope, receive, send) -> None:
-        # As channels' AsyncConsumer.__call__, with `dispatch_all`.
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
-        self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await dispatch_all(sources, self.dispatch)
-
-    async def dispatch(self, message: dict) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
 
 class TableConsumer(LiveConsumer):

@@ -8,7 +8,7 @@ does (`LiveConsumer`), without channels' trip to the database thread per message
 
 from __future__ import annotations
 
-from games.consumers import LiveConsumer
+from config.seams import LiveConsumer
 
 
 class EchoConsumer(LiveConsumer):
