@@ -5,7 +5,6 @@ The contract is ENGINE.md; everything about the cards is decided here.
 
 from __future__ import annotations
 
-from .cards import card_label, card_text
 from .hole import (
     FINAL_TURNS,
     OVER,
@@ -31,7 +30,7 @@ from .match import (
 )
 from .movelog import describe_action, describe_turn
 from .snapshot import state_from_dict, state_to_dict
-from .variants import VARIANTS, Variant
+from .variants import VARIANTS, Variant, card_label, card_text
 
 __all__ = [
     "FINAL_TURNS",

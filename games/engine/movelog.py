@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import Card, card_label
 from .hole import OVER, Action, HoleState
-
-
-def _name(variant: str, card: Card) -> str:
-    # Play Nine cards go by their number ("the -5"); standard cards by their name.
-    return str(card) if variant == "play-nine" else card_label(variant, card)
 
 
 def _a(name: str) -> str:
@@ -28,9 +22,8 @@ def describe_action(before: HoleState, seat: int, action: Action, after: HoleSta
     Names a card only once every player has seen it: the replaced card after it
     lands face up on the discard pile, never a card drawn from the pile still in hand.
     """
-    variant = before.variant
     kind = action["type"]
-    name = lambda card: _name(variant, card)  # noqa: E731
+    name = before.rules.card_name
     text: str
     if kind == "tee_off":
         cards = [f"the {name(after.layouts[seat][p])}" for p in sorted(action["positions"])]
@@ -73,8 +66,7 @@ def describe_turn(before: HoleState, seat: int, action: Action, after: HoleState
     """
     if before.holding != seat or action["type"] not in {"replace", "flip", "discard"}:
         return None
-    variant = before.variant
-    name = lambda card: _name(variant, card)  # noqa: E731
+    name = before.rules.card_name
     held = name(before.held)
     kind = action["type"]
     if kind == "replace":

@@ -1,4 +1,9 @@
-"""The five games: their layouts, decks, card values and which moves they allow."""
+"""The five games: their layouts, decks, cards and which moves they allow.
+
+Everything that differs from one game to another is an attribute or a method of
+its `Variant`, so the rest of the engine, the pages and the bots ask the variant
+and never compare its key.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,13 @@ from dataclasses import dataclass, field
 
 from .cards import (
     JOKER,
+    PLAY_NINE_CARDS,
     PLAY_NINE_VALUES,
     RANKS,
+    STANDARD_CARDS,
     STANDARD_RANK,
     Card,
-    play_nine_deck,
-    standard_deck,
+    CardKind,
 )
 
 # 6-, 4- and 9-card Golf: A = 1, 2 = -2, faces 3-10, J = Q = 10, K = 0.
@@ -28,7 +34,7 @@ def _values(rank_values: Mapping[str, int]) -> dict[Card, int]:
 
 @dataclass(frozen=True)
 class Variant:
-    """One game of the family: everything the state machine asks about it."""
+    """One game of the family: everything the engine, the pages and the bots ask about it."""
 
     key: str
     name: str
@@ -37,6 +43,8 @@ class Variant:
     min_players: int
     max_players: int
     opening_flips: int
+    #: The kind of card the game is played with: how its cards are written and named.
+    cards: CardKind
     #: How the layout scores: "play-nine", "columns" (golf) or "adjacent" (three decks).
     scoring: str
     #: Play Nine: a card drawn from the pile may be discarded to turn a card up.
@@ -67,12 +75,30 @@ class Variant:
 
     def deck(self, players: int) -> list[Card]:
         """The whole deck for `players`, in a fixed order (shuffle before dealing)."""
-        if self.scoring == "play-nine":
-            return list(play_nine_deck())
         decks = self.decks
         if self.more_decks_from is not None and players >= self.more_decks_from:
             decks += 1
-        return list(standard_deck(decks, self.jokers_per_deck))
+        return self.cards.deck(decks, self.jokers_per_deck)
+
+    # --- the cards, written and named ---------------------------------------------------
+
+    def card_text(self, card: Card) -> str:
+        """The short face of a card: "-5", "12", "A\u2660", "10\u2666", "Joker"."""
+        return self.cards.text(card)
+
+    def card_label(self, card: Card) -> str:
+        """The card's name for a screen reader: "Hole-in-One, minus 5", "Queen of hearts"."""
+        return self.cards.label(card)
+
+    def card_name(self, card: Card) -> str:
+        """The card as the move log names it after "the": "-5", "Queen of hearts"."""
+        return self.cards.name(card)
+
+    def tone(self, card: Card | None) -> str:
+        """A colour class for a card: "down" when face down (None); Play Nine's value
+        bands "ace" (below 0), "low" (to 4), "mid" (to 8), "high"; a standard card's
+        "red" or "black", and "joker"."""
+        return "down" if card is None else self.cards.tone(card)
 
 
 _PLAY_NINE_VALUES = {value: value for value in PLAY_NINE_VALUES}
@@ -91,6 +117,7 @@ VARIANTS: dict[str, Variant] = {
             min_players=2,
             max_players=6,
             opening_flips=2,
+            cards=PLAY_NINE_CARDS,
             scoring="play-nine",
             can_flip=True,
             skip_with_last_card=True,
@@ -106,6 +133,7 @@ VARIANTS: dict[str, Variant] = {
             min_players=2,
             max_players=6,
             opening_flips=2,
+            cards=STANDARD_CARDS,
             scoring="columns",
             free_discard=True,
             ends_at_once=True,
@@ -121,6 +149,7 @@ VARIANTS: dict[str, Variant] = {
             min_players=3,
             max_players=7,
             opening_flips=2,
+            cards=STANDARD_CARDS,
             scoring="columns",
             free_discard=True,
             can_knock=True,
@@ -136,6 +165,7 @@ VARIANTS: dict[str, Variant] = {
             min_players=2,
             max_players=6,
             opening_flips=3,
+            cards=STANDARD_CARDS,
             scoring="columns",
             free_discard=True,
             ends_at_once=True,
@@ -151,6 +181,7 @@ VARIANTS: dict[str, Variant] = {
             min_players=2,
             max_players=8,
             opening_flips=3,
+            cards=STANDARD_CARDS,
             scoring="adjacent",
             free_discard=True,
             can_swap=True,
@@ -172,3 +203,16 @@ def get_variant(variant: str | Variant) -> Variant:
         return VARIANTS[variant]
     except (KeyError, TypeError):
         raise ValueError(f"Unknown variant {variant!r}.") from None
+
+
+# --- the public functions by key, each asking the variant -----------------------------------
+
+
+def card_text(variant: str | Variant, card: Card) -> str:
+    """The short face of a card of `variant`: "-5", "12", "A\u2660", "10\u2666", "Joker"."""
+    return get_variant(variant).card_text(card)
+
+
+def card_label(variant: str | Variant, card: Card) -> str:
+    """The screen reader's name of a card of `variant`: "Hole-in-One, minus 5"."""
+    return get_variant(variant).card_label(card)

@@ -1,0 +1,109 @@
+"""Each game's behaviour is asked of its Variant: how its cards are written and named."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import VARIANTS, card_label, card_text
+
+GOLF_KEYS = ("golf-6", "golf-4", "golf-9", "golf-9-3deck")
+
+
+def _every_card(key):
+    rules = VARIANTS[key]
+    return sorted(set(rules.deck(rules.max_players)), key=lambda card: (str(type(card)), card))
+
+
+# --- the cards, written and named -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "card", "text", "label", "name"),
+    [
+        ("play-nine", -5, "-5", "Hole-in-One, minus 5", "-5"),
+        ("play-nine", 0, "0", "Mulligan, 0", "0"),
+        ("play-nine", 11, "11", "11", "11"),
+        ("golf-6", "QH", "Q\u2665", "Queen of hearts", "Queen of hearts"),
+        ("golf-4", "10D", "10\u2666", "10 of diamonds", "10 of diamonds"),
+        ("golf-9", "AS", "A\u2660", "Ace of spades", "Ace of spades"),
+        ("golf-9-3deck", "JK", "Joker", "Joker", "Joker"),
+    ],
+)
+def test_a_variant_writes_reads_out_and_names_its_cards(variant, card, text, label, name):
+    """Play Nine cards go by their number in a sentence; standard cards by their words."""
+    rules = VARIANTS[variant]
+    assert rules.card_text(card) == text
+    assert rules.card_label(card) == label
+    assert rules.card_name(card) == name
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_module_functions_say_what_the_variant_says_for_every_card(variant):
+    """`card_text` and `card_label` by key are the variant's own, card for card."""
+    rules = VARIANTS[variant]
+    for card in _every_card(variant):
+        assert card_text(variant, card) == rules.card_text(card)
+        assert card_label(variant, card) == rules.card_label(card)
+
+
+@pytest.mark.parametrize(("variant", "card"), [("play-nine", "AS"), ("play-nine", True)])
+def test_play_nine_refuses_to_name_a_standard_card(variant, card):
+    """A card of another kind is a ValueError, in every way of writing it."""
+    rules = VARIANTS[variant]
+    for method in (rules.card_text, rules.card_label, rules.card_name):
+        with pytest.raises(ValueError):
+            method(card)
+
+
+@pytest.mark.parametrize("variant", GOLF_KEYS)
+def test_golf_refuses_to_name_a_play_nine_card(variant):
+    rules = VARIANTS[variant]
+    for method in (rules.card_text, rules.card_label, rules.card_name):
+        with pytest.raises(ValueError):
+            method(7)
+
+
+def test_card_texts_are_unknown_for_an_unknown_variant():
+    with pytest.raises(ValueError):
+        card_text("golf-12", "AS")
+
+
+@pytest.mark.parametrize(
+    ("card", "tone"),
+    [(-5, "ace"), (0, "low"), (4, "low"), (5, "mid"), (8, "mid"), (9, "high"), (12, "high")],
+)
+def test_play_nine_tones_are_bands_of_value(card, tone):
+    """Below 0 ace, to 4 low, to 8 mid, above that high."""
+    assert VARIANTS["play-nine"].tone(card) == tone
+
+
+@pytest.mark.parametrize("variant", GOLF_KEYS)
+@pytest.mark.parametrize(
+    ("card", "tone"),
+    [("AH", "red"), ("10D", "red"), ("QS", "black"), ("KC", "black"), ("2S", "black")],
+)
+def test_standard_tones_are_the_suits_colour(variant, card, tone):
+    assert VARIANTS[variant].tone(card) == tone
+
+
+def test_the_joker_has_its_own_tone():
+    assert VARIANTS["golf-9-3deck"].tone("JK") == "joker"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_face_down_card_is_down_in_every_game(variant):
+    assert VARIANTS[variant].tone(None) == "down"
+
+
+@pytest.mark.parametrize(
+    ("variant", "tones"),
+    [
+        ("play-nine", {"ace", "low", "mid", "high"}),
+        ("golf-6", {"red", "black"}),
+        ("golf-9-3deck", {"red", "black", "joker"}),
+    ],
+)
+def test_the_cards_of_a_game_take_the_tones_of_their_kind(variant, tones):
+    """Every tone of the kind is used by some card, and no card has another."""
+    rules = VARIANTS[variant]
+    assert {rules.tone(card) for card in _every_card(variant)} == tones
