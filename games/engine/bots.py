@@ -367,7 +367,7 @@ def _options(
                     # Turning a card up is worth its expectation; it also brings the end nearer.
                     action = {"type": "flip", "position": position}
                     options.append((now, hidden == 1, card, action))
-        if rules.free_discard or (rules.skip_with_last_card and hidden == 1):
+        if rules.may_discard(hidden):
             options.append((now, hidden == 0, card, {"type": "discard"}))
     going_out_matters = scene.phase == PLAY and (rules.ends_at_once or rules.last_turns_after_out)
     min_opponent: float | None = None

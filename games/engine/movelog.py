@@ -44,7 +44,7 @@ def describe_action(before: HoleState, seat: int, action: Action, after: HoleSta
         turned = after.layouts[seat][action["position"]]
         text = f"discarded the {name(before.held)} and turned up {_a(name(turned))}"
     elif kind == "discard":
-        skipped = " and skipped" if before.rules.skip_with_last_card else ""
+        skipped = " and skipped" if before.rules.can_skip else ""
         text = f"discarded the {name(before.held)}{skipped}"
     elif kind == "knock":
         text = "knocked"
@@ -83,7 +83,7 @@ def describe_turn(before: HoleState, seat: int, action: Action, after: HoleState
         turned = name(after.layouts[seat][action["position"]])
         text = f"drew {_a(held)}, discarded it and turned up {_a(turned)}"
     else:
-        skipped = " (a skip)" if before.rules.skip_with_last_card else ""
+        skipped = " (a skip)" if before.rules.can_skip else ""
         text = f"drew {_a(held)} and discarded it{skipped}"
     went_out = after.finisher == seat and before.finisher is None
     if went_out or (before.rules.ends_at_once and after.phase == OVER):

@@ -1,4 +1,4 @@
-"""The five games: their layouts, decks, cards and which moves they allow.
+"""The five games: their layouts, decks, cards, scoring and which moves they allow.
 
 Everything that differs from one game to another is an attribute or a method of
 its `Variant`, so the rest of the engine, the pages and the bots ask the variant
@@ -49,11 +49,13 @@ class Variant:
     scoring: str
     #: Play Nine: a card drawn from the pile may be discarded to turn a card up.
     can_flip: bool = False
-    #: A card drawn from the pile may be discarded with nothing else done.
+    #: A card drawn from the pile may be discarded with nothing else done, at any time.
     free_discard: bool = False
-    #: Play Nine's skip: discarding is allowed only with exactly one face-down card.
-    skip_with_last_card: bool = False
+    #: Play Nine's skip: that plain discard only with exactly one card face down.
+    can_skip: bool = False
+    #: 4-card Golf: a player may knock instead of drawing.
     can_knock: bool = False
+    #: Three decks: a player may rearrange their layout before their first draw.
     can_swap: bool = False
     #: The hole ends the moment one layout is all face up (no last turns).
     ends_at_once: bool = False
@@ -100,6 +102,18 @@ class Variant:
         "red" or "black", and "joker"."""
         return "down" if card is None else self.cards.tone(card)
 
+    # --- the moves ----------------------------------------------------------------------
+
+    def may_discard(self, face_down: int) -> bool:
+        """Whether a player with `face_down` cards face down may discard a card drawn
+        from the pile and do nothing else."""
+        return self.free_discard or (self.can_skip and face_down == 1)
+
+    @property
+    def discard_label(self) -> str:
+        """The words on the plain discard's button."""
+        return "Skip: discard it" if self.can_skip else "Discard it"
+
 
 _PLAY_NINE_VALUES = {value: value for value in PLAY_NINE_VALUES}
 _golf_values = _values(_GOLF_RANK_VALUES)
@@ -120,7 +134,7 @@ VARIANTS: dict[str, Variant] = {
             cards=PLAY_NINE_CARDS,
             scoring="play-nine",
             can_flip=True,
-            skip_with_last_card=True,
+            can_skip=True,
             last_turns_after_out=True,
             values=_PLAY_NINE_VALUES,
             ranks=_PLAY_NINE_VALUES,

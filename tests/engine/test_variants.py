@@ -1,10 +1,25 @@
-"""Each game's behaviour is asked of its Variant: how its cards are written and named."""
+"""Each game's behaviour is asked of its Variant: its cards and its moves.
+
+And nothing else in the project decides by comparing a variant's key.
+"""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.engine import VARIANTS, card_label, card_text
+from games.engine import (
+    VARIANTS,
+    IllegalAction,
+    apply_action,
+    card_label,
+    card_text,
+    legal_actions,
+    new_hole,
+)
+
+from .helpers import dealt, random_play, tee_off_all
 
 GOLF_KEYS = ("golf-6", "golf-4", "golf-9", "golf-9-3deck")
 
@@ -107,3 +122,79 @@ def test_the_cards_of_a_game_take_the_tones_of_their_kind(variant, tones):
     """Every tone of the kind is used by some card, and no card has another."""
     rules = VARIANTS[variant]
     assert {rules.tone(card) for card in _every_card(variant)} == tones
+
+
+# --- the moves --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "flip", "skip", "free_discard", "knock", "swap"),
+    [
+        ("play-nine", True, True, False, False, False),
+        ("golf-6", False, False, True, False, False),
+        ("golf-4", False, False, True, True, False),
+        ("golf-9", False, False, True, False, False),
+        ("golf-9-3deck", False, False, True, False, True),
+    ],
+)
+def test_each_game_has_the_moves_its_rules_give(variant, flip, skip, free_discard, knock, swap):
+    """As RULES.md has them: only Play Nine flips and skips, 4-card Golf knocks, three
+    decks swap, and every golf game lets a pile card be discarded unused."""
+    rules = VARIANTS[variant]
+    assert (rules.can_flip, rules.can_skip, rules.free_discard) == (flip, skip, free_discard)
+    assert (rules.can_knock, rules.can_swap) == (knock, swap)
+
+
+def test_play_nine_may_discard_only_with_exactly_one_card_face_down():
+    """The skip: with 0 face down the hole is over for you, with 2 or more you must play."""
+    rules = VARIANTS["play-nine"]
+    assert [rules.may_discard(face_down) for face_down in range(9)] == [
+        face_down == 1 for face_down in range(9)
+    ]
+
+
+@pytest.mark.parametrize("variant", GOLF_KEYS)
+def test_golf_may_discard_whatever_is_face_down(variant):
+    rules = VARIANTS[variant]
+    assert all(rules.may_discard(face_down) for face_down in range(rules.size + 1))
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_legal_actions_offer_the_plain_discard_exactly_when_the_variant_allows_it(variant):
+    """Holding a card from the draw pile, "discard" is legal if and only if `may_discard`."""
+    rules = VARIANTS[variant]
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        start = new_hole(variant, rules.min_players, seed=seed)
+        for state, seat, action, _ in random_play(start, rng):
+            if action["type"] not in ("replace", "flip", "discard"):
+                continue
+            if state.held_from != "pile":
+                continue
+            offered = {"type": "discard"} in legal_actions(state, seat)
+            assert offered == rules.may_discard(state.face_up[seat].count(False))
+            checked += 1
+    assert checked > 0
+
+
+def test_a_skip_with_two_face_down_cards_is_refused_in_the_variants_words():
+    """Play Nine's refusal names the skip rule."""
+    state = tee_off_all(dealt("play-nine", 2, [[1] * 8, [2] * 8], 3, draw=[4]))
+    state = apply_action(state, 1, {"type": "draw", "source": "pile"})
+    with pytest.raises(IllegalAction, match="exactly one"):
+        apply_action(state, 1, {"type": "discard"})
+
+
+@pytest.mark.parametrize(
+    ("variant", "label"),
+    [
+        ("play-nine", "Skip: discard it"),
+        ("golf-6", "Discard it"),
+        ("golf-4", "Discard it"),
+        ("golf-9", "Discard it"),
+        ("golf-9-3deck", "Discard it"),
+    ],
+)
+def test_the_plain_discard_button_says_skip_only_where_it_is_one(variant, label):
+    assert VARIANTS[variant].discard_label == label
