@@ -17,7 +17,6 @@ from .hole import (
     new_hole,
     view,
 )
-from .layouts import hole_score_range, score_layout, scoring_pairs
 from .match import (
     HOLES,
     MatchStatus,
@@ -30,7 +29,15 @@ from .match import (
 )
 from .movelog import describe_action, describe_turn
 from .snapshot import state_from_dict, state_to_dict
-from .variants import VARIANTS, Variant, card_label, card_text
+from .variants import (
+    VARIANTS,
+    Variant,
+    card_label,
+    card_text,
+    hole_score_range,
+    score_layout,
+    scoring_pairs,
+)
 
 __all__ = [
     "FINAL_TURNS",

@@ -25,7 +25,6 @@ from .hole import (
     legal_actions,
     view,
 )
-from .layouts import score_ranks
 from .variants import VARIANTS, Variant
 
 BOT_LEVELS = ("random", "greedy", "expert")
@@ -156,7 +155,7 @@ class Estimator:
         self.pool = pool
         self.columns = [(column, column + rules.cols) for column in range(rules.cols)]
         self.fast = rules.rows == 2
-        self.bonus = rules.scoring == "play-nine"
+        self.bonus = rules.scoring.by_column and rules.scoring.has_bonus
         self._half: dict[Card, float] = {}
 
     @classmethod
@@ -216,7 +215,7 @@ class Estimator:
             ranks = [rules.ranks[c] if c is not None else ("?", i) for i, c in enumerate(layout)]
             mean = self.pool.mean
             values = [rules.values[c] if c is not None else mean for c in layout]
-            return score_ranks(rules, ranks, values)
+            return rules.score_ranks(ranks, values)
         total = 0.0
         paired = []
         for top, bottom in self.columns:

@@ -15,7 +15,6 @@ from itertools import combinations
 from typing import Any
 
 from .cards import Card
-from .layouts import score_layout
 from .variants import VARIANTS, Variant, get_variant
 
 TEE_OFF = "tee_off"
@@ -449,7 +448,7 @@ def _finish(state: HoleState) -> HoleState:
             "phase": OVER,
             "turn": None,
             "face_up": (every,) * state.players,
-            "scores": [score_layout(state.variant, layout) for layout in state.layouts],
+            "scores": [state.rules.score(layout) for layout in state.layouts],
         },
     )
 

@@ -7,7 +7,8 @@ and never compare its key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import (
@@ -19,6 +20,14 @@ from .cards import (
     STANDARD_RANK,
     Card,
     CardKind,
+)
+from .layouts import (
+    AdjacentScoring,
+    ColumnScoring,
+    Groups,
+    PlayNineScoring,
+    Scoring,
+    score_range,
 )
 
 # 6-, 4- and 9-card Golf: A = 1, 2 = -2, faces 3-10, J = Q = 10, K = 0.
@@ -45,8 +54,8 @@ class Variant:
     opening_flips: int
     #: The kind of card the game is played with: how its cards are written and named.
     cards: CardKind
-    #: How the layout scores: "play-nine", "columns" (golf) or "adjacent" (three decks).
-    scoring: str
+    #: How a layout scores: which cards pair up and what pairs earn.
+    scoring: Scoring
     #: Play Nine: a card drawn from the pile may be discarded to turn a card up.
     can_flip: bool = False
     #: A card drawn from the pile may be discarded with nothing else done, at any time.
@@ -61,7 +70,7 @@ class Variant:
     ends_at_once: bool = False
     #: Exposing the last face-down card gives every other player one more turn.
     last_turns_after_out: bool = False
-    #: Standard decks: how many decks for fewer than `more_decks_from` players.
+    #: How many decks for fewer than `more_decks_from` players (one more from there).
     decks: int = 1
     more_decks_from: int | None = None
     jokers_per_deck: int = 0
@@ -114,11 +123,46 @@ class Variant:
         """The words on the plain discard's button."""
         return "Skip: discard it" if self.can_skip else "Discard it"
 
+    # --- scoring ------------------------------------------------------------------------
+
+    def score(self, cards: Sequence[Card]) -> int:
+        """The strokes of a fully face-up layout (row-major); `ValueError` if it is not one."""
+        ranks, values = self._read(cards, "A layout to score must hold only {} cards, all face up.")
+        return self.scoring.score(self.rows, self.cols, ranks, values)
+
+    def score_ranks(self, ranks: Sequence[Hashable], values: Sequence[float]) -> float:
+        """The strokes of a layout given each card's rank and value, unchecked, so that
+        the bots can score a layout with stand-ins for the cards they cannot see."""
+        return self.scoring.score(self.rows, self.cols, ranks, values)
+
+    def pair_groups(self, ranks: Sequence[Hashable]) -> Groups:
+        """The position groups that pair up, given each position's rank."""
+        return self.scoring.pair_groups(self.rows, self.cols, ranks)
+
+    def scoring_pairs(self, cards: Sequence[Card]) -> Groups:
+        """The position groups that pair up in a full face-up layout (for highlighting)."""
+        ranks, _ = self._read(cards, "A layout must hold only {} cards.")
+        return self.pair_groups(ranks)
+
+    @functools.cached_property
+    def score_range(self) -> tuple[int, int]:
+        """The lowest and highest strokes one hole can score (worked out once)."""
+        return score_range(self)
+
+    def _read(self, cards: Sequence[Card], refusal: str) -> tuple[list[Card], list[int]]:
+        if len(cards) != self.size:
+            raise ValueError(f"A {self.name} layout holds {self.size} cards.")
+        try:
+            return [self.ranks[card] for card in cards], [self.values[card] for card in cards]
+        except (KeyError, TypeError):
+            raise ValueError(refusal.format(self.name)) from None
+
 
 _PLAY_NINE_VALUES = {value: value for value in PLAY_NINE_VALUES}
 _golf_values = _values(_GOLF_RANK_VALUES)
 _three_deck_values = _values(_THREE_DECK_RANK_VALUES)
 _golf_ranks = {card: STANDARD_RANK[card] for card in _golf_values}
+_GOLF_COLUMNS = ColumnScoring()
 
 VARIANTS: dict[str, Variant] = {
     variant.key: variant
@@ -132,7 +176,7 @@ VARIANTS: dict[str, Variant] = {
             max_players=6,
             opening_flips=2,
             cards=PLAY_NINE_CARDS,
-            scoring="play-nine",
+            scoring=PlayNineScoring(),
             can_flip=True,
             can_skip=True,
             last_turns_after_out=True,
@@ -148,7 +192,7 @@ VARIANTS: dict[str, Variant] = {
             max_players=6,
             opening_flips=2,
             cards=STANDARD_CARDS,
-            scoring="columns",
+            scoring=_GOLF_COLUMNS,
             free_discard=True,
             ends_at_once=True,
             more_decks_from=4,
@@ -164,7 +208,7 @@ VARIANTS: dict[str, Variant] = {
             max_players=7,
             opening_flips=2,
             cards=STANDARD_CARDS,
-            scoring="columns",
+            scoring=_GOLF_COLUMNS,
             free_discard=True,
             can_knock=True,
             more_decks_from=4,
@@ -180,7 +224,7 @@ VARIANTS: dict[str, Variant] = {
             max_players=6,
             opening_flips=3,
             cards=STANDARD_CARDS,
-            scoring="columns",
+            scoring=_GOLF_COLUMNS,
             free_discard=True,
             ends_at_once=True,
             more_decks_from=4,
@@ -196,7 +240,7 @@ VARIANTS: dict[str, Variant] = {
             max_players=8,
             opening_flips=3,
             cards=STANDARD_CARDS,
-            scoring="adjacent",
+            scoring=AdjacentScoring(),
             free_discard=True,
             can_swap=True,
             last_turns_after_out=True,
@@ -230,3 +274,18 @@ def card_text(variant: str | Variant, card: Card) -> str:
 def card_label(variant: str | Variant, card: Card) -> str:
     """The screen reader's name of a card of `variant`: "Hole-in-One, minus 5"."""
     return get_variant(variant).card_label(card)
+
+
+def score_layout(variant: str | Variant, cards: Sequence[Card]) -> int:
+    """The strokes of a fully face-up layout (row-major) under `variant`'s rules."""
+    return get_variant(variant).score(cards)
+
+
+def scoring_pairs(variant: str | Variant, cards: Sequence[Card]) -> Groups:
+    """The position groups that scored as pairs in a full face-up layout (for highlighting)."""
+    return get_variant(variant).scoring_pairs(cards)
+
+
+def hole_score_range(variant: str | Variant) -> tuple[int, int]:
+    """The lowest and highest strokes one hole of `variant` can score."""
+    return get_variant(variant).score_range

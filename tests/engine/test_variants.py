@@ -1,4 +1,4 @@
-"""Each game's behaviour is asked of its Variant: its cards and its moves.
+"""Each game's behaviour is asked of its Variant: its cards, its moves, its scoring.
 
 And nothing else in the project decides by comparing a variant's key.
 """
@@ -6,6 +6,8 @@ And nothing else in the project decides by comparing a variant's key.
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -15,8 +17,11 @@ from games.engine import (
     apply_action,
     card_label,
     card_text,
+    hole_score_range,
     legal_actions,
     new_hole,
+    score_layout,
+    scoring_pairs,
 )
 
 from .helpers import dealt, random_play, tee_off_all
@@ -198,3 +203,118 @@ def test_a_skip_with_two_face_down_cards_is_refused_in_the_variants_words():
 )
 def test_the_plain_discard_button_says_skip_only_where_it_is_one(variant, label):
     assert VARIANTS[variant].discard_label == label
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_variant_scores_and_pairs_its_layouts_as_the_module_functions_do(variant):
+    """`score`, `scoring_pairs` and `score_range` on the variant are what the engine's
+    functions by key give, for random full layouts."""
+    rules = VARIANTS[variant]
+    rng = random.Random(variant)
+    deck = rules.deck(rules.max_players)
+    for _ in range(200):
+        cards = rng.sample(deck, rules.size)
+        ranks = [rules.ranks[card] for card in cards]
+        assert rules.score(cards) == score_layout(variant, cards)
+        assert rules.scoring_pairs(cards) == scoring_pairs(variant, cards)
+        assert rules.pair_groups(ranks) == rules.scoring_pairs(cards)
+        assert rules.score_ranks(ranks, [rules.values[card] for card in cards]) == (
+            rules.score(cards)
+        )
+    assert rules.score_range == hole_score_range(variant)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_variant_refuses_to_score_what_is_not_a_full_layout_of_its_cards(variant):
+    rules = VARIANTS[variant]
+    card = rules.deck(rules.min_players)[0]
+    with pytest.raises(ValueError):
+        rules.score([card] * (rules.size - 1))
+    with pytest.raises(ValueError):
+        rules.score([card] * (rules.size - 1) + [None])
+    with pytest.raises(ValueError):
+        rules.scoring_pairs([card] * (rules.size - 1) + ["XX"])
+
+
+def test_a_stand_in_pairs_with_nothing_and_scores_its_expected_value():
+    """The bots score unseen cards as stand-ins: a rank equal to nothing, a mean value."""
+    rules = VARIANTS["golf-9"]
+    ranks = ["K", ("?", 1), "K", "5", "5", "5", "9", ("?", 7), "9"]
+    values = [0, 4.5, 0, 5, 5, 5, 9, 4.5, 9]
+    # Column 0: K, 5, 9 no pair; column 1: stand-in, 5, stand-in, no pair (stand-ins
+    # differ); column 2: K, 5, 9. Row pairs do not count in columns golf.
+    assert rules.score_ranks(ranks, values) == sum(values)
+    ranks[4] = "K"  # column 1 is now stand-in, K, stand-in: still no pair
+    assert rules.score_ranks(ranks, values) == sum(values)
+    ranks[0], ranks[3] = "Q", "Q"  # column 0: Q over Q cancels both
+    assert rules.score_ranks(ranks, values) == sum(values) - values[0] - values[3]
+
+
+# --- nothing else compares a key --------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+HOME = ROOT / "games" / "engine" / "variants.py"
+_KEY = "|".join(re.escape(key) for key in sorted(VARIANTS, key=len, reverse=True))
+_QUOTED_KEY = rf"""["'](?:{_KEY})["']"""
+#: A variant key compared, tested for membership or used as a table's key, in
+#: Python or in a template; or the old scoring-family strings compared.
+KEY_COMPARED = re.compile(
+    rf"""(?:==|!=|\bis\b|\bin\b)\s*[(\[{{]?\s*{_QUOTED_KEY}"""
+    rf"""|{_QUOTED_KEY}\s*(?:==|!=|\bin\b|:)"""
+    r"""|\.scoring\s*(?:==|!=)"""
+)
+
+
+def _sources():
+    for folder in ("games", "leagues", "templates", "config"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix in (".py", ".html") and path != HOME:
+                yield path
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'if variant == "play-nine":',
+        "{% if rules.key == 'play-nine' %}Skip{% endif %}",
+        'if "golf-4" != table.variant:',
+        'if table.variant in ("golf-9", "golf-9-3deck"):',
+        'LABELS = {"play-nine": "Skip"}',
+        'if rules.scoring == "columns":',
+        "{% if rules.key is 'golf-6' %}",
+    ],
+)
+def test_the_scan_finds_a_comparison_of_a_key(line):
+    """The scan below would catch each way of deciding by a variant's key."""
+    assert KEY_COMPARED.search(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'variant = models.CharField(max_length=20, default="play-nine")',
+        'host=player, variant="play-nine", seat_count=2',
+        '<h2 id="play-nine">Play Nine</h2>',
+        "rules = engine.VARIANTS[table.variant]",
+    ],
+)
+def test_the_scan_lets_a_key_be_a_value(line):
+    """A key given as a value (a default, an argument, an anchor) is no decision."""
+    assert not KEY_COMPARED.search(line)
+
+
+def test_no_code_or_template_outside_the_variants_compares_a_variant_key():
+    """What differs between games is asked of the `Variant`, in one home: variants.py."""
+    assert HOME.exists()
+    scanned = 0
+    found = []
+    for path in _sources():
+        scanned += 1
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if KEY_COMPARED.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert scanned > 20
+    assert found == []
