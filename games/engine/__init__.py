@@ -1,6 +1,7 @@
 """The rules engine of Fairway: pure Python, no Django, no I/O, no global random state.
 
-The contract is ENGINE.md; everything about the cards is decided here.
+Everything about the cards is decided here. The names below are the engine's
+public surface; games/engine/README.md describes them.
 """
 
 from __future__ import annotations
