@@ -79,16 +79,8 @@ class Controls:
 
 
 def tone(variant: str, card: Any) -> str:
-    """A colour class for a face-up card (the suit's colour, or the Play Nine value band)."""
-    if card is None:
-        return "down"
-    if variant == "play-nine":
-        if card < 0:
-            return "ace"
-        return "low" if card <= 4 else "mid" if card <= 8 else "high"
-    if card == "JK":
-        return "joker"
-    return "red" if card[-1] in "HD" else "black"
+    """A colour class for a card, as its variant gives it ("down" when face down)."""
+    return engine.VARIANTS[variant].tone(card)
 
 
 def card_name(variant: str, card: Any) -> tuple[str, str]:

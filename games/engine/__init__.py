@@ -1,11 +1,11 @@
 """The rules engine of Fairway: pure Python, no Django, no I/O, no global random state.
 
-The contract is ENGINE.md; everything about the cards is decided here.
+Everything about the cards is decided here. The names below are the engine's
+public surface; games/engine/README.md describes them.
 """
 
 from __future__ import annotations
 
-from .cards import card_label, card_text
 from .hole import (
     FINAL_TURNS,
     OVER,
@@ -18,7 +18,6 @@ from .hole import (
     new_hole,
     view,
 )
-from .layouts import hole_score_range, score_layout, scoring_pairs
 from .match import (
     HOLES,
     MatchStatus,
@@ -31,7 +30,15 @@ from .match import (
 )
 from .movelog import describe_action, describe_turn
 from .snapshot import state_from_dict, state_to_dict
-from .variants import VARIANTS, Variant
+from .variants import (
+    VARIANTS,
+    Variant,
+    card_label,
+    card_text,
+    hole_score_range,
+    score_layout,
+    scoring_pairs,
+)
 
 __all__ = [
     "FINAL_TURNS",

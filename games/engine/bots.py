@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .cards import HOLE_IN_ONE, Card
+from .cards import Card
 from .hole import (
     FINAL_TURNS,
     PLAY,
@@ -25,7 +25,6 @@ from .hole import (
     legal_actions,
     view,
 )
-from .layouts import score_ranks
 from .variants import VARIANTS, Variant
 
 BOT_LEVELS = ("random", "greedy", "expert")
@@ -149,14 +148,25 @@ class Scene:
 
 
 class Estimator:
-    """Expected strokes of a layout with face-down cards, under one seat's pool."""
+    """Expected strokes of a layout with face-down cards, under one seat's pool.
+
+    Scores with the variant's own scoring: its `score_ranks` with stand-ins for the
+    face-down cards, or, where two-card columns score on their own, column by column
+    with the scoring's `pair_value` and `pairs_bonus`, which lets a card's worth at
+    each position be reckoned without scoring the whole layout again.
+    """
 
     def __init__(self, rules: Variant, pool: Pool) -> None:
         self.rules = rules
         self.pool = pool
         self.columns = [(column, column + rules.cols) for column in range(rules.cols)]
-        self.fast = rules.rows == 2
-        self.bonus = rules.scoring == "play-nine"
+        scoring = rules.scoring
+        #: Two-card columns that score on their own: reckoned column by column.
+        self.fast = rules.rows == 2 and scoring.by_column
+        if self.fast:
+            self._pair_value = scoring.pair_value
+            self._bonus = scoring.pairs_bonus
+            self.bonus = scoring.has_bonus
         self._half: dict[Card, float] = {}
 
     @classmethod
@@ -166,10 +176,6 @@ class Estimator:
         if estimator is None or estimator.rules is not scene.rules:
             estimator = scene.pool.estimator = cls(scene.rules, scene.pool)
         return estimator
-
-    def _pair_value(self, rank: Any) -> int:
-        # Play Nine keeps a Hole-in-One pair's -10; every other pair scores 0.
-        return 2 * HOLE_IN_ONE if rank == HOLE_IN_ONE and self.bonus else 0
 
     def _with_one(self, card: Card) -> float:
         # A known card over a face-down one: it may still turn out to be its pair.
@@ -200,15 +206,6 @@ class Estimator:
         values = self.rules.values
         return values[a] + values[b], None
 
-    @staticmethod
-    def _bonus(paired: list[Any]) -> int:
-        total = 0
-        for rank in set(paired):
-            count = paired.count(rank)
-            if count > 1:
-                total -= 5 * count
-        return total
-
     def estimate(self, layout: list[Card | None]) -> float:
         """The layout's expected score, face-down cards counted at the pool's mean."""
         rules = self.rules
@@ -216,7 +213,7 @@ class Estimator:
             ranks = [rules.ranks[c] if c is not None else ("?", i) for i, c in enumerate(layout)]
             mean = self.pool.mean
             values = [rules.values[c] if c is not None else mean for c in layout]
-            return score_ranks(rules, ranks, values)
+            return rules.score_ranks(ranks, values)
         total = 0.0
         paired = []
         for top, bottom in self.columns:
@@ -224,7 +221,7 @@ class Estimator:
             total += value
             if rank is not None:
                 paired.append(rank)
-        if self.bonus and len(paired) > 1:
+        if self.bonus:
             total += self._bonus(paired)
         return total
 
@@ -241,7 +238,6 @@ class Estimator:
         parts = [self._column(layout[top], layout[bottom]) for top, bottom in self.columns]
         base = sum(value for value, _ in parts)
         paired = [rank for _, rank in parts if rank is not None]
-        bonus = self._bonus(paired) if self.bonus and len(paired) > 1 else 0
         result = [0.0] * len(layout)
         for position in range(len(layout)):
             column = position % cols
@@ -255,9 +251,7 @@ class Estimator:
                     trial.remove(old_rank)
                 if rank is not None:
                     trial.append(rank)
-                total += self._bonus(trial) if len(trial) > 1 else 0
-            elif bonus:
-                total += bonus
+                total += self._bonus(trial)
             result[position] = total
         return result
 
@@ -367,7 +361,7 @@ def _options(
                     # Turning a card up is worth its expectation; it also brings the end nearer.
                     action = {"type": "flip", "position": position}
                     options.append((now, hidden == 1, card, action))
-        if rules.free_discard or (rules.skip_with_last_card and hidden == 1):
+        if rules.may_discard(hidden):
             options.append((now, hidden == 0, card, {"type": "discard"}))
     going_out_matters = scene.phase == PLAY and (rules.ends_at_once or rules.last_turns_after_out)
     min_opponent: float | None = None

@@ -3,7 +3,8 @@
 Play Nine cards are their stroke values as ints (-5 is the Hole-in-One, 0 the
 Mulligan). Standard cards are strings, rank then suit ("AS", "10D", "QH"); the
 joker is "JK". A card's score depends on the game, so values live with the
-variants; this module knows only ranks and faces.
+variants; this module knows only ranks and faces. The two kinds of card are
+`PLAY_NINE_CARDS` and `STANDARD_CARDS`; each variant names the kind it deals.
 """
 
 from __future__ import annotations
@@ -48,35 +49,118 @@ def is_standard_card(card: object) -> bool:
     return type(card) is str and card in STANDARD_RANK
 
 
-def card_label(variant_key: str, card: Card) -> str:
-    """The card's name for a screen reader: "Hole-in-One, minus 5", "Queen of hearts"."""
-    if variant_key == "play-nine":
-        if not is_play_nine_card(card):
-            raise ValueError(f"{card!r} is not a Play Nine card.")
+class CardKind:
+    """One kind of card: which cards a deck holds and how each is written and named.
+
+    `text`, `label` and `name` raise `ValueError` for anything that is not a card
+    of this kind, so a screen never shows a guess.
+    """
+
+    #: What the kind is called in an error message.
+    noun = "card"
+
+    def is_card(self, card: object) -> bool:
+        """Whether `card` is a card of this kind."""
+        raise NotImplementedError
+
+    def deck(self, decks: int, jokers_per_deck: int) -> list[Card]:
+        """`decks` whole decks of this kind, in a fixed order."""
+        raise NotImplementedError
+
+    def text(self, card: Card) -> str:
+        """The short face of a card."""
+        raise NotImplementedError
+
+    def label(self, card: Card) -> str:
+        """The card's name for a screen reader."""
+        raise NotImplementedError
+
+    def name(self, card: Card) -> str:
+        """The card as a sentence of the move log names it, after "the"."""
+        raise NotImplementedError
+
+    def tone(self, card: Card) -> str:
+        """A colour class for a face-up card."""
+        raise NotImplementedError
+
+    def _check(self, card: object) -> None:
+        if not self.is_card(card):
+            raise ValueError(f"{card!r} is not a {self.noun}.")
+
+
+class PlayNineCards(CardKind):
+    """Play Nine's cards, written as their numbers: -5 (Hole-in-One), 0 (Mulligan) to 12."""
+
+    noun = "Play Nine card"
+
+    def is_card(self, card: object) -> bool:
+        return is_play_nine_card(card)
+
+    def deck(self, decks: int, jokers_per_deck: int) -> list[Card]:
+        if jokers_per_deck:
+            raise ValueError("Play Nine has no jokers.")
+        return play_nine_deck() * decks
+
+    def text(self, card: Card) -> str:
+        self._check(card)
+        return str(card)
+
+    def label(self, card: Card) -> str:
+        self._check(card)
         if card == HOLE_IN_ONE:
             return "Hole-in-One, minus 5"
         if card == 0:
             return "Mulligan, 0"
         return str(card)
-    if not is_standard_card(card):
-        raise ValueError(f"{card!r} is not a standard card.")
-    if card == JOKER:
-        return "Joker"
-    rank, suit = card[:-1], card[-1]
-    return f"{_RANK_NAMES.get(rank, rank)} of {_SUIT_NAMES[suit]}"
+
+    def name(self, card: Card) -> str:
+        # Players call these cards by their number: "the -5", "the 12".
+        return self.text(card)
+
+    def tone(self, card: Card) -> str:
+        # Bands of value, so a glance tells a good card from a bad one.
+        if card < 0:
+            return "ace"
+        return "low" if card <= 4 else "mid" if card <= 8 else "high"
 
 
-def card_text(variant_key: str, card: Card) -> str:
-    """The short face of a card: "-5", "12", "A\u2660", "10\u2666", "Joker"."""
-    if variant_key == "play-nine":
-        if not is_play_nine_card(card):
-            raise ValueError(f"{card!r} is not a Play Nine card.")
-        return str(card)
-    if not is_standard_card(card):
-        raise ValueError(f"{card!r} is not a standard card.")
-    if card == JOKER:
-        return "Joker"
-    return card[:-1] + _SUIT_SYMBOLS[card[-1]]
+class StandardCards(CardKind):
+    """Standard playing cards, rank then suit ("AS", "10D"), and the joker "JK"."""
+
+    noun = "standard card"
+
+    def is_card(self, card: object) -> bool:
+        return is_standard_card(card)
+
+    def deck(self, decks: int, jokers_per_deck: int) -> list[Card]:
+        return list(standard_deck(decks, jokers_per_deck))
+
+    def text(self, card: Card) -> str:
+        self._check(card)
+        if card == JOKER:
+            return "Joker"
+        return card[:-1] + _SUIT_SYMBOLS[card[-1]]
+
+    def label(self, card: Card) -> str:
+        self._check(card)
+        if card == JOKER:
+            return "Joker"
+        rank, suit = card[:-1], card[-1]
+        return f"{_RANK_NAMES.get(rank, rank)} of {_SUIT_NAMES[suit]}"
+
+    def name(self, card: Card) -> str:
+        # In words, as a player would say it: "the Queen of hearts".
+        return self.label(card)
+
+    def tone(self, card: Card) -> str:
+        # The suit's colour; the joker has its own.
+        if card == JOKER:
+            return "joker"
+        return "red" if card[-1] in "HD" else "black"
+
+
+PLAY_NINE_CARDS = PlayNineCards()
+STANDARD_CARDS = StandardCards()
 
 
 def same_cards(a: Iterable[Card], b: Iterable[Card]) -> bool:

@@ -15,7 +15,6 @@ from itertools import combinations
 from typing import Any
 
 from .cards import Card
-from .layouts import score_layout
 from .variants import VARIANTS, Variant, get_variant
 
 TEE_OFF = "tee_off"
@@ -199,7 +198,7 @@ def legal_actions(state: HoleState, seat: int) -> list[Action]:
                 for position, up in enumerate(face_up)
                 if not up
             )
-        if rules.free_discard or (rules.skip_with_last_card and face_up.count(False) == 1):
+        if rules.may_discard(face_up.count(False)):
             actions.append({"type": "discard"})
     return actions
 
@@ -366,8 +365,10 @@ def _discard(state: HoleState, seat: int, action: Action, rules: Variant) -> Hol
     _holding(state, seat)
     if state.held_from == "discard":
         raise IllegalAction("A card from the discard pile must replace one of yours.")
-    if not rules.free_discard and state.face_up[seat].count(False) != 1:
-        raise IllegalAction("You may skip only when exactly one of your cards is face down.")
+    if not rules.may_discard(state.face_up[seat].count(False)):
+        if rules.can_skip:
+            raise IllegalAction("You may skip only when exactly one of your cards is face down.")
+        raise IllegalAction(f"{rules.name} has no plain discard: use the card.")
     return _end_turn(state, seat, {}, state.held, rules)
 
 
@@ -447,7 +448,7 @@ def _finish(state: HoleState) -> HoleState:
             "phase": OVER,
             "turn": None,
             "face_up": (every,) * state.players,
-            "scores": [score_layout(state.variant, layout) for layout in state.layouts],
+            "scores": [state.rules.score(layout) for layout in state.layouts],
         },
     )
 

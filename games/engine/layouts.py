@@ -1,144 +1,179 @@
-"""Scoring a layout: pairs, cancelled columns and bonuses, game by game.
+"""Scoring a layout: pairs, cancelled columns and bonuses, one family of games at a time.
 
 Scoring works on two parallel sequences, the cards' ranks (what makes a pair)
 and their values (what they score), so that the bots can score a layout with
-stand-ins for the cards they cannot see: a stand-in rank equal to nothing.
+stand-ins for the cards they cannot see: a stand-in rank equal to nothing, and
+the value they expect of it. Every scorer here works on a layout's shape and
+those sequences alone; each variant names the scorer of its game.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING
 
-from .cards import HOLE_IN_ONE, Card
-from .variants import Variant, get_variant
+from .cards import HOLE_IN_ONE
 
-_PLAY_NINE_CARDS = frozenset(range(-5, 13)) - {-4, -3, -2, -1}
+if TYPE_CHECKING:
+    from .variants import Variant
 
-
-def score_layout(variant: str | Variant, cards: Sequence[Card]) -> int:
-    """The strokes of a fully face-up layout (row-major) under `variant`'s rules."""
-    rules = get_variant(variant)
-    if len(cards) != rules.size:
-        raise ValueError(f"A {rules.name} layout holds {rules.size} cards.")
-    if rules.scoring == "play-nine":
-        if not _PLAY_NINE_CARDS.issuperset(cards):
-            raise ValueError("A layout to score must hold only Play Nine cards, all face up.")
-        return _score_play_nine(cards)
-    try:
-        ranks = [rules.ranks[card] for card in cards]
-        values = [rules.values[card] for card in cards]
-    except (KeyError, TypeError):
-        raise ValueError(f"A layout to score must hold only {rules.name} cards.") from None
-    return score_ranks(rules, ranks, values)
+Groups = list[tuple[int, ...]]
 
 
-def _score_play_nine(cards: Sequence[int]) -> int:
-    # The hot path of the simulator: columns are (c, c + 4); pairs score 0, a
-    # pair of Hole-in-Ones keeps its -10, and repeated pairs of a value earn -5 each.
-    total = 0
-    paired: list[int] | None = None
-    for column in range(4):
-        top = cards[column]
-        bottom = cards[column + 4]
-        if top != bottom:
-            total += top + bottom
-        elif paired is None:
-            paired = [top]
-        else:
-            paired.append(top)
-    if paired is not None:
-        for value in set(paired):
-            count = paired.count(value)
-            if value == HOLE_IN_ONE:
-                total += 2 * HOLE_IN_ONE * count
+class Scoring:
+    """How one family of games scores a layout: which cards pair, and what pairs are worth.
+
+    A layout is row-major, `rows` x `cols`. The cards of a group that pairs up
+    cancel (score nothing); `bonus` is what the groups score beyond that.
+    """
+
+    #: Whether each column scores on its own, its two cards or its `pair_value` when
+    #: they pair, plus `pairs_bonus` over the matched columns' ranks. The bots reckon
+    #: two-row layouts of such games column by column.
+    by_column = False
+
+    def pair_groups(self, rows: int, cols: int, ranks: Sequence[Hashable]) -> Groups:
+        """The position groups that pair up, each in ascending order."""
+        raise NotImplementedError
+
+    def bonus(self, cols: int, ranks: Sequence[Hashable], groups: Groups) -> int:
+        """What the pairing `groups` score beyond cancelling their cards (nothing here)."""
+        return 0
+
+    def score(
+        self, rows: int, cols: int, ranks: Sequence[Hashable], values: Sequence[float]
+    ) -> float:
+        """The strokes of a layout given each card's rank and value (ints for real cards)."""
+        groups = self.pair_groups(rows, cols, ranks)
+        if not groups:
+            return sum(values)
+        paired = {position for group in groups for position in group}
+        total = sum(value for position, value in enumerate(values) if position not in paired)
+        return total + self.bonus(cols, ranks, groups)
+
+
+class ColumnScoring(Scoring):
+    """Golf's columns: equal ranks in a column cancel (score 0).
+
+    In a column of three, all three or just two of them cancel.
+    """
+
+    by_column = True
+    #: Whether matched columns can earn a bonus together (`pairs_bonus` is not always 0).
+    has_bonus = False
+
+    def pair_groups(self, rows: int, cols: int, ranks: Sequence[Hashable]) -> Groups:
+        groups: Groups = []
+        for column in range(cols):
+            positions = range(column, len(ranks), cols)
+            if rows == 2:
+                top, bottom = positions
+                if ranks[top] == ranks[bottom]:
+                    groups.append((top, bottom))
+                continue
+            top, middle, bottom = positions
+            if ranks[top] == ranks[middle] == ranks[bottom]:
+                groups.append((top, middle, bottom))
+            elif ranks[top] == ranks[middle]:
+                groups.append((top, middle))
+            elif ranks[top] == ranks[bottom]:
+                groups.append((top, bottom))
+            elif ranks[middle] == ranks[bottom]:
+                groups.append((middle, bottom))
+        return groups
+
+    def pair_value(self, rank: Hashable) -> int:
+        """What one matched column of `rank` scores (0 in golf: its cards cancel)."""
+        return 0
+
+    def pairs_bonus(self, pair_ranks: Sequence[Hashable]) -> int:
+        """What matched columns of these ranks earn together (nothing in golf)."""
+        return 0
+
+    def pairs_score(self, pair_ranks: Sequence[Hashable]) -> int:
+        """What matched columns of these ranks score in all: their pair values and bonus."""
+        total = self.pairs_bonus(pair_ranks)
+        for rank in pair_ranks:
+            total += self.pair_value(rank)
+        return total
+
+    def bonus(self, cols: int, ranks: Sequence[Hashable], groups: Groups) -> int:
+        return self.pairs_score([ranks[group[0]] for group in groups])
+
+    def score(
+        self, rows: int, cols: int, ranks: Sequence[Hashable], values: Sequence[float]
+    ) -> float:
+        if rows != 2:
+            return super().score(rows, cols, ranks, values)
+        # Two rows, column by column: the same rule as `pair_groups`, without
+        # building the groups, as a hole's end and the bots score many layouts.
+        total = 0
+        paired = []
+        for top in range(cols):
+            bottom = top + cols
+            if ranks[top] == ranks[bottom]:
+                paired.append(ranks[top])
+            else:
+                total += values[top] + values[bottom]
+        return total + self.pairs_score(paired) if paired else total
+
+
+class PlayNineScoring(ColumnScoring):
+    """Play Nine: column pairs score 0, a pair of Hole-in-Ones keeps its -10, and each
+    value matched in two or more columns earns -5 per pair (-10, -15, -20)."""
+
+    has_bonus = True
+
+    def pair_value(self, rank: Hashable) -> int:
+        return 2 * HOLE_IN_ONE if rank == HOLE_IN_ONE else 0
+
+    def pairs_bonus(self, pair_ranks: Sequence[Hashable]) -> int:
+        # A value earns its bonus from its second matched column on.
+        if len(pair_ranks) < 2:
+            return 0
+        total = 0
+        for rank in set(pair_ranks):
+            count = pair_ranks.count(rank)
             if count > 1:
                 total -= 5 * count
-    return total
+        return total
 
 
-def pair_groups(rules: Variant, ranks: Sequence[Hashable]) -> list[tuple[int, ...]]:
-    """The position groups that pair up under `rules`, each in ascending order."""
-    cols = rules.cols
-    groups: list[tuple[int, ...]] = []
-    if rules.scoring == "adjacent":
+class AdjacentScoring(Scoring):
+    """Three decks: any two equal ranks side by side or one above the other score 0,
+    and -25 once per rank that holds a vertical pair in two different columns."""
+
+    def pair_groups(self, rows: int, cols: int, ranks: Sequence[Hashable]) -> Groups:
+        groups: Groups = []
         for position, rank in enumerate(ranks):
             if position % cols < cols - 1 and ranks[position + 1] == rank:
                 groups.append((position, position + 1))
             if position + cols < len(ranks) and ranks[position + cols] == rank:
                 groups.append((position, position + cols))
         return sorted(groups)
-    for column in range(cols):
-        positions = range(column, len(ranks), cols)
-        if rules.rows == 2:
-            top, bottom = positions
-            if ranks[top] == ranks[bottom]:
-                groups.append((top, bottom))
-            continue
-        # Columns of three: equal ranks cancel, all three or just two of them.
-        top, middle, bottom = positions
-        if ranks[top] == ranks[middle] == ranks[bottom]:
-            groups.append((top, middle, bottom))
-        elif ranks[top] == ranks[middle]:
-            groups.append((top, middle))
-        elif ranks[top] == ranks[bottom]:
-            groups.append((top, bottom))
-        elif ranks[middle] == ranks[bottom]:
-            groups.append((middle, bottom))
-    return groups
 
-
-def score_ranks(rules: Variant, ranks: Sequence[Hashable], values: Sequence[float]) -> float:
-    """Score a layout given each card's rank and value (an int for real cards)."""
-    groups = pair_groups(rules, ranks)
-    paired = {position for group in groups for position in group}
-    total = sum(value for position, value in enumerate(values) if position not in paired)
-    if rules.scoring == "play-nine":
-        pair_ranks = [ranks[group[0]] for group in groups]
-        for rank in set(pair_ranks):
-            count = pair_ranks.count(rank)
-            if rank == HOLE_IN_ONE:
-                total += 2 * HOLE_IN_ONE * count
-            if count > 1:
-                total -= 5 * count
-    elif rules.scoring == "adjacent":
-        # -25 once per rank that holds a vertical pair in two different columns.
+    def bonus(self, cols: int, ranks: Sequence[Hashable], groups: Groups) -> int:
         columns: dict[Hashable, set[int]] = {}
         for first, second in groups:
-            if second - first == rules.cols:
-                columns.setdefault(ranks[first], set()).add(first % rules.cols)
-        total -= 25 * sum(1 for held in columns.values() if len(held) > 1)
-    return total
-
-
-def scoring_pairs(variant_key: str, cards: Sequence[Card]) -> list[tuple[int, ...]]:
-    """The position groups that scored as pairs in a full face-up layout (for highlighting)."""
-    rules = get_variant(variant_key)
-    if len(cards) != rules.size:
-        raise ValueError(f"A {rules.name} layout holds {rules.size} cards.")
-    try:
-        ranks = [rules.ranks[card] for card in cards]
-    except (KeyError, TypeError):
-        raise ValueError(f"A layout must hold only {rules.name} cards.") from None
-    return pair_groups(rules, ranks)
+            if second - first == cols:
+                columns.setdefault(ranks[first], set()).add(first % cols)
+        return -25 * sum(1 for held in columns.values() if len(held) > 1)
 
 
 # --- What a hole can score ----------------------------------------------------------------
 
 
-@functools.cache
-def hole_score_range(variant: str) -> tuple[int, int]:
-    """The lowest and highest strokes one hole of `variant` can score.
+def score_range(rules: Variant) -> tuple[int, int]:
+    """The lowest and highest strokes one hole of `rules` can score.
 
-    Found with the engine's own `score_layout`, over every layout built from the
-    three lowest- (for the minimum) or highest-scoring ranks (for the maximum) of the
+    Found with the variant's own scoring, over every layout built from the three
+    lowest- (for the minimum) or highest-scoring ranks (for the maximum) of the
     largest deck the variant uses, never holding more of a rank than that deck has.
     Pairs and bonuses reward equal ranks whatever they are worth, so no other rank
     reaches further.
     """
-    rules = get_variant(variant)
     by_rank: dict[object, list] = {}
     for card in rules.deck(rules.max_players):
         by_rank.setdefault(rules.ranks[card], []).append(card)
@@ -157,7 +192,7 @@ def _extreme_score(rules: Variant, groups: list[list], pick: Callable[[int, int]
         for i in choice:
             cards.append(groups[i][used[i]])
             used[i] += 1
-        score = score_layout(rules, cards)
+        score = rules.score(cards)
         best = score if best is None else pick(best, score)
     assert best is not None
     return best

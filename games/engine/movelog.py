@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import Card, card_label
 from .hole import OVER, Action, HoleState
-
-
-def _name(variant: str, card: Card) -> str:
-    # Play Nine cards go by their number ("the -5"); standard cards by their name.
-    return str(card) if variant == "play-nine" else card_label(variant, card)
 
 
 def _a(name: str) -> str:
@@ -28,9 +22,8 @@ def describe_action(before: HoleState, seat: int, action: Action, after: HoleSta
     Names a card only once every player has seen it: the replaced card after it
     lands face up on the discard pile, never a card drawn from the pile still in hand.
     """
-    variant = before.variant
     kind = action["type"]
-    name = lambda card: _name(variant, card)  # noqa: E731
+    name = before.rules.card_name
     text: str
     if kind == "tee_off":
         cards = [f"the {name(after.layouts[seat][p])}" for p in sorted(action["positions"])]
@@ -51,7 +44,7 @@ def describe_action(before: HoleState, seat: int, action: Action, after: HoleSta
         turned = after.layouts[seat][action["position"]]
         text = f"discarded the {name(before.held)} and turned up {_a(name(turned))}"
     elif kind == "discard":
-        skipped = " and skipped" if before.rules.skip_with_last_card else ""
+        skipped = " and skipped" if before.rules.can_skip else ""
         text = f"discarded the {name(before.held)}{skipped}"
     elif kind == "knock":
         text = "knocked"
@@ -73,8 +66,7 @@ def describe_turn(before: HoleState, seat: int, action: Action, after: HoleState
     """
     if before.holding != seat or action["type"] not in {"replace", "flip", "discard"}:
         return None
-    variant = before.variant
-    name = lambda card: _name(variant, card)  # noqa: E731
+    name = before.rules.card_name
     held = name(before.held)
     kind = action["type"]
     if kind == "replace":
@@ -91,7 +83,7 @@ def describe_turn(before: HoleState, seat: int, action: Action, after: HoleState
         turned = name(after.layouts[seat][action["position"]])
         text = f"drew {_a(held)}, discarded it and turned up {_a(turned)}"
     else:
-        skipped = " (a skip)" if before.rules.skip_with_last_card else ""
+        skipped = " (a skip)" if before.rules.can_skip else ""
         text = f"drew {_a(held)} and discarded it{skipped}"
     went_out = after.finisher == seat and before.finisher is None
     if went_out or (before.rules.ends_at_once and after.phase == OVER):

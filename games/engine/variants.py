@@ -1,18 +1,33 @@
-"""The five games: their layouts, decks, card values and which moves they allow."""
+"""The five games: their layouts, decks, cards, scoring and which moves they allow.
+
+Everything that differs from one game to another is an attribute or a method of
+its `Variant`, so the rest of the engine, the pages and the bots ask the variant
+and never compare its key.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import (
     JOKER,
+    PLAY_NINE_CARDS,
     PLAY_NINE_VALUES,
     RANKS,
+    STANDARD_CARDS,
     STANDARD_RANK,
     Card,
-    play_nine_deck,
-    standard_deck,
+    CardKind,
+)
+from .layouts import (
+    AdjacentScoring,
+    ColumnScoring,
+    Groups,
+    PlayNineScoring,
+    Scoring,
+    score_range,
 )
 
 # 6-, 4- and 9-card Golf: A = 1, 2 = -2, faces 3-10, J = Q = 10, K = 0.
@@ -28,7 +43,7 @@ def _values(rank_values: Mapping[str, int]) -> dict[Card, int]:
 
 @dataclass(frozen=True)
 class Variant:
-    """One game of the family: everything the state machine asks about it."""
+    """One game of the family: everything the engine, the pages and the bots ask about it."""
 
     key: str
     name: str
@@ -37,21 +52,25 @@ class Variant:
     min_players: int
     max_players: int
     opening_flips: int
-    #: How the layout scores: "play-nine", "columns" (golf) or "adjacent" (three decks).
-    scoring: str
+    #: The kind of card the game is played with: how its cards are written and named.
+    cards: CardKind
+    #: How a layout scores: which cards pair up and what pairs earn.
+    scoring: Scoring
     #: Play Nine: a card drawn from the pile may be discarded to turn a card up.
     can_flip: bool = False
-    #: A card drawn from the pile may be discarded with nothing else done.
+    #: A card drawn from the pile may be discarded with nothing else done, at any time.
     free_discard: bool = False
-    #: Play Nine's skip: discarding is allowed only with exactly one face-down card.
-    skip_with_last_card: bool = False
+    #: Play Nine's skip: that plain discard only with exactly one card face down.
+    can_skip: bool = False
+    #: 4-card Golf: a player may knock instead of drawing.
     can_knock: bool = False
+    #: Three decks: a player may rearrange their layout before their first draw.
     can_swap: bool = False
     #: The hole ends the moment one layout is all face up (no last turns).
     ends_at_once: bool = False
     #: Exposing the last face-down card gives every other player one more turn.
     last_turns_after_out: bool = False
-    #: Standard decks: how many decks for fewer than `more_decks_from` players.
+    #: How many decks for fewer than `more_decks_from` players (one more from there).
     decks: int = 1
     more_decks_from: int | None = None
     jokers_per_deck: int = 0
@@ -67,18 +86,83 @@ class Variant:
 
     def deck(self, players: int) -> list[Card]:
         """The whole deck for `players`, in a fixed order (shuffle before dealing)."""
-        if self.scoring == "play-nine":
-            return list(play_nine_deck())
         decks = self.decks
         if self.more_decks_from is not None and players >= self.more_decks_from:
             decks += 1
-        return list(standard_deck(decks, self.jokers_per_deck))
+        return self.cards.deck(decks, self.jokers_per_deck)
+
+    # --- the cards, written and named ---------------------------------------------------
+
+    def card_text(self, card: Card) -> str:
+        """The short face of a card: "-5", "12", "A\u2660", "10\u2666", "Joker"."""
+        return self.cards.text(card)
+
+    def card_label(self, card: Card) -> str:
+        """The card's name for a screen reader: "Hole-in-One, minus 5", "Queen of hearts"."""
+        return self.cards.label(card)
+
+    def card_name(self, card: Card) -> str:
+        """The card as the move log names it after "the": "-5", "Queen of hearts"."""
+        return self.cards.name(card)
+
+    def tone(self, card: Card | None) -> str:
+        """A colour class for a card: "down" when face down (None); Play Nine's value
+        bands "ace" (below 0), "low" (to 4), "mid" (to 8), "high"; a standard card's
+        "red" or "black", and "joker"."""
+        return "down" if card is None else self.cards.tone(card)
+
+    # --- the moves ----------------------------------------------------------------------
+
+    def may_discard(self, face_down: int) -> bool:
+        """Whether a player with `face_down` cards face down may discard a card drawn
+        from the pile and do nothing else."""
+        return self.free_discard or (self.can_skip and face_down == 1)
+
+    @property
+    def discard_label(self) -> str:
+        """The words on the plain discard's button."""
+        return "Skip: discard it" if self.can_skip else "Discard it"
+
+    # --- scoring ------------------------------------------------------------------------
+
+    def score(self, cards: Sequence[Card]) -> int:
+        """The strokes of a fully face-up layout (row-major); `ValueError` if it is not one."""
+        ranks, values = self._read(cards, "A layout to score must hold only {} cards, all face up.")
+        return self.scoring.score(self.rows, self.cols, ranks, values)
+
+    def score_ranks(self, ranks: Sequence[Hashable], values: Sequence[float]) -> float:
+        """The strokes of a layout given each card's rank and value, unchecked, so that
+        the bots can score a layout with stand-ins for the cards they cannot see."""
+        return self.scoring.score(self.rows, self.cols, ranks, values)
+
+    def pair_groups(self, ranks: Sequence[Hashable]) -> Groups:
+        """The position groups that pair up, given each position's rank."""
+        return self.scoring.pair_groups(self.rows, self.cols, ranks)
+
+    def scoring_pairs(self, cards: Sequence[Card]) -> Groups:
+        """The position groups that pair up in a full face-up layout (for highlighting)."""
+        ranks, _ = self._read(cards, "A layout must hold only {} cards.")
+        return self.pair_groups(ranks)
+
+    @functools.cached_property
+    def score_range(self) -> tuple[int, int]:
+        """The lowest and highest strokes one hole can score (worked out once)."""
+        return score_range(self)
+
+    def _read(self, cards: Sequence[Card], refusal: str) -> tuple[list[Card], list[int]]:
+        if len(cards) != self.size:
+            raise ValueError(f"A {self.name} layout holds {self.size} cards.")
+        try:
+            return [self.ranks[card] for card in cards], [self.values[card] for card in cards]
+        except (KeyError, TypeError):
+            raise ValueError(refusal.format(self.name)) from None
 
 
 _PLAY_NINE_VALUES = {value: value for value in PLAY_NINE_VALUES}
 _golf_values = _values(_GOLF_RANK_VALUES)
 _three_deck_values = _values(_THREE_DECK_RANK_VALUES)
 _golf_ranks = {card: STANDARD_RANK[card] for card in _golf_values}
+_GOLF_COLUMNS = ColumnScoring()
 
 VARIANTS: dict[str, Variant] = {
     variant.key: variant
@@ -91,9 +175,10 @@ VARIANTS: dict[str, Variant] = {
             min_players=2,
             max_players=6,
             opening_flips=2,
-            scoring="play-nine",
+            cards=PLAY_NINE_CARDS,
+            scoring=PlayNineScoring(),
             can_flip=True,
-            skip_with_last_card=True,
+            can_skip=True,
             last_turns_after_out=True,
             values=_PLAY_NINE_VALUES,
             ranks=_PLAY_NINE_VALUES,
@@ -106,7 +191,8 @@ VARIANTS: dict[str, Variant] = {
             min_players=2,
             max_players=6,
             opening_flips=2,
-            scoring="columns",
+            cards=STANDARD_CARDS,
+            scoring=_GOLF_COLUMNS,
             free_discard=True,
             ends_at_once=True,
             more_decks_from=4,
@@ -121,7 +207,8 @@ VARIANTS: dict[str, Variant] = {
             min_players=3,
             max_players=7,
             opening_flips=2,
-            scoring="columns",
+            cards=STANDARD_CARDS,
+            scoring=_GOLF_COLUMNS,
             free_discard=True,
             can_knock=True,
             more_decks_from=4,
@@ -136,7 +223,8 @@ VARIANTS: dict[str, Variant] = {
             min_players=2,
             max_players=6,
             opening_flips=3,
-            scoring="columns",
+            cards=STANDARD_CARDS,
+            scoring=_GOLF_COLUMNS,
             free_discard=True,
             ends_at_once=True,
             more_decks_from=4,
@@ -151,7 +239,8 @@ VARIANTS: dict[str, Variant] = {
             min_players=2,
             max_players=8,
             opening_flips=3,
-            scoring="adjacent",
+            cards=STANDARD_CARDS,
+            scoring=AdjacentScoring(),
             free_discard=True,
             can_swap=True,
             last_turns_after_out=True,
@@ -172,3 +261,31 @@ def get_variant(variant: str | Variant) -> Variant:
         return VARIANTS[variant]
     except (KeyError, TypeError):
         raise ValueError(f"Unknown variant {variant!r}.") from None
+
+
+# --- the public functions by key, each asking the variant -----------------------------------
+
+
+def card_text(variant: str | Variant, card: Card) -> str:
+    """The short face of a card of `variant`: "-5", "12", "A\u2660", "10\u2666", "Joker"."""
+    return get_variant(variant).card_text(card)
+
+
+def card_label(variant: str | Variant, card: Card) -> str:
+    """The screen reader's name of a card of `variant`: "Hole-in-One, minus 5"."""
+    return get_variant(variant).card_label(card)
+
+
+def score_layout(variant: str | Variant, cards: Sequence[Card]) -> int:
+    """The strokes of a fully face-up layout (row-major) under `variant`'s rules."""
+    return get_variant(variant).score(cards)
+
+
+def scoring_pairs(variant: str | Variant, cards: Sequence[Card]) -> Groups:
+    """The position groups that scored as pairs in a full face-up layout (for highlighting)."""
+    return get_variant(variant).scoring_pairs(cards)
+
+
+def hole_score_range(variant: str | Variant) -> tuple[int, int]:
+    """The lowest and highest strokes one hole of `variant` can score."""
+    return get_variant(variant).score_range

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games.engine import VARIANTS, apply_action, legal_actions, new_hole
-from games.engine.bots import BOT_LEVELS, choose_action
+from games.engine import VARIANTS, apply_action, legal_actions, new_hole, score_layout
+from games.engine.bots import BOT_LEVELS, Estimator, Pool, choose_action
 from games.engine.simulate import mean_ci95, play_hole, simulate
 
 from .helpers import acting_seat, stacked_deck
@@ -133,3 +133,42 @@ def test_play_hole_ends_in_every_game():
         bots = ["expert", "greedy", "random"][: rules.min_players]
         state = play_hole(key, rules.min_players, bots, random.Random(2))
         assert state.phase == "over"
+
+
+def _layouts(variant, rng, count):
+    """Full layouts: half dealt at random, half from three ranks, so pairs and bonuses abound."""
+    rules = VARIANTS[variant]
+    deck = rules.deck(rules.max_players)
+    by_rank = sorted({rules.ranks[card] for card in deck}, key=str)
+    for index in range(count):
+        cards = deck
+        if index % 2:
+            few = set(rng.sample(by_rank, 3))
+            cards = [card for card in deck if rules.ranks[card] in few]
+        yield rng.sample(cards, rules.size)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_bots_reckon_a_face_up_layout_at_exactly_its_score(variant):
+    """The bots score with the engine's own scoring, pair values and bonuses included."""
+    rules = VARIANTS[variant]
+    estimator = Estimator(rules, Pool.unseen(rules, rules.max_players, []))
+    for cards in _layouts(variant, random.Random(variant), 400):
+        assert estimator.estimate(cards) == score_layout(variant, cards), cards
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_bots_reckon_each_replacement_as_the_layout_it_makes(variant):
+    """`replacing` (the short cut) agrees with estimating each new layout in full."""
+    rules = VARIANTS[variant]
+    rng = random.Random(variant)
+    estimator = Estimator(rules, Pool.unseen(rules, rules.max_players, []))
+    for cards in _layouts(variant, rng, 100):
+        layout = [None if rng.random() < 0.3 else card for card in cards]
+        card = cards[rng.randrange(rules.size)]
+        expected = []
+        for position in range(rules.size):
+            trial = list(layout)
+            trial[position] = card
+            expected.append(estimator.estimate(trial))
+        assert estimator.replacing(layout, card) == pytest.approx(expected, abs=1e-9)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.engine import hole_score_range, score_layout, scoring_pairs
+from games.engine import VARIANTS, hole_score_range, score_layout, scoring_pairs
+from games.engine.layouts import ColumnScoring, PlayNineScoring, Scoring
 
 
 # Play Nine: positions 0-3 are the top row, 4-7 the bottom; columns are (c, c + 4).
@@ -170,3 +173,62 @@ def test_the_extreme_layouts_worked_out_by_hand_score_as_the_engine_says():
     assert score_layout("play-nine", [12, 11, 12, 11, 11, 12, 11, 12]) == 92
     kings = ["KS", "JK", "KH", "KD", "QS", "KC", "JK", "QH", "JK"]
     assert score_layout("golf-9-3deck", kings) == -31
+
+
+# --- the scoring primitives the variants (and the bots) share -------------------------------
+
+
+def test_a_play_nine_pair_scores_zero_but_a_hole_in_one_pair_keeps_its_minus_10():
+    scoring = PlayNineScoring()
+    assert scoring.pair_value(-5) == -10
+    assert [scoring.pair_value(value) for value in range(13)] == [0] * 13
+
+
+@pytest.mark.parametrize(
+    ("pair_ranks", "bonus"),
+    [
+        ([], 0),
+        ([7], 0),
+        ([7, 3], 0),
+        ([7, 7], -10),
+        ([7, 7, 7], -15),
+        ([9, 9, 9, 9], -20),
+        ([7, 3, 7, 3], -20),
+        ([-5, -5], -10),
+        ([0, 7, 0], -10),
+    ],
+)
+def test_play_nine_pairs_of_one_value_earn_five_each_from_the_second(pair_ranks, bonus):
+    assert PlayNineScoring().pairs_bonus(pair_ranks) == bonus
+
+
+def test_golf_columns_score_nothing_beyond_cancelling():
+    scoring = ColumnScoring()
+    assert scoring.pair_value("K") == 0
+    assert scoring.pairs_bonus(["7", "7", "7"]) == 0
+    assert scoring.pairs_score(["2", "2"]) == 0
+
+
+def test_play_nine_matched_columns_score_their_pair_values_and_bonus_together():
+    """Two pairs of -5: -10 each and -10 bonus; a pair of 4 alone adds nothing."""
+    assert PlayNineScoring().pairs_score([-5, 4, -5]) == -30
+
+
+@pytest.mark.parametrize("variant", ["play-nine", "golf-6", "golf-4"])
+def test_two_row_columns_score_one_by_one_as_their_pair_groups_say(variant):
+    """The column-by-column short cut gives the score of the general rule (pair groups,
+    their cards cancelled, then the bonus), on layouts rich in pairs."""
+    rules = VARIANTS[variant]
+    rng = random.Random(variant)
+    deck = rules.deck(rules.max_players)
+    ranks_in_deck = sorted({rules.ranks[card] for card in deck}, key=str)
+    for index in range(300):
+        cards = deck
+        if index % 2:
+            few = set(rng.sample(ranks_in_deck, 3))
+            cards = [card for card in deck if rules.ranks[card] in few]
+        cards = rng.sample(cards, rules.size)
+        ranks = [rules.ranks[card] for card in cards]
+        values = [rules.values[card] for card in cards]
+        general = Scoring.score(rules.scoring, rules.rows, rules.cols, ranks, values)
+        assert score_layout(variant, cards) == general, cards
