@@ -167,6 +167,8 @@ def join_table(*, table: Table, player, position: int | None = None) -> Seat:
         seats = list(locked.seats.select_for_update().order_by("position"))
         if any(seat.player_id == player.pk for seat in seats):
             raise GameError("You already have a seat at this table.")
+        if position is not None and not 0 <= position < locked.seat_count:
+            raise GameError("There is no such seat at this table.")
         free = [s for s in seats if s.player_id is None and not s.bot_level]
         if position is not None:
             free = [s for s in free if s.position == position]
