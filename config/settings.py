@@ -8,6 +8,7 @@ DATABASE_URL and REDIS_URL (see README.md).
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "axes",
     "leagues",
     "games",
 ]
@@ -72,6 +74,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Turns a refused log-in into the lockout page (leagues.logins.lockout_response).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -140,13 +144,6 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
-    # One cache for every process: log-in throttling must count across all of them.
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-        }
-    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -159,6 +156,11 @@ FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 
 AUTH_USER_MODEL = "leagues.Player"
+# django-axes refuses a log-in that is locked out before the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -167,6 +169,26 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
+
+# Log-in lockouts (leagues/logins.py): failures within the cool-off, counted in the
+# database, so across every process, per username and, separately, per address (a club
+# night puts many players behind one address: it is allowed more).
+LOGIN_FAILURES_PER_USERNAME = 5
+LOGIN_FAILURES_PER_ADDRESS = 30
+# A reverse proxy writes the client's address into X-Forwarded-For (deploy/nginx.conf);
+# without one, that header is the client's own text and is ignored.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+AXES_HANDLER = "leagues.logins.LoginLimitsHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = 1  # limits reached (leagues.logins.LoginLimitsHandler), not failures
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+# A refused attempt does not restart the cool-off: "try again in 15 minutes" holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "leagues.logins.attempted_username"
+AXES_CLIENT_IP_CALLABLE = "leagues.logins.client_address"
+AXES_LOCKOUT_CALLABLE = "leagues.logins.lockout_response"
+# Failures are what counts; a log of every successful log-in is not needed.
+AXES_DISABLE_ACCESS_LOG = True
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
