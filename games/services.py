@@ -39,6 +39,7 @@ from .selectors import TableData, pending
 logger = logging.getLogger(__name__)
 
 TIMER_BOT_LEVEL = "greedy"
+SEATS_ASSIGNED = "The organiser assigns the seats at this table."
 
 
 class Holding(Protocol):
@@ -90,8 +91,12 @@ def create_table(
     is_public: bool = True,
     turn_timer: int = 0,
     deal_seed: int | None = None,
+    seats_assigned: bool = False,
 ) -> Table:
-    """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level."""
+    """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level.
+
+    With `seats_assigned` the seating is final: players neither join nor leave the table.
+    """
     rules = engine.VARIANTS.get(variant)
     if rules is None:
         raise GameError("Choose one of the games on offer.")
@@ -119,6 +124,7 @@ def create_table(
             seat_count=seat_count,
             is_public=is_public,
             turn_timer=turn_timer,
+            seats_assigned=seats_assigned,
             **fields,
         )
         seated = dict(zip(free, players, strict=False))
@@ -162,6 +168,8 @@ def join_table(*, table: Table, player, position: int | None = None) -> Seat:
     """Sit `player` at a free seat (the first free one unless `position` is given)."""
     with transaction.atomic():
         locked = _locked(table.pk)
+        if locked.seats_assigned:
+            raise GameError(SEATS_ASSIGNED)
         if locked.status != Table.Status.OPEN:
             raise GameError("This table has already started.")
         seats = list(locked.seats.select_for_update().order_by("position"))
@@ -188,6 +196,8 @@ def leave_table(*, table: Table, player) -> None:
     """Give up `player`'s seat before the match starts."""
     with transaction.atomic():
         locked = _locked(table.pk)
+        if locked.seats_assigned:
+            raise GameError(SEATS_ASSIGNED)
         if locked.status != Table.Status.OPEN:
             raise GameError("The match has started: seats are fixed until it ends.")
         updated = locked.seats.filter(player=player).update(player=None)
