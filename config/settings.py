@@ -150,6 +150,8 @@ else:
 # Live play: how long a bot waits before its move and the end of a hole stays shown.
 FAIRWAY_BOT_DELAY = float(os.environ.get("FAIRWAY_BOT_DELAY", "0.8"))
 FAIRWAY_HOLE_PAUSE = float(os.environ.get("FAIRWAY_HOLE_PAUSE", "4"))
+# The most live tables one player may host at once, open or in play (league tables aside).
+FAIRWAY_MAX_HOSTED_TABLES = int(os.environ.get("FAIRWAY_MAX_HOSTED_TABLES", "5"))
 # Threads per process that apply moves on PostgreSQL (see games.consumers.move_call).
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).

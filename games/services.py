@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -117,6 +119,8 @@ def create_table(
     if turn_timer not in Table.Timer.values:
         raise GameError("The turn timer is off, 30 s, 60 s or 2 minutes.")
     with transaction.atomic():
+        if not seats_assigned:
+            _check_hosting(host)
         fields = {"deal_seed": deal_seed} if deal_seed is not None else {}
         table = Table.objects.create(
             variant=variant,
@@ -139,6 +143,27 @@ def create_table(
         )
         announce.table_changed(table)
     return table
+
+
+def _check_hosting(host) -> None:
+    """Refuse a new table to a host who already has FAIRWAY_MAX_HOSTED_TABLES open or in
+    play. A league's tables (seats assigned by the organiser) do not count."""
+    if host is None:
+        return
+    limit = settings.FAIRWAY_MAX_HOSTED_TABLES
+    # The host's row lock makes one host's requests count one after another.
+    list(get_user_model().objects.select_for_update().filter(pk=host.pk).values_list("pk"))
+    hosted = Table.objects.filter(
+        host=host,
+        kind=Table.Kind.LIVE,
+        seats_assigned=False,
+        status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+    )
+    if hosted.count() >= limit:
+        raise GameError(
+            f"You already have {limit} table{'' if limit == 1 else 's'} open or in play. "
+            "Finish one, or leave it, before you open another."
+        )
 
 
 def _locked(table_id: int) -> Table:
@@ -204,7 +229,13 @@ def leave_table(*, table: Table, player) -> None:
         if not updated:
             raise GameError("You have no seat at this table.")
         _touch(locked)
-        locked.save(update_fields=["version", "turn_started_at"])
+        fields = ["version", "turn_started_at"]
+        if locked.host_id == player.pk and not locked.seats.filter(player__isnull=False).exists():
+            # Its host left it empty of people: the table closes (and stops counting
+            # against the host's limit).
+            locked.status = Table.Status.ABANDONED
+            fields.append("status")
+        locked.save(update_fields=fields)
         announce.table_changed(locked)
     table.refresh_from_db()
 
@@ -245,6 +276,7 @@ def rematch(*, table: Table, by) -> Table:
     if existing is not None:
         return existing
     with transaction.atomic():
+        _check_hosting(by)
         new = Table.objects.create(
             variant=table.variant,
             host=by,

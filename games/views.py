@@ -93,7 +93,11 @@ def new_table(request: HttpRequest) -> HttpResponse:
 @login_required
 def quick_start(request: HttpRequest) -> HttpResponse:
     """One click to a dealt two-seat Play Nine table against a greedy bot."""
-    table = services.quick_start(player=request.user)
+    try:
+        table = services.quick_start(player=request.user)
+    except services.GameError as error:
+        messages.error(request, str(error))
+        return redirect("games:lobby")
     return redirect(table)
 
 

@@ -282,3 +282,18 @@ def test_a_plain_seat_number_or_none_at_all_takes_a_seat(client):
     client.force_login(cy)
     client.post(reverse("games:join", args=[table.pk]))
     assert [s.player for s in table.seats.order_by("position")] == [ana, cy, ben]
+
+
+def test_play_now_and_the_lobby_form_say_when_the_player_hosts_enough_tables(client, settings):
+    settings.FAIRWAY_MAX_HOSTED_TABLES = 1
+    ana = make_player()
+    client.force_login(ana)
+    first = client.post(reverse("games:quick_start"))
+    assert first.status_code == 302
+    message = "You already have 1 table open or in play. Finish one, or leave it"
+    response = client.post(reverse("games:quick_start"), follow=True)
+    assert response.status_code == 200 and message in response.content.decode()
+    data = {"variant": "golf-6", "seat_count": "2", "is_public": "1", "turn_timer": "0"}
+    response = client.post(reverse("games:new_table"), data)
+    assert response.status_code == 400 and message in response.content.decode()
+    assert Table.objects.count() == 1
