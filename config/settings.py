@@ -8,9 +8,11 @@ DATABASE_URL and REDIS_URL (see README.md).
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -58,12 +60,14 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "axes",
     "leagues",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -72,7 +76,27 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Turns a refused log-in into the lockout page (leagues.logins.lockout_response).
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Only the site's own scripts, styles and images, and no inline script, style attribute
+# or eval anywhere: markup that slips into a page cannot run. connect-src also names the
+# host's WebSocket origin (config/csp.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -140,25 +164,25 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
-    # One cache for every process: log-in throttling must count across all of them.
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-        }
-    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Live play: how long a bot waits before its move and the end of a hole stays shown.
 FAIRWAY_BOT_DELAY = float(os.environ.get("FAIRWAY_BOT_DELAY", "0.8"))
 FAIRWAY_HOLE_PAUSE = float(os.environ.get("FAIRWAY_HOLE_PAUSE", "4"))
+# The most live tables one player may host at once, open or in play (league tables aside).
+FAIRWAY_MAX_HOSTED_TABLES = int(os.environ.get("FAIRWAY_MAX_HOSTED_TABLES", "5"))
 # Threads per process that apply moves on PostgreSQL (see games.consumers.move_call).
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 
 AUTH_USER_MODEL = "leagues.Player"
+# django-axes refuses a log-in that is locked out before the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -167,6 +191,26 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
+
+# Log-in lockouts (leagues/logins.py): failures within the cool-off, counted in the
+# database, so across every process, per username and, separately, per address (a club
+# night puts many players behind one address: it is allowed more).
+LOGIN_FAILURES_PER_USERNAME = 5
+LOGIN_FAILURES_PER_ADDRESS = 30
+# A reverse proxy writes the client's address into X-Forwarded-For (deploy/nginx.conf);
+# without one, that header is the client's own text and is ignored.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+AXES_HANDLER = "leagues.logins.LoginLimitsHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = 1  # limits reached (leagues.logins.LoginLimitsHandler), not failures
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+# A refused attempt does not restart the cool-off: "try again in 15 minutes" holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "leagues.logins.attempted_username"
+AXES_CLIENT_IP_CALLABLE = "leagues.logins.client_address"
+AXES_LOCKOUT_CALLABLE = "leagues.logins.lockout_response"
+# Failures are what counts; a log of every successful log-in is not needed.
+AXES_DISABLE_ACCESS_LOG = True
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

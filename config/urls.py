@@ -3,10 +3,6 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from leagues.forms import AdminLoginForm
-
-admin.site.login_form = AdminLoginForm
-
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("leagues.urls")),

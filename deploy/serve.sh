@@ -12,6 +12,9 @@ BASE_PORT=${BASE_PORT:-8001}
 BIND=${BIND:-127.0.0.1}
 PY=${PY:-.venv/bin/python}
 export DEBUG=${DEBUG:-false}
+# The workers sit behind the proxy (deploy/nginx.conf): a log-in's address is the one the
+# proxy wrote into X-Forwarded-For. Bind the workers where only the proxy reaches them.
+export BEHIND_PROXY=${BEHIND_PROXY:-true}
 if [ "$WORKERS" -gt 1 ] && [ -z "${REDIS_URL:-}" ]; then
   echo "REDIS_URL is required with more than one worker: the processes share the channel layer." >&2
   exit 2
@@ -32,7 +35,10 @@ trap stop INT TERM
 for ((i = 0; i < WORKERS; i++)); do
   port=$((BASE_PORT + i))
   # A move is a few hundred bytes and the app refuses over 4 KB; daphne drops frames
-  # over 64 KB by closing the connection (its default limit is 1 MiB).
+  # over 64 KB by closing the connection (its default limit is 1 MiB). --proxy-headers
+  # makes the first address of X-Forwarded-For the request's (and its log line's): the
+  # client's only where the proxy overwrites the header, as deploy/nginx.conf does.
+  # Log-ins count the last address (BEHIND_PROXY) either way.
   "$PY" -m daphne -b "$BIND" -p "$port" --proxy-headers \
     --websocket-max-message-size 65536 config.asgi:application &
   pids+=("$!")

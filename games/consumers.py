@@ -71,7 +71,8 @@ class TokenBucket:
 def _number(value: Any, what: str) -> int:
     if type(value) is int:
         return value
-    if isinstance(value, str) and value.isdigit() and len(value) < 10:
+    # Plain digits only: isdigit() passes "²", which int() refuses, and int() reads "１" as 1.
+    if isinstance(value, str) and value.isascii() and value.isdecimal() and len(value) < 10:
         return int(value)
     raise services.GameError(f"{what} must be a whole number.")
 

@@ -1,4 +1,4 @@
-"""Forms for setting up a table."""
+"""Forms for setting up a table and taking a seat at one."""
 
 from __future__ import annotations
 
@@ -86,3 +86,19 @@ class CreateTableForm(forms.Form):
             for position in range(1, count)
             if (level := self.cleaned_data.get(f"seat_{position}") or "open") != "open"
         }
+
+
+class JoinForm(forms.Form):
+    """The seat a player asks for: a position from 0, or none for the first free seat."""
+
+    position = forms.CharField(required=False)
+
+    def clean_position(self) -> int | None:
+        value = self.cleaned_data["position"]
+        if value == "":
+            return None
+        # Plain digits only: isdigit() passes "²", which int() refuses, and int() reads
+        # "１" as 1.
+        if not (value.isascii() and value.isdecimal() and len(value) <= 2):
+            raise forms.ValidationError("Choose a seat by its number.")
+        return int(value)

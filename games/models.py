@@ -61,6 +61,11 @@ class Table(models.Model):
     )
     seat_count = models.PositiveSmallIntegerField(default=4)
     is_public = models.BooleanField(default=True)
+    seats_assigned = models.BooleanField(
+        default=False,
+        help_text="The seats are the organiser's to assign (a league night's table): "
+        "no one takes or gives up a seat at the table itself.",
+    )
     invite_code = models.CharField(max_length=20, default=new_invite_code, unique=True)
     turn_timer = models.PositiveSmallIntegerField(choices=Timer.choices, default=Timer.OFF)
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)

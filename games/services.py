@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -39,6 +41,7 @@ from .selectors import TableData, pending
 logger = logging.getLogger(__name__)
 
 TIMER_BOT_LEVEL = "greedy"
+SEATS_ASSIGNED = "The organiser assigns the seats at this table."
 
 
 class Holding(Protocol):
@@ -90,8 +93,12 @@ def create_table(
     is_public: bool = True,
     turn_timer: int = 0,
     deal_seed: int | None = None,
+    seats_assigned: bool = False,
 ) -> Table:
-    """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level."""
+    """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level.
+
+    With `seats_assigned` the seating is final: players neither join nor leave the table.
+    """
     rules = engine.VARIANTS.get(variant)
     if rules is None:
         raise GameError("Choose one of the games on offer.")
@@ -112,6 +119,8 @@ def create_table(
     if turn_timer not in Table.Timer.values:
         raise GameError("The turn timer is off, 30 s, 60 s or 2 minutes.")
     with transaction.atomic():
+        if not seats_assigned:
+            _check_hosting(host)
         fields = {"deal_seed": deal_seed} if deal_seed is not None else {}
         table = Table.objects.create(
             variant=variant,
@@ -119,6 +128,7 @@ def create_table(
             seat_count=seat_count,
             is_public=is_public,
             turn_timer=turn_timer,
+            seats_assigned=seats_assigned,
             **fields,
         )
         seated = dict(zip(free, players, strict=False))
@@ -133,6 +143,27 @@ def create_table(
         )
         announce.table_changed(table)
     return table
+
+
+def _check_hosting(host) -> None:
+    """Refuse a new table to a host who already has FAIRWAY_MAX_HOSTED_TABLES open or in
+    play. A league's tables (seats assigned by the organiser) do not count."""
+    if host is None:
+        return
+    limit = settings.FAIRWAY_MAX_HOSTED_TABLES
+    # The host's row lock makes one host's requests count one after another.
+    list(get_user_model().objects.select_for_update().filter(pk=host.pk).values_list("pk"))
+    hosted = Table.objects.filter(
+        host=host,
+        kind=Table.Kind.LIVE,
+        seats_assigned=False,
+        status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+    )
+    if hosted.count() >= limit:
+        raise GameError(
+            f"You already have {limit} table{'' if limit == 1 else 's'} open or in play. "
+            "Finish one, or leave it, before you open another."
+        )
 
 
 def _locked(table_id: int) -> Table:
@@ -162,11 +193,15 @@ def join_table(*, table: Table, player, position: int | None = None) -> Seat:
     """Sit `player` at a free seat (the first free one unless `position` is given)."""
     with transaction.atomic():
         locked = _locked(table.pk)
+        if locked.seats_assigned:
+            raise GameError(SEATS_ASSIGNED)
         if locked.status != Table.Status.OPEN:
             raise GameError("This table has already started.")
         seats = list(locked.seats.select_for_update().order_by("position"))
         if any(seat.player_id == player.pk for seat in seats):
             raise GameError("You already have a seat at this table.")
+        if position is not None and not 0 <= position < locked.seat_count:
+            raise GameError("There is no such seat at this table.")
         free = [s for s in seats if s.player_id is None and not s.bot_level]
         if position is not None:
             free = [s for s in free if s.position == position]
@@ -186,13 +221,21 @@ def leave_table(*, table: Table, player) -> None:
     """Give up `player`'s seat before the match starts."""
     with transaction.atomic():
         locked = _locked(table.pk)
+        if locked.seats_assigned:
+            raise GameError(SEATS_ASSIGNED)
         if locked.status != Table.Status.OPEN:
             raise GameError("The match has started: seats are fixed until it ends.")
         updated = locked.seats.filter(player=player).update(player=None)
         if not updated:
             raise GameError("You have no seat at this table.")
         _touch(locked)
-        locked.save(update_fields=["version", "turn_started_at"])
+        fields = ["version", "turn_started_at"]
+        if locked.host_id == player.pk and not locked.seats.filter(player__isnull=False).exists():
+            # Its host left it empty of people: the table closes (and stops counting
+            # against the host's limit).
+            locked.status = Table.Status.ABANDONED
+            fields.append("status")
+        locked.save(update_fields=fields)
         announce.table_changed(locked)
     table.refresh_from_db()
 
@@ -233,6 +276,7 @@ def rematch(*, table: Table, by) -> Table:
     if existing is not None:
         return existing
     with transaction.atomic():
+        _check_hosting(by)
         new = Table.objects.create(
             variant=table.variant,
             host=by,

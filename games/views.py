@@ -16,8 +16,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import engine
 
 from . import live, presenters, selectors, services
-from .forms import CreateTableForm
-from .models import Hole, Table
+from .forms import CreateTableForm, JoinForm
+from .models import Hole, Seat, Table
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:
@@ -93,7 +93,11 @@ def new_table(request: HttpRequest) -> HttpResponse:
 @login_required
 def quick_start(request: HttpRequest) -> HttpResponse:
     """One click to a dealt two-seat Play Nine table against a greedy bot."""
-    table = services.quick_start(player=request.user)
+    try:
+        table = services.quick_start(player=request.user)
+    except services.GameError as error:
+        messages.error(request, str(error))
+        return redirect("games:lobby")
     return redirect(table)
 
 
@@ -138,13 +142,15 @@ def _seat_action(request: HttpRequest, table_id: int, act) -> HttpResponse:
 @require_POST
 @login_required
 def join(request: HttpRequest, table_id: int) -> HttpResponse:
-    position = request.POST.get("position")
-    position = int(position) if position and position.isdigit() else None
-    return _seat_action(
-        request,
-        table_id,
-        lambda t: services.join_table(table=t, player=request.user, position=position),
-    )
+    form = JoinForm(request.POST)
+
+    def sit(table: Table) -> Seat:
+        if not form.is_valid():
+            raise services.GameError(form.errors["position"][0])
+        position = form.cleaned_data["position"]
+        return services.join_table(table=table, player=request.user, position=position)
+
+    return _seat_action(request, table_id, sit)
 
 
 @require_POST

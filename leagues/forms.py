@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 
 from django import forms
-from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.core.cache import cache
+from django.contrib.auth.forms import UserCreationForm
 
 from games.engine.match import HOLES
 from games.models import Table
@@ -17,48 +15,6 @@ from .models import League, LeagueNight, Membership, Player, Season
 
 PLAYOFF_ROWS = 3
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,4}$")
-
-# Log-in throttling: failures counted per username and per address in the shared cache.
-LOGIN_WINDOW = 15 * 60
-LOGIN_FAILURES_PER_USERNAME = 5
-# A club night puts many players behind one address: allow it more.
-LOGIN_FAILURES_PER_ADDRESS = 30
-TOO_MANY_LOGINS = "Too many failed log-in attempts. Try again in 15 minutes."
-
-
-class ThrottledLogin:
-    """Refuses a log-in, even with the right password, after too many recent failures."""
-
-    def _throttle_keys(self) -> list[tuple[str, int]]:
-        username = str(self.data.get("username", "")).strip().lower()[:150]
-        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
-        return [
-            (f"login-failures:user:{username}", LOGIN_FAILURES_PER_USERNAME),
-            (f"login-failures:addr:{address}", LOGIN_FAILURES_PER_ADDRESS),
-        ]
-
-    def clean(self):
-        keys = self._throttle_keys()
-        counts = cache.get_many([key for key, _ in keys])
-        if any(counts.get(key, 0) >= limit for key, limit in keys):
-            raise forms.ValidationError(TOO_MANY_LOGINS, code="throttled")
-        try:
-            return super().clean()
-        except forms.ValidationError as error:
-            if error.code == "invalid_login":
-                for key, _ in keys:
-                    # The window runs from the first failure: add sets it, incr keeps it.
-                    cache.add(key, 0, LOGIN_WINDOW)
-                    cache.incr(key)
-            raise
-
-
-class LoginForm(ThrottledLogin, AuthenticationForm):
-    """The site's log-in form."""
-
-
-class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
-    """The admin's log-in form, throttled like the site's."""
 
 
 class SignUpForm(UserCreationForm):

@@ -179,6 +179,7 @@ def _create_live_table(*, host: Player, variant: str, players: Sequence[Player],
             players=players,
             is_public=False,
             deal_seed=seed,
+            seats_assigned=True,
         )
     except ValueError as error:  # live play's refusals are sentences for the organiser
         raise SeatingError(str(error)) from error

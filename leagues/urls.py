@@ -1,10 +1,8 @@
 """Accounts and home at the top level; the league pages under /leagues/ (namespace "leagues")."""
 
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import views
-from .forms import LoginForm
 
 league_patterns = [
     path("", views.index, name="index"),
@@ -33,9 +31,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.account, name="account"),
-    path(
-        "accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"
-    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("leagues/", include((league_patterns, "leagues"))),
 ]

@@ -226,6 +226,36 @@ async def test_bad_input_gets_a_polite_error_and_changes_nothing():
     await spectator.disconnect()
 
 
+async def test_numbers_in_other_scripts_are_refused_politely_and_the_socket_stays_open():
+    """ "²" passes str.isdigit() but not int(); "３" and "٣" pass int() as 3: none is a number
+    of the protocol, so none moves the game."""
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+    before = await snapshot(table.pk)
+    version = before[2]
+    wide = str(version).translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+    bad = [
+        ({"type": "draw", "source": "pile", "version": "²"}, "The version must be"),
+        ({"type": "draw", "source": "pile", "version": "①"}, "The version must be"),
+        ({"type": "tee_off", "positions": ["0", "1"], "version": wide}, "The version must be"),
+        ({"type": "tee_off", "positions": ["0", "٣"], "version": str(version)}, "A position must"),
+        ({"type": "replace", "position": "²", "version": str(version)}, "A position must"),
+    ]
+    for data, message in bad:
+        await ana_ws.send_to(json.dumps(data))
+        reply = await ana_ws.receive_from(timeout=10)
+        assert 'role="alert"' in reply and message in reply, (data, reply[-300:])
+        assert await snapshot(table.pk) == before
+    # Still open: the same move in plain digits is played.
+    await ana_ws.send_to(
+        json.dumps({"type": "tee_off", "positions": ["0", "3"], "version": str(version)})
+    )
+    await ana_ws.receive_from(timeout=10)
+    count, _, new_version = await snapshot(table.pk)
+    assert count == before[0] + 1 and new_version == version + 1
+    await ana_ws.disconnect()
+
+
 async def test_a_spectator_sees_the_table_but_gets_no_buttons():
     table, ana, ben = await two_players()
     stranger = await database_sync_to_async(make_player)("cy")

@@ -96,9 +96,10 @@ def test_a_stopping_server_closes_its_sockets_with_1012_so_htmx_reconnects(serve
         assert ws.close_code == 1012
 
 
-def test_a_server_stopped_while_its_bots_play_exits_at_once(server):
+def test_a_server_stopped_while_its_bots_play_exits_at_once(server, settings):
     """SIGTERM while the driver is acting for many tables: the process ends, it does not
     hang on an announcement to an event loop that has stopped."""
+    settings.FAIRWAY_MAX_HOSTED_TABLES = 12  # one host for every table
     ana = make_player("ana", display_name="Ana")
     tables = []
     for _ in range(12):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
+from django.db import connection, connections
 from django.utils import timezone
 
 from games import announce, autoplay, engine, selectors, services
@@ -87,6 +90,49 @@ def test_join_leave_and_start_follow_the_seats():
     assert Scorecard.objects.filter(table=table).count() == 2
     with pytest.raises(services.GameError, match="started"):
         services.leave_table(table=table, player=cy)
+
+
+def test_a_player_hosts_at_most_the_set_number_of_tables_open_or_in_play(settings):
+    settings.FAIRWAY_MAX_HOSTED_TABLES = 3
+    ana, ben = make_player(), make_player()
+    waiting = services.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana])
+    services.quick_start(player=ana)
+    bots_only = services.create_table(
+        host=ana, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
+    )
+    services.start_match(table=bots_only, by=ana)
+    message = "You already have 3 tables open or in play. Finish one, or leave it, before"
+    for attempt in (
+        lambda: services.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana]),
+        lambda: services.quick_start(player=ana),
+    ):
+        with pytest.raises(services.GameError, match=message):
+            attempt()
+    assert Table.objects.count() == 3
+    # Another player's limit is their own.
+    services.quick_start(player=ben)
+
+    # A finished match frees its place.
+    autoplay.play_out(table_id=bots_only.pk)
+    assert Table.objects.get(pk=bots_only.pk).status == Table.Status.FINISHED
+    services.quick_start(player=ana)
+    with pytest.raises(services.GameError, match=message):
+        services.quick_start(player=ana)
+    # So does a waiting table its host leaves empty: it closes.
+    services.leave_table(table=waiting, player=ana)
+    assert Table.objects.get(pk=waiting.pk).status == Table.Status.ABANDONED
+    services.quick_start(player=ana)
+    # A league's tables, seated by its organiser, are not the organiser's to play.
+    services.create_table(
+        host=ana, variant="golf-6", seat_count=2, players=[ben, make_player()], seats_assigned=True
+    )
+
+
+def test_a_host_who_leaves_a_table_others_sit_at_keeps_it_open():
+    ana, ben = make_player(), make_player()
+    table = services.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana, ben])
+    services.leave_table(table=table, player=ana)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
 
 
 def test_a_move_with_a_stale_version_is_refused_and_changes_nothing():
@@ -500,3 +546,37 @@ def test_a_channel_layer_that_never_answers_costs_a_move_seconds_not_the_request
         waited = time.monotonic() - started
     assert 0.5 <= waited < 5
     assert "Could not announce table-1 version 7" in caplog.text
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_burst_of_play_now_from_one_player_opens_only_the_limit(settings):
+    """Requests at the same moment (on several workers) count one after another."""
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+    settings.FAIRWAY_MAX_HOSTED_TABLES = 2
+    threads = 8
+
+    def burst(player) -> list[str]:
+        start = threading.Barrier(threads, timeout=30)
+
+        def play_now() -> str:
+            start.wait()
+            try:
+                services.create_table(
+                    host=player, variant="golf-6", seat_count=2, bots={1: "greedy"}
+                )
+                return "opened"
+            except services.GameError:
+                return "refused"
+            finally:
+                connections.close_all()
+
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            return sorted(pool.map(lambda _: play_now(), range(threads)))
+
+    # Several bursts: without the count done under a lock, some burst lets more through.
+    for _ in range(6):
+        player = make_player()
+        assert burst(player) == ["opened"] * 2 + ["refused"] * (threads - 2)
+        assert Table.objects.filter(host=player).count() == 2

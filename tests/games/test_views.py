@@ -240,3 +240,60 @@ def test_the_lobby_explains_an_empty_list_and_knows_each_game_s_seat_range(clien
     html = client.get(reverse("games:lobby")).content.decode()
     assert "No one is waiting for players right now." in html
     assert '"golf-4": [3, 7]' in html and "js/lobby.js" in html
+
+
+@pytest.mark.parametrize(
+    ("position", "message"),
+    [
+        ("²", "Choose a seat by its number."),
+        ("①", "Choose a seat by its number."),
+        ("１", "Choose a seat by its number."),
+        ("٣", "Choose a seat by its number."),
+        ("-1", "Choose a seat by its number."),
+        ("1.0", "Choose a seat by its number."),
+        ("x", "Choose a seat by its number."),
+        ("9", "There is no such seat at this table."),
+    ],
+)
+def test_a_seat_that_is_not_one_of_the_table_s_is_refused_clearly_and_changes_nothing(
+    client, position, message
+):
+    ana = make_player()
+    table = services.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana])
+    before = table.version
+    client.force_login(make_player())
+    url = reverse("games:join", args=[table.pk])
+    response = client.post(url, {"position": position}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and message in response.content.decode()
+    # Without htmx the same sentence comes back with the table page.
+    response = client.post(url, {"position": position}, follow=True)
+    assert response.status_code == 200 and message in response.content.decode()
+    table.refresh_from_db()
+    assert table.version == before
+    assert [s.player for s in table.seats.order_by("position")] == [ana, None, None]
+
+
+def test_a_plain_seat_number_or_none_at_all_takes_a_seat(client):
+    ana = make_player()
+    table = services.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana])
+    ben, cy = make_player(), make_player()
+    client.force_login(ben)
+    client.post(reverse("games:join", args=[table.pk]), {"position": "2"})
+    client.force_login(cy)
+    client.post(reverse("games:join", args=[table.pk]))
+    assert [s.player for s in table.seats.order_by("position")] == [ana, cy, ben]
+
+
+def test_play_now_and_the_lobby_form_say_when_the_player_hosts_enough_tables(client, settings):
+    settings.FAIRWAY_MAX_HOSTED_TABLES = 1
+    ana = make_player()
+    client.force_login(ana)
+    first = client.post(reverse("games:quick_start"))
+    assert first.status_code == 302
+    message = "You already have 1 table open or in play. Finish one, or leave it"
+    response = client.post(reverse("games:quick_start"), follow=True)
+    assert response.status_code == 200 and message in response.content.decode()
+    data = {"variant": "golf-6", "seat_count": "2", "is_public": "1", "turn_timer": "0"}
+    response = client.post(reverse("games:new_table"), data)
+    assert response.status_code == 400 and message in response.content.decode()
+    assert Table.objects.count() == 1

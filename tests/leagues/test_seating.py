@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
+from games import services as game_services
 from games.models import Table
 from leagues import services
 from leagues.models import Rating
@@ -122,6 +123,60 @@ def test_live_tables_are_private_live_tables_seated_with_the_night_players(night
         seated |= {seat.player_id for seat in table.seats.all()}
     assert seated == {p.pk for p in players}
     assert len({nt.table.deal_seed for nt in tables}) == 1
+
+
+def test_a_seat_at_a_live_night_table_is_neither_given_up_nor_taken_by_another(client, night_of):
+    """A member who leaves and hands the invite link to an outsider would have the
+    outsider play in the league: the organiser's seating stands."""
+    organiser, players, night = night_of(2)
+    (night_table,) = services.seat_night(
+        night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
+    )
+    table = night_table.table
+    assert table.seats_assigned
+    member, outsider = players[0], make_player("outsider")
+    seats = [(s.position, s.player_id) for s in table.seats.order_by("position")]
+    version = table.version
+    message = "The organiser assigns the seats at this table."
+
+    client.force_login(member)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert message in page and "Leave the table" not in page and "Invite players" not in page
+    response = client.post(reverse("games:leave", args=[table.pk]), HTTP_HX_REQUEST="true")
+    assert message in response.content.decode()
+
+    client.force_login(outsider)
+    client.get(reverse("games:invite", args=[table.invite_code]))
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "Sit here" not in page and "You are watching" in page
+    for position in ("", "0", "1"):
+        response = client.post(
+            reverse("games:join", args=[table.pk]), {"position": position}, HTTP_HX_REQUEST="true"
+        )
+        assert message in response.content.decode()
+    with pytest.raises(game_services.GameError, match=message):
+        game_services.join_table(table=table, player=outsider)
+    with pytest.raises(game_services.GameError, match=message):
+        game_services.leave_table(table=table, player=member)
+
+    table.refresh_from_db()
+    assert table.version == version
+    assert [(s.position, s.player_id) for s in table.seats.order_by("position")] == seats
+    # The organiser starts the match with the players seated.
+    game_services.start_match(table=table, by=organiser)
+    assert {c.player for c in table.scorecards.all()} == set(players)
+
+
+def test_a_table_opened_in_the_lobby_still_takes_and_gives_up_seats(client):
+    host, guest = make_player(), make_player()
+    table = game_services.create_table(host=host, variant="golf-6", seat_count=2, players=[host])
+    assert not table.seats_assigned
+    client.force_login(guest)
+    assert "Sit here" in client.get(table.get_absolute_url()).content.decode()
+    client.post(reverse("games:join", args=[table.pk]))
+    assert "Leave the table" in client.get(table.get_absolute_url()).content.decode()
+    client.post(reverse("games:leave", args=[table.pk]))
+    assert not table.seats.filter(player=guest).exists()
 
 
 def test_the_seating_page_reports_what_went_wrong(client, night_of):

@@ -1,0 +1,154 @@
+"""In a real browser: the site's pages and a live table run under its Content-Security-Policy
+without one violation (an inline style htmx injects, a style attribute in a frame, an
+inline script would each be refused by the browser and reported here)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Move, Table
+from tests.conftest import DaphneServer
+from tests.e2e.test_live_play import take_turn
+from tests.factories import (
+    PASSWORD,
+    even_holes,
+    make_club,
+    make_league,
+    make_night,
+    make_player,
+    make_season,
+    played_table,
+)
+
+pytestmark = pytest.mark.e2e
+
+# Runs in every page before its own scripts: keeps every violation the page reports.
+WATCH = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", function (event) {
+  window.__violations.push(
+    event.violatedDirective + " blocked " + (event.blockedURI || "inline") +
+    " at " + (event.sourceFile || location.pathname) + ":" + event.lineNumber
+  );
+});
+"""
+
+
+@pytest.fixture
+def daphne_server(transactional_db):
+    server = DaphneServer(extra_env={"FAIRWAY_HOLE_PAUSE": "3600"}).start()
+    yield server
+    server.stop()
+
+
+class Watched:
+    """A browser context whose pages report what the policy refused."""
+
+    def __init__(self, browser, server) -> None:
+        self.server = server
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.context.add_init_script(WATCH)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.console: list[str] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.console.append(f"page error: {error}"))
+
+    def _console(self, message) -> None:
+        if "Content Security Policy" in message.text:
+            self.console.append(f"{message.type}: {message.text}")
+
+    def visit(self, path: str) -> None:
+        self.check()
+        self.page.goto(self.server.url + path)
+        self.page.wait_for_load_state("networkidle")
+
+    def sign_in(self, username: str) -> None:
+        self.visit("/accounts/login/")
+        self.page.get_by_label("Username").fill(username)
+        self.page.get_by_label("Password").fill(PASSWORD)
+        self.page.get_by_role("button", name="Log in").click()
+        expect(self.page).to_have_url(re.compile(r"/$"))
+
+    def check(self) -> None:
+        """Fail on anything the policy refused on the page shown now."""
+        if self.page.url.startswith("http"):
+            violations = self.page.evaluate("window.__violations || []")
+            assert not violations, f"{self.page.url}: {violations}"
+        assert not self.console, self.console
+
+
+def test_pages_and_a_live_table_run_without_a_policy_violation(daphne_server, playwright_browser):
+    organiser = make_player("olive", display_name="Olive")
+    ana = make_player("ana", display_name="Ana")
+    ben = make_player("ben", display_name="Ben")
+    club = make_club("Green Club", organiser=organiser, members=[ana, ben])
+    league = make_league(club)
+    season = make_season(league)
+    night = make_night(season, date(2026, 3, 3))
+    played_table(night, [ana, ben], even_holes(30, 40))
+    played_table(make_night(season, date(2026, 3, 10)), [ana, ben], even_holes(36, 33))
+
+    anas = Watched(playwright_browser, daphne_server)
+    anas.visit("/")
+    anas.visit("/rules/")
+    expect(anas.page.get_by_role("heading", name="How to play")).to_be_visible()
+    anas.sign_in("ana")
+    anas.visit("/")
+    anas.visit(f"/leagues/{league.pk}/")
+    anas.visit(f"/leagues/seasons/{season.pk}/")
+    anas.visit(f"/leagues/nights/{night.pk}/")
+    anas.visit(f"/leagues/{league.pk}/players/{ana.pk}/")
+    expect(anas.page.locator("svg.chart").first).to_be_visible()
+
+    # The lobby: its form (and the script that keeps the seat count in range).
+    anas.visit("/play/")
+    anas.page.get_by_label("Game", exact=True).select_option("play-nine")
+    anas.page.get_by_label("Seats", exact=True).fill("2")
+    anas.page.get_by_role("button", name="Create the table").click()
+    expect(anas.page.get_by_role("heading", name=re.compile("Play Nine"))).to_be_visible()
+    table = Table.objects.get(host=ana)
+
+    bens = Watched(playwright_browser, daphne_server)
+    bens.sign_in("ben")
+    bens.visit("/play/")
+    bens.page.get_by_role("link", name=f"Open table {table.pk}").click()
+    bens.page.get_by_role("button", name="Sit here").click()
+    expect(anas.page.get_by_text("Ben", exact=True)).to_be_visible()
+    anas.page.get_by_role("button", name="Start the match").click()
+    expect(anas.page.get_by_text("Hole 1 of 9")).to_be_visible()
+    expect(bens.page.get_by_text("Hole 1 of 9")).to_be_visible()
+
+    # A few moves, each over a socket, each screen swapping in the other's.
+    pages = [anas.page, bens.page]
+    for _ in range(6):
+        table.refresh_from_db()
+        for page in pages:
+            page.wait_for_selector(
+                f'#table-status[data-version="{table.version}"]', state="attached"
+            )
+        actor = next(p for p in pages if p.locator("[ws-send] button, #tee-off-button").count())
+        before = Move.objects.filter(hole__table=table).count()
+        take_turn(actor)
+        for _ in range(200):
+            if Move.objects.filter(hole__table=table).count() > before:
+                break
+            actor.wait_for_timeout(50)
+        else:
+            pytest.fail("the move was not made")
+    table.refresh_from_db()
+    for page in pages:
+        page.wait_for_selector(f'#table-status[data-version="{table.version}"]', state="attached")
+        # The course's columns come from a class, as its variant lays it out.
+        columns = page.locator(".course .grid").first.evaluate(
+            "el => getComputedStyle(el).gridTemplateColumns.split(' ').length"
+        )
+        assert columns == 4
+    anas.check()
+    bens.check()
+    anas.context.close()
+    bens.context.close()

@@ -1,0 +1,45 @@
+"""Data migrations of leagues, run on records made before them."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [("games", "0002_live_play"), ("leagues", "0003_correction_removes_playoff_holes")]
+AFTER = [("games", "0003_table_seats_assigned"), ("leagues", "0004_night_tables_seats_assigned")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_live_tables_of_nights_seated_before_the_flag_keep_their_seats_assigned():
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE)
+    apps = executor.loader.project_state(BEFORE).apps
+    Club = apps.get_model("leagues", "Club")
+    Table = apps.get_model("games", "Table")
+    NightTable = apps.get_model("leagues", "NightTable")
+    club = Club.objects.create(name="Club", slug="club")
+    league = apps.get_model("leagues", "League").objects.create(club=club, name="League")
+    season = apps.get_model("leagues", "Season").objects.create(
+        league=league, name="Season", start=date(2026, 1, 1), end=date(2026, 12, 31)
+    )
+    night = apps.get_model("leagues", "LeagueNight").objects.create(
+        season=season, date=date(2026, 3, 1)
+    )
+    live = Table.objects.create(kind="live", invite_code="live")
+    hand = Table.objects.create(kind="hand", invite_code="hand")
+    Table.objects.create(kind="live", invite_code="lobby")  # a lobby table: no night
+    NightTable.objects.create(night=night, table=live, number=1)
+    NightTable.objects.create(night=night, table=hand, number=2)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(AFTER)
+    apps = executor.loader.project_state(AFTER).apps
+    assigned = apps.get_model("games", "Table").objects.filter(seats_assigned=True)
+    assert set(assigned.values_list("pk", flat=True)) == {live.pk}
+
+    # Back to the newest state for the tests after this one.
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -1,0 +1,108 @@
+"""The Content-Security-Policy header, and pages whose markup needs nothing it forbids."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from games import autoplay, services
+from tests.factories import (
+    even_holes,
+    make_club,
+    make_league,
+    make_night,
+    make_player,
+    make_season,
+    open_table,
+    played_table,
+)
+
+pytestmark = pytest.mark.django_db
+
+HOST = "127.0.0.1:8000"
+# An inline script (a data block such as json_script's is not run, and is allowed), a
+# style attribute or element, an event handler attribute, a javascript: URL.
+INLINE = re.compile(
+    r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>"
+    r"|<style\b|\sstyle=|\son[a-z]+=|javascript:",
+    re.IGNORECASE,
+)
+
+
+def policy(response) -> dict[str, list[str]]:
+    header = response["Content-Security-Policy"]
+    directives = (part.split() for part in header.split(";") if part.strip())
+    return {name: values for name, *values in directives}
+
+
+def test_the_site_allows_its_own_scripts_styles_and_sockets_only(client):
+    response = client.get(reverse("games:rules"), HTTP_HOST=HOST)
+    csp = policy(response)
+    assert csp["script-src"] == ["'self'"] and csp["style-src"] == ["'self'"]
+    assert csp["default-src"] == ["'self'"] and csp["object-src"] == ["'none'"]
+    assert csp["frame-ancestors"] == ["'none'"]
+    assert sorted(csp["connect-src"]) == ["'self'", f"ws://{HOST}"]
+    assert "unsafe" not in response["Content-Security-Policy"]
+    # Served over HTTPS, the sockets are wss.
+    secure = client.get(reverse("games:rules"), HTTP_HOST=HOST, secure=True)
+    assert sorted(policy(secure)["connect-src"]) == ["'self'", f"wss://{HOST}"]
+
+
+def test_every_page_s_markup_has_no_inline_script_or_style(client):
+    organiser = make_player("olive", display_name="Olive")
+    ann, bea = make_player("ann", display_name="Ann"), make_player("bea", display_name="Bea")
+    club = make_club("Green Club", organiser=organiser, members=[ann, bea])
+    league = make_league(club)
+    season = make_season(league)
+    night = make_night(season, date(2026, 3, 1))
+    night_table = played_table(night, [ann, bea], even_holes(30, 40))
+    played_table(make_night(season, date(2026, 3, 8)), [ann, bea], even_holes(35, 33))
+    to_enter = open_table(make_night(season, date(2026, 3, 15)), [ann, bea])
+    waiting = services.create_table(host=ann, variant="golf-4", seat_count=3, players=[ann])
+    live = services.create_table(host=ann, variant="play-nine", seat_count=2, bots={1: "greedy"})
+    services.join_table(table=live, player=ann)
+    services.start_match(table=live, by=ann)
+    finished = services.create_table(
+        host=ann, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
+    )
+    services.start_match(table=finished, by=ann)
+    autoplay.play_out(table_id=finished.pk)
+
+    anonymous = [reverse("home"), reverse("login"), reverse("signup"), reverse("games:rules")]
+    anonymous += [reverse("admin:login"), reverse("password_reset")]
+    for url in anonymous:
+        response = client.get(url, HTTP_HOST=HOST)
+        assert response.status_code == 200, url
+        assert not INLINE.findall(response.content.decode()), url
+
+    client.force_login(organiser)
+    pages = [
+        reverse("home"),
+        reverse("account"),
+        reverse("games:lobby"),
+        reverse("games:lobby_tables"),
+        waiting.get_absolute_url(),
+        live.get_absolute_url(),
+        finished.get_absolute_url(),
+        reverse("games:replay", args=[finished.pk, 1]),
+        reverse("leagues:index"),
+        reverse("leagues:club", args=[club.slug]),
+        reverse("leagues:league", args=[league.pk]),
+        reverse("leagues:season", args=[season.pk]),
+        reverse("leagues:night", args=[night.pk]),
+        reverse("leagues:player", args=[league.pk, ann.pk]),
+        reverse("leagues:table_results", args=[to_enter.pk]),
+        reverse("leagues:table_correct", args=[night_table.pk]),
+    ]
+    for url in pages:
+        response = client.get(url, HTTP_HOST=HOST)
+        assert response.status_code == 200, url
+        assert not INLINE.findall(response.content.decode()), url
+    # The lobby's form with its errors shown.
+    response = client.post(
+        reverse("games:new_table"), {"variant": "golf-4", "seat_count": "2"}, HTTP_HOST=HOST
+    )
+    assert response.status_code == 400 and not INLINE.findall(response.content.decode())
