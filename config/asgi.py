@@ -15,12 +15,19 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config import gc_pacing  # noqa: E402
-from config.seams import allow_restart_codes, on_daphne_shutdown  # noqa: E402
+from config.seams import (  # noqa: E402
+    allow_restart_codes,
+    on_daphne_shutdown,
+    on_daphne_start,
+)
+from games.autoplay import ensure_started  # noqa: E402
 from games.consumers import close_for_restart  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 allow_restart_codes()
 on_daphne_shutdown(close_for_restart)
+# Bots, turn timers and next deals run from start-up, not from the first connection.
+on_daphne_start(ensure_started)
 
 application = ProtocolTypeRouter(
     {

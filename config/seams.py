@@ -121,6 +121,19 @@ def allow_restart_codes() -> None:
     WebSocketProtocol.serverClose = server_close
 
 
+def on_daphne_start(start: Callable[[], object]) -> None:
+    """Call `start()` in daphne's event loop as soon as it runs (a no-op elsewhere).
+
+    Twisted's asyncio reactor fires its start-up triggers before the loop runs, so the
+    call is put off to the loop's first turn.
+    """
+    if "daphne.server" not in sys.modules or "twisted.internet.reactor" not in sys.modules:
+        return
+    from twisted.internet import reactor
+
+    reactor.callWhenRunning(reactor.callLater, 0, start)
+
+
 def on_daphne_shutdown(close: Callable[[], Awaitable[None]]) -> None:
     """Run `close()` when daphne's reactor begins to shut down, before sockets drop.
 
@@ -283,8 +296,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
             sources.append(self.channel_receive)
         self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await dispatch_all(sources, self.dispatch)
+        try:
+            with contextlib.suppress(StopConsumer):
+                await dispatch_all(sources, self.dispatch)
+        finally:
+            await self.release()
+
+    async def release(self) -> None:
+        """Let go of what the connection holds beyond its life (its groups). Runs once
+        the connection ends, however it ends; channels' own loop has no such step."""
 
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)

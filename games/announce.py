@@ -27,6 +27,22 @@ def group_name(table_id: int) -> str:
     return f"table_{table_id}"
 
 
+def player_group(player_id: int) -> str:
+    """The channel-layer group of all of one player's live connections."""
+    return f"player_{player_id}"
+
+
+def account_changed(sender, instance, update_fields=None, **kwargs) -> None:
+    """A player's account was saved (a new password among other things): after the
+    commit, their open connections check that their sign-in still holds. A post_save
+    receiver; a log-in's own save (its time only) says nothing."""
+    if update_fields is not None and set(update_fields) <= {"last_login"}:
+        return
+    group = player_group(instance.pk)
+    message = {"type": "account.changed"}
+    transaction.on_commit(lambda: _send(group, message))
+
+
 def table_changed(table: Table, *, wake: bool = True, news: dict | None = None) -> None:
     """After the commit, tell the table's connections the new version.
 
@@ -80,7 +96,8 @@ def _send(group: str, message: dict) -> None:
 
         def start() -> None:
             task = loop.create_task(
-                layer.group_send(group, message), name=f"{group} version {message['version']}"
+                layer.group_send(group, message),
+                name=f"{group} {message.get('version', message['type'])}",
             )
             _sending.add(task)
             task.add_done_callback(_sent)
@@ -96,4 +113,4 @@ def _send(group: str, message: dict) -> None:
         else:
             asyncio.run(_send_within(layer, group, message))
     except Exception:  # The database is the truth; a lost message costs a resync.
-        logger.exception("Could not announce %s version %s", group, message["version"])
+        logger.exception("Could not announce %s %s", group, message.get("version", message["type"]))

@@ -1,4 +1,6 @@
 from django.apps import AppConfig
+from django.contrib.auth import get_user_model
+from django.db.models.signals import post_save
 
 from config import seams
 
@@ -11,3 +13,9 @@ class GamesConfig(AppConfig):
         # Live play leans on a few libraries' private names: refuse to start on versions
         # they were not written for.
         seams.check()
+        from . import announce
+
+        # Open sockets follow a password change: the account's sockets recheck it.
+        post_save.connect(
+            announce.account_changed, sender=get_user_model(), dispatch_uid="games_account"
+        )

@@ -24,13 +24,14 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY
 
 from config.seams import LiveConsumer
 
 from . import announce, autoplay, frames, live, services
 from .autoplay import move_call
 from .models import Table
-from .selectors import may_watch, table_version
+from .selectors import may_watch, signed_in, table_version
 
 MAX_MESSAGE_BYTES = 4096
 ACTION_TYPES = {"tee_off", "draw", "replace", "flip", "discard", "knock", "swap"}
@@ -45,6 +46,9 @@ FLOOD_CLOSE_AFTER = 40
 SLOW_DOWN = "Slow down: too many messages."
 # 4429: an application close code meaning "too many messages"; 1012: service restart.
 CLOSE_FLOOD = 4429
+# Application close codes: "sign in first" and "no such table, or not yours to watch".
+CLOSE_SIGN_IN = 4401
+CLOSE_NOT_FOUND = 4404
 CLOSE_RESTART = 1012
 
 
@@ -88,6 +92,8 @@ def parse_message(data: Any) -> tuple[str, dict, int]:
         raise services.GameError("That message was not understood: it carries no version.")
     version = _number(data["version"], "The version")
     kind = data.get("type")
+    if not isinstance(kind, str):
+        raise services.GameError("That is not a move of this game.")
     if kind in {"next_hole", "sync"}:
         return kind, {}, version
     if kind not in ACTION_TYPES:
@@ -133,16 +139,17 @@ class TableConsumer(LiveConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            # 4401: an application close code meaning "sign in first".
-            await self.close(code=4401)
+            await self.refuse(CLOSE_SIGN_IN)
             return
         self.user = user
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         if not await self._may_watch():
-            await self.close(code=4404)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         self.group = announce.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.player_group = announce.player_group(self.user.pk)
+        await self.channel_layer.group_add(self.player_group, self.channel_name)
         self.bucket = TokenBucket(
             float(getattr(settings, "FAIRWAY_WS_RATE", RATE)),
             int(getattr(settings, "FAIRWAY_WS_BURST", BURST)),
@@ -158,7 +165,18 @@ class TableConsumer(LiveConsumer):
         await self.send_render()
         autoplay.ensure_started().poke(self.table_id)
 
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with `code`: a handshake refused outright reaches the page
+        as 1006, which htmx answers by reconnecting for ever; an application code ends it."""
+        await self.accept()
+        await self.close(code=code)
+
     async def disconnect(self, code: int) -> None:
+        await self.release()
+
+    async def release(self) -> None:
+        """Leave the table's group and this process's viewers, once closed for any reason
+        (a failure too: a dead channel left in the group costs every move a send)."""
         if self.watching:
             frames.unwatch(self.table_id, self.user)
             self.watching = False
@@ -166,6 +184,8 @@ class TableConsumer(LiveConsumer):
         _open_consumers.discard(self)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "player_group"):
+            await self.channel_layer.group_discard(self.player_group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.is_open:
@@ -187,7 +207,7 @@ class TableConsumer(LiveConsumer):
             return
         try:
             kind, action, version = parse_message(json.loads(text_data))
-        except ValueError as error:  # GameError is a ValueError too
+        except (ValueError, RecursionError) as error:  # GameError is a ValueError too
             message = str(error) if isinstance(error, services.GameError) else ""
             await self.send_alert(message or "That message was not understood.")
             return
@@ -218,6 +238,14 @@ class TableConsumer(LiveConsumer):
             await self.send_render(alert=str(error))
         except services.GameError as error:
             await self.send_alert(str(error))
+
+    async def account_changed(self, event: dict) -> None:
+        """The account was saved: a new password signs out every other session, and
+        their sockets with them (4401, as for a socket that never signed in)."""
+        session = self.scope.get("session") or {}
+        if not await database_sync_to_async(signed_in)(self.user.pk, session.get(HASH_SESSION_KEY)):
+            self.is_open = False
+            await self.close(code=CLOSE_SIGN_IN)
 
     async def table_changed(self, event: dict) -> None:
         version = event.get("version")

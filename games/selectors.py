@@ -10,8 +10,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from games import engine
 from games.engine import state_from_dict
@@ -224,6 +226,17 @@ def replay_states(hole: Hole) -> list[tuple[Any, Move | None]]:
         state = engine.apply_action(state, seat, move.action)
         states.append((state, move))
     return states
+
+
+def signed_in(player_id: int, session_hash: str | None) -> bool:
+    """Whether a session that signed in with `session_hash` is still signed in: Django
+    signs out every session made before a password change (the hash changes)."""
+    player = get_user_model().objects.filter(pk=player_id, is_active=True).first()
+    return (
+        player is not None
+        and session_hash is not None
+        and constant_time_compare(session_hash, player.get_session_auth_hash())
+    )
 
 
 def table_version(table_id: int) -> int | None:

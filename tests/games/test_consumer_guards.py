@@ -123,3 +123,76 @@ async def test_a_spectator_sync_gets_the_spectators_render():
     # The only form a spectator gets is the resync one.
     assert frame.count("<form ws-send") == frame.count('value="sync"') == 1
     await spectator.disconnect()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type": [1], "version": 1}',
+        '{"type": {"a": 1}, "version": 1}',
+        '{"type": "draw", "source": ["pile"], "version": 1}',
+        "[" * 1500 + "]" * 1500,
+        '{"type": "draw", "version": ' + "[" * 1500 + "]" * 1500 + "}",
+        '{"type": "swap", "positions": {"0": 1}, "version": 1}',
+        "NaN",
+        '"just a string"',
+    ],
+)
+async def test_any_message_shape_is_refused_politely_and_the_socket_stays(text):
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+    before = await snapshot(table.pk)
+    await ana_ws.send_to(text)
+    alert = await ana_ws.receive_from(timeout=10)
+    assert 'id="table-alert"' in alert and "<p>" in alert
+    # Still open, still answering, nothing changed.
+    await ana_ws.send_to(sync_frame(table.version - 1))
+    assert 'id="table-board"' in await ana_ws.receive_from(timeout=10)
+    assert await snapshot(table.pk) == before
+    await ana_ws.disconnect()
+
+
+async def test_a_connection_that_fails_leaves_its_table_group(monkeypatch):
+    from channels.layers import get_channel_layer
+
+    from games.consumers import TableConsumer
+
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+
+    async def broken(self, text_data=None, bytes_data=None):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(TableConsumer, "receive", broken)
+    await ana_ws.send_to(sync_frame(table.version))
+    with pytest.raises(RuntimeError, match="a bug"):  # the server closes it with 1011
+        await ana_ws.receive_output(timeout=10)
+    layer = get_channel_layer()
+    assert not layer.groups.get(announce.group_name(table.pk))
+
+
+async def test_a_new_password_closes_the_accounts_other_sockets():
+    """A password change signs out the account's other sessions, sockets included; a
+    change of display name does not."""
+    table, ana, ben = await two_players()
+    ana_ws, _ = await connect(ana, table.pk)
+    ben_ws, _ = await connect(ben, table.pk)
+
+    def rename(player) -> None:
+        player.display_name = "Anna"
+        player.save()
+
+    await database_sync_to_async(rename)(ana)
+    await ana_ws.send_to(sync_frame(table.version - 1))
+    assert 'id="table-board"' in await ana_ws.receive_from(timeout=10)
+
+    def new_password(player) -> None:
+        player.set_password("a whole new secret 77")
+        player.save()
+
+    await database_sync_to_async(new_password)(ana)
+    assert await ana_ws.receive_output(timeout=10) == {"type": "websocket.close", "code": 4401}
+    # Ben's socket is his own, and stays.
+    await ben_ws.send_to(sync_frame(table.version - 1))
+    assert 'id="table-board"' in await ben_ws.receive_from(timeout=10)
+    await ben_ws.disconnect()

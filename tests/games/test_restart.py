@@ -124,3 +124,16 @@ def test_a_server_stopped_while_its_bots_play_exits_at_once(server, settings):
         except subprocess.TimeoutExpired:
             pytest.fail("The server did not exit within 8 s of SIGTERM.")
     assert code == 0
+
+
+def test_a_server_moves_its_bots_from_start_up_before_anyone_connects(server):
+    """Bots and turn timers run from the moment the server starts, not from the first
+    socket that opens: a bot whose turn came while no server ran moves at once."""
+    ana = make_player("ana", display_name="Ana")
+    table = services.create_table(
+        host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ana]
+    )
+    services.start_match(table=table, by=ana)
+    server.start()
+    # No socket, no page: the server's own driver tees off for the bot.
+    assert wait_for(lambda: Move.objects.filter(hole__table=table, by_bot=True).exists(), 30)
