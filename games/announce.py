@@ -82,6 +82,11 @@ async def _send_within(layer, group: str, message: dict) -> None:
     await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
 
 
+def _what(message: dict) -> str:
+    """A message's name in the log: the table version it announces, or its type."""
+    return f"version {message['version']}" if "version" in message else message["type"]
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -97,7 +102,7 @@ def _send(group: str, message: dict) -> None:
         def start() -> None:
             task = loop.create_task(
                 layer.group_send(group, message),
-                name=f"{group} {message.get('version', message['type'])}",
+                name=f"{group} {_what(message)}",
             )
             _sending.add(task)
             task.add_done_callback(_sent)
@@ -113,4 +118,4 @@ def _send(group: str, message: dict) -> None:
         else:
             asyncio.run(_send_within(layer, group, message))
     except Exception:  # The database is the truth; a lost message costs a resync.
-        logger.exception("Could not announce %s %s", group, message.get("version", message["type"]))
+        logger.exception("Could not announce %s %s", group, _what(message))
