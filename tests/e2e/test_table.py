@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
 from games import services
 from games.models import Move, Table
+from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import sign_in
 from tests.factories import make_player
 
@@ -55,3 +59,78 @@ def test_a_tee_off_tick_survives_another_players_tee_off(daphne_server, playwrig
     assert Move.objects.filter(hole__table=table).count() == 2
     ana_context.close()
     ben_context.close()
+
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+# Every control the table shows, as boxes, with whether its label fits inside it.
+CONTROLS = """() => Array.from(document.querySelectorAll(
+    "#table-board button, #table-board select, #table-status button, #table-board a"
+  )).filter((el) => el.offsetParent !== null).map((el) => {
+    const r = el.getBoundingClientRect();
+    return {id: el.id || el.textContent.trim(), left: r.left, right: r.right, top: r.top,
+            bottom: r.bottom, clipped: el.scrollWidth > el.clientWidth + 1};
+  })"""
+
+
+def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
+    found = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if width > 0.5 and height > 0.5:
+                found.append((a["id"], b["id"]))
+    return found
+
+
+@pytest.fixture
+def fast_bots():
+    server = DaphneServer(
+        extra_env={"FAIRWAY_HOLE_PAUSE": "3600", "FAIRWAY_BOT_DELAY": "0.05"}
+    ).start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize(
+    ("seats", "variant"), [(2, "play-nine"), (4, "play-nine"), (8, "golf-9-3deck")]
+)
+def test_no_control_on_the_table_overlaps_another_mid_hole(
+    transactional_db, fast_bots, playwright_browser, seats, variant
+):
+    """With a card drawn and most cards face down (a "Turn up" under each), every button
+    keeps its own space and its whole label, on a desktop and on a phone, and nothing
+    scrolls sideways."""
+    ana_player = make_player("ana", display_name="Ana")
+    table = services.create_table(
+        host=ana_player,
+        variant=variant,
+        seat_count=seats,
+        players=[ana_player],
+        bots={position: "greedy" for position in range(1, seats)},
+    )
+    table = services.start_match(table=table, by=ana_player)
+    context, ana = sign_in(playwright_browser, fast_bots, "ana")
+    live(ana, fast_bots, table)
+    legend = ana.locator(".tee-off legend").inner_text()
+    for n in range(int(re.search(r"choose (\d+)", legend).group(1))):
+        ana.locator(".tee-off label.pick").nth(n).click()
+    ana.locator("#tee-off-button").click()
+    ana.locator("#draw-pile").click(timeout=30_000)
+    expect(ana.locator("button.card-button[id^=replace-]").first).to_be_visible()
+    if variant == "play-nine":
+        assert ana.locator("button.flip").count() >= 3
+
+    for viewport, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
+        ana.set_viewport_size(viewport)
+        ana.wait_for_timeout(100)
+        boxes = ana.evaluate(CONTROLS)
+        assert len(boxes) > seats
+        assert overlaps(boxes) == [], suffix
+        assert [box["id"] for box in boxes if box["clipped"]] == [], suffix
+        assert ana.evaluate("document.documentElement.scrollWidth <= innerWidth"), suffix
+        ana.screenshot(path=str(SCREENSHOTS / f"table-{seats}-seats{suffix}.png"), full_page=True)
+    context.close()
