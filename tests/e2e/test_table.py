@@ -110,7 +110,7 @@ def test_no_control_on_the_table_overlaps_another_mid_hole(
         variant=variant,
         seat_count=seats,
         players=[ana_player],
-        bots={position: "greedy" for position in range(1, seats)},
+        bots=dict.fromkeys(range(1, seats), "greedy"),
     )
     table = services.start_match(table=table, by=ana_player)
     context, ana = sign_in(playwright_browser, fast_bots, "ana")
