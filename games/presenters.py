@@ -215,6 +215,8 @@ def turn_text(context: dict[str, Any]) -> str:
             winner = results[0]
             return f"Match over. {winner.name} wins with {winner.total} strokes."
         return "Match over."
+    if table.status == Table.Status.ABANDONED:
+        return "Match abandoned: no one moved here for a long while."
     if hole is None or view is None:
         return ""
     controls = context["controls"]

@@ -297,3 +297,18 @@ def test_play_now_and_the_lobby_form_say_when_the_player_hosts_enough_tables(cli
     response = client.post(reverse("games:new_table"), data)
     assert response.status_code == 400 and message in response.content.decode()
     assert Table.objects.count() == 1
+
+
+def test_an_abandoned_match_says_so_and_offers_no_move(client, settings):
+    settings.FAIRWAY_IDLE_HOURS = 1
+    ana = make_player()
+    table = services.quick_start(player=ana)
+    Table.objects.filter(pk=table.pk).update(
+        turn_started_at=table.turn_started_at.replace(year=2000)
+    )
+    assert services.abandon_idle_tables() == [table.pk]
+    client.force_login(ana)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "Match abandoned" in page
+    assert 'ws-send><input type="hidden" name="type" value="tee_off"' not in page
+    assert 'id="tee-off-button"' not in page and 'id="draw-pile"' not in page
