@@ -312,3 +312,25 @@ def test_an_abandoned_match_says_so_and_offers_no_move(client, settings):
     assert "Match abandoned" in page
     assert 'ws-send><input type="hidden" name="type" value="tee_off"' not in page
     assert 'id="tee-off-button"' not in page and 'id="draw-pile"' not in page
+
+
+def test_bots_go_by_short_golf_names_with_their_level_as_a_chip(client):
+    """A bot's name fits a scorecard's row; how well it plays is a chip beside it."""
+    ana = make_player(display_name="Ana")
+    table = services.create_table(
+        host=ana, variant="golf-4", seat_count=3, players=[ana], bots={1: "greedy", 2: "expert"}
+    )
+    client.force_login(ana)
+    waiting = client.get(table.get_absolute_url()).content.decode()
+    assert 'Bogey <span class="chip bot">greedy bot</span>' in waiting
+    assert 'Eagle <span class="chip bot">expert bot</span>' in waiting
+    services.start_match(table=table, by=ana)
+    assert [card.name for card in table.scorecards.order_by("position")] == [
+        "Ana",
+        "Bogey",
+        "Eagle",
+    ]
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert re.search(r'<span class="seat-name">Bogey</span><span class="chip bot">greedy bot', page)
+    assert re.search(r'<span class="seat-name">Eagle</span><span class="chip bot">expert bot', page)
+    assert "(greedy)" not in page and "(expert)" not in page
