@@ -88,7 +88,8 @@
       clocks.forEach(function (clock) {
         const left = Math.max(0, clock.seconds - gone);
         clock.el.textContent = left + clock.suffix;
-        clock.el.classList.toggle("urgent", left <= 10);
+        // Only a turn's last seconds are urgent; the wait for the next deal is not.
+        clock.el.classList.toggle("urgent", clock.el.classList.contains("turn-timer") && left <= 10);
       });
     }, 250);
   }

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
@@ -13,6 +17,7 @@ from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import sign_in
 from tests.factories import make_player
+from tests.games.helpers import current, next_actor, quick_action
 
 pytestmark = pytest.mark.e2e
 
@@ -133,4 +138,65 @@ def test_no_control_on_the_table_overlaps_another_mid_hole(
         assert [box["id"] for box in boxes if box["clipped"]] == [], suffix
         assert ana.evaluate("document.documentElement.scrollWidth <= innerWidth"), suffix
         ana.screenshot(path=str(SCREENSHOTS / f"table-{seats}-seats{suffix}.png"), full_page=True)
+    context.close()
+
+
+@pytest.fixture
+def short_pause():
+    server = DaphneServer(extra_env={"FAIRWAY_HOLE_PAUSE": "8", "FAIRWAY_BOT_DELAY": "0.05"})
+    yield server.start()
+    server.stop()
+
+
+def test_only_a_turn_timer_s_last_seconds_are_urgent(
+    transactional_db, short_pause, playwright_browser
+):
+    """The wait for the next deal counts down calmly; a turn with seconds left turns red."""
+    ana_player, ben_player = make_player("ana"), make_player("ben")
+    players = {0: ana_player, 1: ben_player}
+    table = services.create_table(
+        host=ana_player,
+        variant="golf-4",
+        seat_count=3,
+        players=[ana_player, ben_player],
+        bots={2: "greedy"},
+    )
+    table = services.start_match(table=table, by=ana_player)
+    for _ in range(500):
+        table, hole, state = current(table.pk)
+        if hole.finished_at is not None:
+            break
+        seat = next_actor(state)
+        position = hole.seat_positions[seat]
+        if position in players:
+            with contextlib.suppress(services.GameError):  # the bot moved first
+                services.apply_move(
+                    table_id=table.pk,
+                    player=players[position],
+                    action=quick_action(state, seat),
+                    version=table.version,
+                )
+        else:
+            time.sleep(0.05)  # the server's driver plays the bot
+    context, ana = sign_in(playwright_browser, short_pause, "ana")
+    live(ana, short_pause, table)
+    deal = ana.locator("#hole-banner .countdown")
+    expect(deal).to_be_visible()
+    ana.wait_for_timeout(600)  # the page's ticker has run
+    assert int(deal.inner_text().split()[0]) <= 10
+    expect(deal).not_to_have_class(re.compile(r"\burgent\b"))
+    expect(deal).to_have_css("color", "rgb(29, 37, 33)")
+
+    timed = services.create_table(
+        host=ana_player,
+        variant="play-nine",
+        seat_count=2,
+        players=[ana_player, ben_player],
+        turn_timer=30,
+    )
+    services.start_match(table=timed, by=ana_player)
+    Table.objects.filter(pk=timed.pk).update(turn_started_at=timezone.now() - timedelta(seconds=22))
+    live(ana, short_pause, timed)
+    clock = ana.locator("#table-status .countdown")
+    expect(clock).to_have_class(re.compile(r"\burgent\b"))
     context.close()

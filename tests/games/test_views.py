@@ -151,7 +151,7 @@ def test_the_turn_timer_s_deadline_is_rendered_as_seconds_left(client):
     table, ana, _ = _seated_table(turn_timer=60)
     client.force_login(ana)
     html = client.get(table.get_absolute_url()).content.decode()
-    seconds = int(re.search(r'class="countdown" data-seconds="(\d+)"', html).group(1))
+    seconds = int(re.search(r'class="countdown turn-timer" data-seconds="(\d+)"', html).group(1))
     assert 55 <= seconds <= 60
     assert f"{seconds} s left" in html and "js/table.js" in html
     # Without a timer nobody is hurried.
