@@ -681,6 +681,27 @@ def quick_start(*, player) -> Table:
     return start_match(table=table, by=player)
 
 
+def open_to_watchers(*, table: Table, by) -> None:
+    """The host lists a private table of their own among the tables being played, for
+    anyone to watch (a quick game, say). A league night's tables stay private."""
+    with transaction.atomic():
+        locked = _locked(table.pk)
+        if by is None or locked.host_id != by.pk:
+            raise GameError("Only the host can open the table to watchers.")
+        if locked.seats_assigned:
+            raise GameError("A league night's tables are for its people only.")
+        if locked.status not in (Table.Status.OPEN, Table.Status.PLAYING):
+            raise GameError("The match is over.")
+        if locked.is_public:
+            raise GameError("Anyone can watch this table already.")
+        locked.is_public = True
+        # A new version without touching the turn's clock: a timer runs on as it was.
+        locked.version += 1
+        locked.save(update_fields=["is_public", "version"])
+        announce.table_changed(locked, wake=False)
+    table.refresh_from_db()
+
+
 def abandon_idle_tables(*, now: datetime | None = None) -> list[int]:
     """End the live matches at which nothing has happened for FAIRWAY_IDLE_HOURS.
 

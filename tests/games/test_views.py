@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import autoplay, frames, services
+from games import autoplay, frames, selectors, services
 from games.models import Table
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
@@ -334,3 +334,46 @@ def test_bots_go_by_short_golf_names_with_their_level_as_a_chip(client):
     assert re.search(r'<span class="seat-name">Bogey</span><span class="chip bot">greedy bot', page)
     assert re.search(r'<span class="seat-name">Eagle</span><span class="chip bot">expert bot', page)
     assert "(greedy)" not in page and "(expert)" not in page
+
+
+def test_the_host_of_a_quick_game_may_let_others_watch_it(client):
+    ana, ben = make_player(), make_player()
+    table = services.quick_start(player=ana)
+    url = reverse("games:open_to_watchers", args=[table.pk])
+    client.force_login(ben)
+    assert client.post(url, HTTP_HX_REQUEST="true").status_code == 404  # private: not his
+    client.force_login(ana)
+    assert 'id="open-to-watchers-button"' in client.get(table.get_absolute_url()).content.decode()
+    assert client.get(url).status_code == 405
+    response = client.post(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.is_public
+    assert list(selectors.watchable_tables()) == [table]
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert 'id="open-to-watchers-button"' not in page
+    version = table.version
+    response = client.post(url, HTTP_HX_REQUEST="true")
+    assert "Anyone can watch this table already." in response.content.decode()
+    table.refresh_from_db()
+    assert table.version == version
+    client.force_login(ben)
+    assert client.get(table.get_absolute_url()).status_code == 200
+    response = client.post(url, HTTP_HX_REQUEST="true")
+    assert "Only the host can open the table to watchers." in response.content.decode()
+
+
+def test_a_league_table_is_never_opened_to_watchers():
+    ana, ben = make_player(), make_player()
+    table = services.create_table(
+        host=ana,
+        variant="play-nine",
+        seat_count=2,
+        players=[ana, ben],
+        is_public=False,
+        seats_assigned=True,
+    )
+    with pytest.raises(services.GameError, match="league night"):
+        services.open_to_watchers(table=table, by=ana)
+    table.refresh_from_db()
+    assert not table.is_public and table.version == 0
