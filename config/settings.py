@@ -172,6 +172,13 @@ FAIRWAY_BOT_DELAY = float(os.environ.get("FAIRWAY_BOT_DELAY", "0.8"))
 FAIRWAY_HOLE_PAUSE = float(os.environ.get("FAIRWAY_HOLE_PAUSE", "4"))
 # The most live tables one player may host at once, open or in play (league tables aside).
 FAIRWAY_MAX_HOSTED_TABLES = int(os.environ.get("FAIRWAY_MAX_HOSTED_TABLES", "5"))
+# Hours without a move after which a match in play is abandoned (games.services).
+try:
+    FAIRWAY_IDLE_HOURS = float(os.environ.get("FAIRWAY_IDLE_HOURS") or "24")
+except ValueError:
+    FAIRWAY_IDLE_HOURS = float("nan")
+if not 0 < FAIRWAY_IDLE_HOURS < float("inf"):
+    raise ImproperlyConfigured("FAIRWAY_IDLE_HOURS must be a number of hours above 0.")
 # Threads per process that apply moves on PostgreSQL (see games.consumers.move_call).
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).

@@ -34,6 +34,8 @@ logger = logging.getLogger(__name__)
 #: Every table that waits on the server is looked at this often; a table that changed
 #: is looked at once poked, and a table found waiting when it falls due.
 SWEEP_SECONDS = 2.0
+#: Matches left idle (FAIRWAY_IDLE_HOURS) are looked for this often.
+IDLE_SWEEP_SECONDS = 60.0
 
 
 class Driver:
@@ -46,6 +48,7 @@ class Driver:
         #: When each table found waiting falls due (the loop's clock).
         self.due: dict[int, float] = {}
         self.next_sweep = 0.0
+        self.next_idle_sweep = 0.0
         # Set when the server stops: it acts for no more tables, even in a look under way.
         self.halted = threading.Event()
         self.task = asyncio.get_running_loop().create_task(self.run())
@@ -61,6 +64,8 @@ class Driver:
     async def look(self, table_ids: set[int] | None) -> dict[int, float]:
         """`drive_due` for `table_ids` (None: all): the reading on the database
         thread, the acting on the move threads, several tables at once."""
+        if table_ids is None and not self.halted.is_set():
+            await self.sweep_idle()
         waits, due = await database_sync_to_async(due_tables)(table_ids=table_ids)
         act = move_call(services.act_for_table)
         now = timezone.now()
@@ -74,6 +79,15 @@ class Driver:
 
         await asyncio.gather(*(act_at(table_id, version) for table_id, version in due))
         return waits
+
+    async def sweep_idle(self) -> None:
+        """Abandon the matches left idle too long (`services.abandon_idle_tables`), at
+        most once every IDLE_SWEEP_SECONDS of the periodic sweeps."""
+        now = asyncio.get_running_loop().time()
+        if now < self.next_idle_sweep:
+            return
+        self.next_idle_sweep = now + IDLE_SWEEP_SECONDS
+        await database_sync_to_async(services.abandon_idle_tables)()
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()

@@ -102,6 +102,10 @@ class Table(models.Model):
         return int.from_bytes(digest[:8], "big") >> 2
 
 
+#: Bots' names, by seat position: short enough for a scorecard's row, in golf's own words.
+BOT_NAMES = ("Birdie", "Bogey", "Eagle", "Albatross", "Mulligan", "Caddie", "Divot", "Bunker")
+
+
 class Seat(models.Model):
     """A place at a table: a signed-in player or a bot, numbered clockwise from 0."""
 
@@ -134,7 +138,8 @@ class Seat(models.Model):
         if self.player_id:
             return self.player.name
         if self.bot_level:
-            return f"Bot {self.position + 1} ({self.bot_level})"
+            # The level is shown beside the name, as a chip.
+            return BOT_NAMES[self.position % len(BOT_NAMES)]
         return "Empty seat"
 
 

@@ -54,6 +54,8 @@ class Course:
     sitting_out: bool = False
     #: The player's name while a bot keeps their seat ("bot for Ana"), else "".
     kept_for: str = ""
+    #: The bot's level ("greedy", ...), shown as a chip; "" for a person.
+    bot_level: str = ""
     #: The course already rendered (it looks the same to every viewer but its owner).
     html: str = ""
 
@@ -215,6 +217,8 @@ def turn_text(context: dict[str, Any]) -> str:
             winner = results[0]
             return f"Match over. {winner.name} wins with {winner.total} strokes."
         return "Match over."
+    if table.status == Table.Status.ABANDONED:
+        return "Match abandoned: no one moved here for a long while."
     if hole is None or view is None:
         return ""
     controls = context["controls"]
@@ -294,7 +298,10 @@ def courses_for(
         mine = index is not None and index == my_seat
         if index is None:
             # Sits out this playoff hole.
-            course = Course(seat.position, seat.name, seat.is_bot, False, False, False, [])
+            course = Course(
+                *(seat.position, seat.name, seat.is_bot, False, False, False, []),
+                bot_level=seat.bot_level,
+            )
             course.sitting_out = True
         elif html is not None and not (
             mine and (replace or flip or controls.tee_off or controls.swaps)
@@ -324,7 +331,7 @@ def _shown_course(
     score = view["scores"][index] if view["scores"] is not None else None
     kept_for = seat.player.name if seat.player_id and seat.bot_level else ""
     key = (
-        *(table.variant, view["phase"], seat.position, seat.name, seat.is_bot, mine),
+        *(table.variant, view["phase"], seat.position, seat.name, seat.bot_level, mine),
         *(is_turn, is_dealer, score, kept_for, tuple(cards)),
     )
     shown = html.get(key)
@@ -387,4 +394,5 @@ def _course(
         rows=[slots[r * rules.cols : (r + 1) * rules.cols] for r in range(rules.rows)],
         score=view["scores"][index] if view["scores"] is not None else None,
         kept_for=seat.player.name if seat.player_id and seat.bot_level else "",
+        bot_level=seat.bot_level,
     )

@@ -34,8 +34,13 @@ def viewer_seat(table: Table, user, seats: list[Seat] | None = None) -> Seat | N
 
 
 def may_watch(table: Table, user, invited: bool = False) -> bool:
-    """Public tables are open to every signed-in player; private ones to invitees and players."""
-    return table.is_public or invited or viewer_seat(table, user) is not None
+    """Public tables are open to every signed-in player; private ones to invitees, players
+    and the host, who may run a table (a league night's, say) without a seat at it."""
+    if table.is_public or invited:
+        return True
+    if user is not None and user.is_authenticated and table.host_id == user.pk:
+        return True
+    return viewer_seat(table, user) is not None
 
 
 @dataclass(frozen=True)

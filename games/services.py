@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from django.conf import settings
@@ -668,11 +668,70 @@ def return_to_match(*, table: Table, player) -> None:
 
 
 def quick_start(*, player) -> Table:
-    """A two-seat Play Nine table against a greedy bot, already dealt."""
+    """A two-seat Play Nine table against a greedy bot, already dealt: a practice game,
+    so it is not listed for spectators."""
     table = create_table(
-        host=player, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[player]
+        host=player,
+        variant="play-nine",
+        seat_count=2,
+        bots={1: "greedy"},
+        players=[player],
+        is_public=False,
     )
     return start_match(table=table, by=player)
+
+
+def open_to_watchers(*, table: Table, by) -> None:
+    """The host lists a private table of their own among the tables being played, for
+    anyone to watch (a quick game, say). A league night's tables stay private."""
+    with transaction.atomic():
+        locked = _locked(table.pk)
+        if by is None or locked.host_id != by.pk:
+            raise GameError("Only the host can open the table to watchers.")
+        if locked.seats_assigned:
+            raise GameError("A league night's tables are for its people only.")
+        if locked.status not in (Table.Status.OPEN, Table.Status.PLAYING):
+            raise GameError("The match is over.")
+        if locked.is_public:
+            raise GameError("Anyone can watch this table already.")
+        locked.is_public = True
+        # A new version without touching the turn's clock: a timer runs on as it was.
+        locked.version += 1
+        locked.save(update_fields=["is_public", "version"])
+        announce.table_changed(locked, wake=False)
+    table.refresh_from_db()
+
+
+def abandon_idle_tables(*, now: datetime | None = None) -> list[int]:
+    """End the live matches at which nothing has happened for FAIRWAY_IDLE_HOURS.
+
+    A match in play waits on a person only (bots, timers and deals are the driver's), so
+    a table left that long was left by its players: it becomes abandoned, leaves the
+    lists of tables in play and frees its host's place. A league night's table is the
+    organiser's to finish and is left alone. Returns the tables abandoned.
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.FAIRWAY_IDLE_HOURS)
+    idle = Table.objects.filter(
+        status=Table.Status.PLAYING,
+        kind=Table.Kind.LIVE,
+        seats_assigned=False,
+        turn_started_at__lt=cutoff,
+    )
+    abandoned = []
+    for table_id in idle.values_list("pk", flat=True):
+        with transaction.atomic():
+            locked = _locked(table_id)
+            # A move may have come in since the query: the lock decides.
+            if locked.status != Table.Status.PLAYING or locked.turn_started_at >= cutoff:
+                continue
+            locked.status = Table.Status.ABANDONED
+            locked.finished_at = now
+            _touch(locked, now)
+            locked.save(update_fields=["status", "finished_at", "version", "turn_started_at"])
+            announce.table_changed(locked, wake=False)
+        abandoned.append(table_id)
+    return abandoned
 
 
 def next_hole(*, table_id: int, version: int, by=None, held: Holding | None = None) -> MoveResult:

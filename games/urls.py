@@ -19,5 +19,6 @@ urlpatterns = [
     path("tables/<int:table_id>/leave-match/", views.leave_match, name="leave_match"),
     path("tables/<int:table_id>/return/", views.return_to_match, name="return"),
     path("tables/<int:table_id>/rematch/", views.rematch, name="rematch"),
+    path("tables/<int:table_id>/watchers/", views.open_to_watchers, name="open_to_watchers"),
     path("tables/<int:table_id>/holes/<int:number>/", views.replay, name="replay"),
 ]

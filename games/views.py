@@ -185,6 +185,14 @@ def return_to_match(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
+def open_to_watchers(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(
+        request, table_id, lambda t: services.open_to_watchers(table=t, by=request.user)
+    )
+
+
+@require_POST
+@login_required
 def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
     return _seat_action(request, table_id, lambda t: services.rematch(table=t, by=request.user))
 

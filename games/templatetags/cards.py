@@ -83,7 +83,7 @@ def course(course: Course, rules, controls: Controls, version: int, phase: str) 
     if course.kept_for:
         chips += f'<span class="chip bot kept">(bot for {_e(course.kept_for)})</span>'
     elif course.is_bot:
-        chips += '<span class="chip bot">bot</span>'
+        chips += f'<span class="chip bot">{_e(course.bot_level)} bot</span>'
     if course.is_dealer:
         chips += '<span class="chip dealer" title="Dealer">dealer</span>'
     if course.is_turn:

@@ -3,12 +3,43 @@
 (function () {
   let focusedId = null;
   let focusInBoard = false;
+  // Choices made but not sent yet (tee-off ticks, the cards of a swap) outlive a live
+  // update: the frame re-renders the board, and the player's picks go back in place.
+  let chosen = null;
+  function rememberChoices() {
+    chosen = {
+      tee: Array.from(document.querySelectorAll(".tee-off input[name=positions]:checked")).map(
+        function (input) { return input.value; }
+      ),
+      selects: Array.from(document.querySelectorAll("form.swap select[id]")).map(function (select) {
+        return { id: select.id, value: select.value };
+      }),
+    };
+  }
+  function restoreChoices() {
+    if (!chosen) return;
+    const picks = chosen;
+    chosen = null;
+    document.querySelectorAll(".tee-off input[name=positions]").forEach(function (input) {
+      if (picks.tee.indexOf(input.value) !== -1) input.checked = true;
+    });
+    picks.selects.forEach(function (saved) {
+      const select = document.getElementById(saved.id);
+      if (select && select.closest("form.swap") &&
+          Array.from(select.options).some(function (o) { return o.value === saved.value; })) {
+        select.value = saved.value;
+      }
+    });
+  }
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
+    rememberChoices();
     const active = document.activeElement;
     focusedId = active && active.id ? active.id : null;
     focusInBoard = !!(active && active.closest && active.closest("#table-board"));
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
+    restoreChoices();
     announce();
     startCountdowns();
     if (!focusedId || (document.activeElement && document.activeElement.id === focusedId)) return;
@@ -57,7 +88,8 @@
       clocks.forEach(function (clock) {
         const left = Math.max(0, clock.seconds - gone);
         clock.el.textContent = left + clock.suffix;
-        clock.el.classList.toggle("urgent", left <= 10);
+        // Only a turn's last seconds are urgent; the wait for the next deal is not.
+        clock.el.classList.toggle("urgent", clock.el.classList.contains("turn-timer") && left <= 10);
       });
     }, 250);
   }

@@ -4,12 +4,14 @@ the tables it was poked for and those it found waiting, when they fall due."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from games import autoplay, services
-from games.models import Move
+from games.models import Move, Table
 from tests.factories import make_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("stop_driver")]
@@ -81,3 +83,13 @@ async def test_a_poke_for_a_table_looks_at_that_table_alone(settings, monkeypatc
     the_driver.poke(people.pk)
     assert await _until(lambda: Move.objects.filter(hole__table=people).exists())
     assert looked_at[1] == {people.pk}
+
+
+async def test_the_driver_s_sweep_abandons_a_match_left_idle(settings):
+    settings.FAIRWAY_IDLE_HOURS = 1
+    people = await database_sync_to_async(_people_table)()
+    await database_sync_to_async(Table.objects.filter(pk=people.pk).update)(
+        turn_started_at=timezone.now() - timedelta(hours=2)
+    )
+    autoplay.ensure_started()
+    assert await _until(lambda: Table.objects.get(pk=people.pk).status == Table.Status.ABANDONED)

@@ -496,6 +496,74 @@ def test_quick_start_deals_a_two_seat_play_nine_table_against_a_greedy_bot():
     assert table.holes.count() == 1
 
 
+def test_a_quick_start_is_a_practice_game_no_one_is_offered_to_watch():
+    ana = make_player()
+    table = services.quick_start(player=ana)
+    assert not table.is_public
+    assert table not in selectors.watchable_tables()
+    assert table in selectors.my_tables(ana)
+
+
+def _idle_for(table: Table, hours: float) -> None:
+    Table.objects.filter(pk=table.pk).update(
+        turn_started_at=timezone.now() - timedelta(hours=hours)
+    )
+
+
+def test_a_match_no_one_moved_at_for_the_idle_limit_is_abandoned(settings):
+    """Past FAIRWAY_IDLE_HOURS without a move a match in play ends as abandoned: no
+    longer listed as being played nor among its players' tables, no move accepted."""
+    settings.FAIRWAY_IDLE_HOURS = 24
+    idle, ana, ben = two_player_table()
+    busy = services.create_table(
+        host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ben]
+    )
+    services.start_match(table=busy, by=ana)
+    _idle_for(idle, 25)
+    _idle_for(busy, 23)
+    version = Table.objects.get(pk=idle.pk).version
+    assert set(selectors.watchable_tables()) == {idle, busy}
+
+    assert services.abandon_idle_tables() == [idle.pk]
+    idle.refresh_from_db()
+    busy.refresh_from_db()
+    assert idle.status == Table.Status.ABANDONED and idle.finished_at is not None
+    assert idle.version == version + 1  # the viewers are told
+    assert busy.status == Table.Status.PLAYING
+    assert list(selectors.watchable_tables()) == [busy]
+    assert idle not in selectors.my_tables(ana)
+    _, _, state = current(idle.pk)
+    with pytest.raises(services.GameError):
+        services.apply_move(
+            table_id=idle.pk,
+            player=ana,
+            action=quick_action(state, next_actor(state)),
+            version=idle.version,
+        )
+    assert services.abandon_idle_tables() == []
+
+
+def test_the_idle_limit_is_a_setting_and_league_tables_are_left_to_the_organiser(settings):
+    table, ana, ben = two_player_table()
+    league = services.create_table(
+        host=ana,
+        variant="play-nine",
+        seat_count=2,
+        players=[ana, ben],
+        is_public=False,
+        seats_assigned=True,
+    )
+    services.start_match(table=league, by=ana)
+    _idle_for(table, 25)
+    _idle_for(league, 100)
+    settings.FAIRWAY_IDLE_HOURS = 30
+    assert services.abandon_idle_tables() == []
+    settings.FAIRWAY_IDLE_HOURS = 2
+    assert services.abandon_idle_tables() == [table.pk]
+    league.refresh_from_db()
+    assert league.status == Table.Status.PLAYING
+
+
 def test_the_driver_reads_waiting_tables_in_a_fixed_number_of_queries(settings):
     """A sweep costs the same few queries for one waiting table or many."""
     from django.db import connection

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import autoplay, frames, services
+from games import autoplay, frames, selectors, services
 from games.models import Table
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
@@ -151,7 +151,7 @@ def test_the_turn_timer_s_deadline_is_rendered_as_seconds_left(client):
     table, ana, _ = _seated_table(turn_timer=60)
     client.force_login(ana)
     html = client.get(table.get_absolute_url()).content.decode()
-    seconds = int(re.search(r'class="countdown" data-seconds="(\d+)"', html).group(1))
+    seconds = int(re.search(r'class="countdown turn-timer" data-seconds="(\d+)"', html).group(1))
     assert 55 <= seconds <= 60
     assert f"{seconds} s left" in html and "js/table.js" in html
     # Without a timer nobody is hurried.
@@ -297,3 +297,83 @@ def test_play_now_and_the_lobby_form_say_when_the_player_hosts_enough_tables(cli
     response = client.post(reverse("games:new_table"), data)
     assert response.status_code == 400 and message in response.content.decode()
     assert Table.objects.count() == 1
+
+
+def test_an_abandoned_match_says_so_and_offers_no_move(client, settings):
+    settings.FAIRWAY_IDLE_HOURS = 1
+    ana = make_player()
+    table = services.quick_start(player=ana)
+    Table.objects.filter(pk=table.pk).update(
+        turn_started_at=table.turn_started_at.replace(year=2000)
+    )
+    assert services.abandon_idle_tables() == [table.pk]
+    client.force_login(ana)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "Match abandoned" in page
+    assert 'ws-send><input type="hidden" name="type" value="tee_off"' not in page
+    assert 'id="tee-off-button"' not in page and 'id="draw-pile"' not in page
+
+
+def test_bots_go_by_short_golf_names_with_their_level_as_a_chip(client):
+    """A bot's name fits a scorecard's row; how well it plays is a chip beside it."""
+    ana = make_player(display_name="Ana")
+    table = services.create_table(
+        host=ana, variant="golf-4", seat_count=3, players=[ana], bots={1: "greedy", 2: "expert"}
+    )
+    client.force_login(ana)
+    waiting = client.get(table.get_absolute_url()).content.decode()
+    assert 'Bogey <span class="chip bot">greedy bot</span>' in waiting
+    assert 'Eagle <span class="chip bot">expert bot</span>' in waiting
+    services.start_match(table=table, by=ana)
+    assert [card.name for card in table.scorecards.order_by("position")] == [
+        "Ana",
+        "Bogey",
+        "Eagle",
+    ]
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert re.search(r'<span class="seat-name">Bogey</span><span class="chip bot">greedy bot', page)
+    assert re.search(r'<span class="seat-name">Eagle</span><span class="chip bot">expert bot', page)
+    assert "(greedy)" not in page and "(expert)" not in page
+
+
+def test_the_host_of_a_quick_game_may_let_others_watch_it(client):
+    ana, ben = make_player(), make_player()
+    table = services.quick_start(player=ana)
+    url = reverse("games:open_to_watchers", args=[table.pk])
+    client.force_login(ben)
+    assert client.post(url, HTTP_HX_REQUEST="true").status_code == 404  # private: not his
+    client.force_login(ana)
+    assert 'id="open-to-watchers-button"' in client.get(table.get_absolute_url()).content.decode()
+    assert client.get(url).status_code == 405
+    response = client.post(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.is_public
+    assert list(selectors.watchable_tables()) == [table]
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert 'id="open-to-watchers-button"' not in page
+    version = table.version
+    response = client.post(url, HTTP_HX_REQUEST="true")
+    assert "Anyone can watch this table already." in response.content.decode()
+    table.refresh_from_db()
+    assert table.version == version
+    client.force_login(ben)
+    assert client.get(table.get_absolute_url()).status_code == 200
+    response = client.post(url, HTTP_HX_REQUEST="true")
+    assert "Only the host can open the table to watchers." in response.content.decode()
+
+
+def test_a_league_table_is_never_opened_to_watchers():
+    ana, ben = make_player(), make_player()
+    table = services.create_table(
+        host=ana,
+        variant="play-nine",
+        seat_count=2,
+        players=[ana, ben],
+        is_public=False,
+        seats_assigned=True,
+    )
+    with pytest.raises(services.GameError, match="league night"):
+        services.open_to_watchers(table=table, by=ana)
+    table.refresh_from_db()
+    assert not table.is_public and table.version == 0

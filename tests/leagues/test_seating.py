@@ -203,3 +203,33 @@ def test_the_seating_form_keeps_the_choices_made(client, night_of):
     assert 'name="seats_per_table" value="2"' in html
     assert '<option value="balanced" selected>' in html
     assert '<option value="live" selected>' in html
+
+
+def test_an_organiser_without_a_seat_opens_and_starts_a_live_night_table(client, night_of):
+    """The organiser hosts the night's live tables without sitting at them: the page
+    opens for them and their "Start the match" deals the first hole; a seated member
+    still may not start it, and a member of no table may not even see it."""
+    organiser, players, night = night_of(2)
+    (night_table,) = services.seat_night(
+        night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
+    )
+    table = night_table.table
+    assert table.host_id == organiser.pk
+    assert not table.seats.filter(player=organiser).exists()
+
+    client.force_login(players[0])
+    response = client.post(reverse("games:start", args=[table.pk]), HTTP_HX_REQUEST="true")
+    assert "Only the host can start the match." in response.content.decode()
+    client.force_login(make_player("stranger"))
+    assert client.get(table.get_absolute_url()).status_code == 404
+
+    client.force_login(organiser)
+    response = client.get(table.get_absolute_url())
+    assert response.status_code == 200
+    assert "Start the match" in response.content.decode()
+    response = client.post(reverse("games:start", args=[table.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert table.holes.count() == 1
+    assert client.get(table.get_absolute_url()).status_code == 200

@@ -1,0 +1,202 @@
+"""In real browsers: the table's controls keep what a player chose and never overlap."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Move, Table
+from tests.conftest import DaphneServer
+from tests.e2e.test_live_play import sign_in
+from tests.factories import make_player
+from tests.games.helpers import current, next_actor, quick_action
+
+pytestmark = pytest.mark.e2e
+
+
+def live(page, server, table: Table) -> None:
+    """Open the table and wait until the socket's first frame has made it live."""
+    page.goto(server.url + table.get_absolute_url())
+    page.wait_for_selector("#table-board:not([inert])", state="attached")
+
+
+def test_a_tee_off_tick_survives_another_players_tee_off(daphne_server, playwright_browser):
+    """Ana ticks a card, Ben tees off (a live frame re-renders Ana's board): her tick stays,
+    and with a second one her tee off goes through."""
+    ana_player = make_player("ana", display_name="Ana")
+    ben_player = make_player("ben", display_name="Ben")
+    table = services.create_table(
+        host=ana_player, variant="play-nine", seat_count=2, players=[ana_player, ben_player]
+    )
+    table = services.start_match(table=table, by=ana_player)
+    ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
+    ben_context, ben = sign_in(playwright_browser, daphne_server, "ben")
+    live(ana, daphne_server, table)
+    live(ben, daphne_server, table)
+
+    ana.locator(".tee-off label.pick").nth(0).click()
+    expect(ana.locator("#tee-0")).to_be_checked()
+    ben.locator(".tee-off label.pick").nth(0).click()
+    ben.locator(".tee-off label.pick").nth(5).click()
+    ben.locator("#tee-off-button").click()
+    for _ in range(100):
+        table.refresh_from_db()
+        if Move.objects.filter(hole__table=table).count() == 1:
+            break
+        ana.wait_for_timeout(50)
+    # Ana's board has been swapped for the new version, with her tick in it.
+    ana.wait_for_selector(f'#table-status[data-version="{table.version}"]', state="attached")
+    expect(ana.locator("#tee-off-button")).to_be_visible()
+    expect(ana.locator("#tee-0")).to_be_checked()
+
+    ana.locator(".tee-off label.pick").nth(5).click()
+    ana.locator("#tee-off-button").click()
+    expect(ana.locator("#tee-off-button")).to_have_count(0)
+    expect(ana.locator("#table-alert")).not_to_contain_text("Choose exactly")
+    assert Move.objects.filter(hole__table=table).count() == 2
+    ana_context.close()
+    ben_context.close()
+
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+# Every control the table shows, as boxes, with whether its label fits inside it.
+CONTROLS = """() => Array.from(document.querySelectorAll(
+    "#table-board button, #table-board select, #table-status button, #table-board a"
+  )).filter((el) => el.offsetParent !== null).map((el) => {
+    const r = el.getBoundingClientRect();
+    return {id: el.id || el.textContent.trim(), left: r.left, right: r.right, top: r.top,
+            bottom: r.bottom, clipped: el.scrollWidth > el.clientWidth + 1};
+  })"""
+
+
+def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
+    found = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if width > 0.5 and height > 0.5:
+                found.append((a["id"], b["id"]))
+    return found
+
+
+@pytest.fixture
+def fast_bots():
+    server = DaphneServer(
+        extra_env={"FAIRWAY_HOLE_PAUSE": "3600", "FAIRWAY_BOT_DELAY": "0.05"}
+    ).start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize(
+    ("seats", "variant"), [(2, "play-nine"), (4, "play-nine"), (8, "golf-9-3deck")]
+)
+def test_no_control_on_the_table_overlaps_another_mid_hole(
+    transactional_db, fast_bots, playwright_browser, seats, variant
+):
+    """With a card drawn and most cards face down (a "Turn up" under each), every button
+    keeps its own space and its whole label, on a desktop and on a phone, and nothing
+    scrolls sideways."""
+    ana_player = make_player("ana", display_name="Ana")
+    table = services.create_table(
+        host=ana_player,
+        variant=variant,
+        seat_count=seats,
+        players=[ana_player],
+        bots=dict.fromkeys(range(1, seats), "greedy"),
+    )
+    table = services.start_match(table=table, by=ana_player)
+    context, ana = sign_in(playwright_browser, fast_bots, "ana")
+    live(ana, fast_bots, table)
+    legend = ana.locator(".tee-off legend").inner_text()
+    for n in range(int(re.search(r"choose (\d+)", legend).group(1))):
+        ana.locator(".tee-off label.pick").nth(n).click()
+    ana.locator("#tee-off-button").click()
+    ana.locator("#draw-pile").click(timeout=30_000)
+    expect(ana.locator("button.card-button[id^=replace-]").first).to_be_visible()
+    if variant == "play-nine":
+        assert ana.locator("button.flip").count() >= 3
+
+    for viewport, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
+        ana.set_viewport_size(viewport)
+        ana.wait_for_timeout(100)
+        boxes = ana.evaluate(CONTROLS)
+        assert len(boxes) > seats
+        assert overlaps(boxes) == [], suffix
+        assert [box["id"] for box in boxes if box["clipped"]] == [], suffix
+        assert ana.evaluate("document.documentElement.scrollWidth <= innerWidth"), suffix
+        ana.screenshot(path=str(SCREENSHOTS / f"table-{seats}-seats{suffix}.png"), full_page=True)
+    context.close()
+
+
+@pytest.fixture
+def short_pause():
+    server = DaphneServer(extra_env={"FAIRWAY_HOLE_PAUSE": "8", "FAIRWAY_BOT_DELAY": "0.05"})
+    yield server.start()
+    server.stop()
+
+
+def test_only_a_turn_timer_s_last_seconds_are_urgent(
+    transactional_db, short_pause, playwright_browser
+):
+    """The wait for the next deal counts down calmly; a turn with seconds left turns red."""
+    ana_player, ben_player = make_player("ana"), make_player("ben")
+    players = {0: ana_player, 1: ben_player}
+    table = services.create_table(
+        host=ana_player,
+        variant="golf-4",
+        seat_count=3,
+        players=[ana_player, ben_player],
+        bots={2: "greedy"},
+    )
+    table = services.start_match(table=table, by=ana_player)
+    for _ in range(500):
+        table, hole, state = current(table.pk)
+        if hole.finished_at is not None:
+            break
+        seat = next_actor(state)
+        position = hole.seat_positions[seat]
+        if position in players:
+            with contextlib.suppress(services.GameError):  # the bot moved first
+                services.apply_move(
+                    table_id=table.pk,
+                    player=players[position],
+                    action=quick_action(state, seat),
+                    version=table.version,
+                )
+        else:
+            time.sleep(0.05)  # the server's driver plays the bot
+    context, ana = sign_in(playwright_browser, short_pause, "ana")
+    live(ana, short_pause, table)
+    deal = ana.locator("#hole-banner .countdown")
+    expect(deal).to_be_visible()
+    ana.wait_for_timeout(600)  # the page's ticker has run
+    assert int(deal.inner_text().split()[0]) <= 10
+    expect(deal).not_to_have_class(re.compile(r"\burgent\b"))
+    expect(deal).to_have_css("color", "rgb(29, 37, 33)")
+
+    timed = services.create_table(
+        host=ana_player,
+        variant="play-nine",
+        seat_count=2,
+        players=[ana_player, ben_player],
+        turn_timer=30,
+    )
+    services.start_match(table=timed, by=ana_player)
+    Table.objects.filter(pk=timed.pk).update(turn_started_at=timezone.now() - timedelta(seconds=22))
+    live(ana, short_pause, timed)
+    clock = ana.locator("#table-status .countdown")
+    expect(clock).to_have_class(re.compile(r"\burgent\b"))
+    context.close()
