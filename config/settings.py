@@ -179,7 +179,7 @@ except ValueError:
     FAIRWAY_IDLE_HOURS = float("nan")
 if not 0 < FAIRWAY_IDLE_HOURS < float("inf"):
     raise ImproperlyConfigured("FAIRWAY_IDLE_HOURS must be a number of hours above 0.")
-# Threads per process that apply moves on PostgreSQL (see games.consumers.move_call).
+# Threads per process that apply moves on PostgreSQL (see games.autoplay.move_call).
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
