@@ -41,6 +41,16 @@ def sign_in(browser, server, username: str, viewport=None):
     return context, page
 
 
+def open_a_two_seat_table(page, server) -> Table:
+    """The player on `page` creates a two-seat Play Nine table from the lobby."""
+    page.goto(server.url + "/play/")
+    page.get_by_label("Game", exact=True).select_option("play-nine")
+    page.get_by_label("Seats", exact=True).fill("2")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_role("heading", name=re.compile("Play Nine"))).to_be_visible()
+    return Table.objects.get()
+
+
 def take_turn(page) -> None:
     """Whatever the page offers: tee off, draw, or place the card held."""
     if page.locator("#tee-off-button").count():
@@ -64,12 +74,7 @@ def test_two_players_create_join_start_and_play_a_hole(daphne_server, playwright
     ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
     ben_context, ben = sign_in(playwright_browser, daphne_server, "ben", viewport=PHONE)
 
-    ana.goto(daphne_server.url + "/play/")
-    ana.get_by_label("Game", exact=True).select_option("play-nine")
-    ana.get_by_label("Seats", exact=True).fill("2")
-    ana.get_by_role("button", name="Create the table").click()
-    expect(ana.get_by_role("heading", name=re.compile("Play Nine"))).to_be_visible()
-    table = Table.objects.get()
+    table = open_a_two_seat_table(ana, daphne_server)
 
     # Ben finds it in the lobby (the list refreshes itself) and sits down.
     ben.goto(daphne_server.url + "/play/")
@@ -209,12 +214,7 @@ def test_a_seat_taken_before_the_page_is_live_reaches_the_host(daphne_server, pl
         "document.addEventListener('htmx:oobErrorNoTarget', (e) => {"
         " (window.missing = window.missing || []).push(e.detail.content.id) })"
     )
-    ana.goto(daphne_server.url + "/play/")
-    ana.get_by_label("Game", exact=True).select_option("play-nine")
-    ana.get_by_label("Seats", exact=True).fill("2")
-    ana.get_by_role("button", name="Create the table").click()
-    expect(ana.get_by_role("heading", name=re.compile("Play Nine"))).to_be_visible()
-    table = Table.objects.get()
+    table = open_a_two_seat_table(ana, daphne_server)
 
     ben.goto(daphne_server.url + table.get_absolute_url(), wait_until="commit")
     ben.get_by_role("button", name="Sit here").click()
