@@ -48,10 +48,10 @@ def table_changed(table: Table, *, wake: bool = True, news: dict | None = None) 
 
     `wake` says the table may now wait on the server (a bot, the turn timer or a deal):
     connections poke their process's driver only then. `news` says what made the
-    version when a process holding the version before can make it too: a move that
-    does not end the match (`{"move": ...}`, see `services._play`), replayed with the engine and,
-    at a hole's end, scored onto the scorecard, or a deal (`{"deal": ...}`,
-    see `services.next_hole`), dealt again from its seed. The news stays between the server's
+    version when a process holding the version before can make it too (`plays.follow`):
+    moves that do not end the match (`{"move": ...}`, or `{"moves": [...]}` when the
+    timer plays for several seats), or a deal (`{"deal": ...}`), dealt again from the
+    table's seed. The news stays between the server's
     processes: a deal's seed decides every hidden card, and consumers send viewers only
     frames rendered from `engine.view`, never a message as it came.
     """

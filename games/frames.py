@@ -8,19 +8,18 @@ turn it is, the piles, its buttons) are rendered per viewer, from `engine.view` 
 its own seat as always.
 
 Each process keeps the latest version of every playing table it serves. The news of
-a move (one that does not end the match) carries the move, and the news of a deal
-its seed, so a process that holds the version before makes the new one with the
-engine instead of reading the table again, the strokes of a hole's end included:
-`held` never touches the database. Anything else (a missed message, the end of the
-match, a seat changing hands, a corrected scorecard) is read from the database, which
-stays the truth.
+a move (one that does not end the match) carries the move, and the news of a deal its
+number, so a process that holds the version before makes the new one with the same
+derivation the writer used (`plays.follow`) instead of reading the table again, the
+strokes of a hole's end included: `held` never touches the database. Anything else
+(a missed message, the end of the match, a seat changing hands, a corrected
+scorecard) is read from the database, which stays the truth.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import dataclasses
 import logging
 import random
@@ -28,16 +27,12 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 from channels.db import database_sync_to_async
 from django.core.exceptions import SynchronousOnlyOperation
 
-from games import engine
-from games.engine.match import match_status
-
-from . import live, presenters, selectors
-from .models import Hole, Table
+from . import live, plays, presenters, selectors
+from .models import Table
 
 logger = logging.getLogger(__name__)
 
@@ -172,38 +167,60 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
             _keep(table_id, foreseen[1])
             return foreseen[1]
         try:
-            if "move" in news:
-                kept = _derive_move(table_id, kept, news["move"])
-            elif "deal" in news:
-                kept = _derive_deal(table_id, kept, news["deal"])
-        except (engine.IllegalAction, KeyError, TypeError, ValueError, AttributeError):
-            kept = None  # News this process cannot follow: read the table instead.
+            step = plays.follow(kept.data.snapshot, news)
+        except (plays.GameError, KeyError, TypeError, ValueError, AttributeError, IndexError):
+            step = None  # News this process cannot follow: read the table instead.
+        kept = _after(kept, step)
+        if kept is not None:
+            _keep(table_id, kept)
     if kept is None or kept.number < version:
         return None
     return kept
 
 
-# --- foresight ---------------------------------------------------------------------------
+def _after(before: Version, step: plays.Step | None) -> Version | None:
+    """The version `step` makes of `before`, or None when it is better read: the end of
+    the match (its results come from the database)."""
+    if step is None or step.match_over:
+        return None
+    after = step.after
+    moves = [(m.hole_id, m.seat, m.summary, m.action.get("type")) for m in reversed(step.moves)]
+    data = dataclasses.replace(
+        before.data,
+        table=after.table,
+        hole=after.hole,
+        state=after.state,
+        scorecard=after.grid,
+        recent=(moves + before.data.recent)[: selectors.LOG_LENGTH * 2],
+    )
+    data.__dict__["snapshot"] = after  # the same version: no need to make it again
+    derived = Version(data, before.stale_at, before.scorecard_at)
+    if not step.dealt and after.grid is before.data.scorecard and "scorecard" in before.parts:
+        # The scorecard does not change before the hole ends (it marks the hole in play).
+        derived.parts["scorecard"] = before.parts["scorecard"]
+    return derived
+
+
+# --- rendering ahead --------------------------------------------------------------------
 #
-# A player's move made on the version this process holds (`services._apply_held`) is
-# known before it is written: while the database writes it, the event loop derives the
-# version it makes and renders the frames of this process's viewers of the table. They
-# are used only once the move is announced, with the same news; a move that is not
-# written is never announced, and what was foreseen of it is dropped. So is a deal a
-# player asks for (`services.next_hole`), whose hole gets its id only once written: its
-# news is foreseen without it.
+# A change made on the version this process holds (see `services._change`) is known
+# before it is written: while the database writes it, the event loop renders the
+# frames of this process's viewers of the table from the step the writer derived.
+# They are used only once the change is announced, with the same news; a change that
+# is not written is never announced, and what was rendered of it is dropped. A deal's
+# hole gets its id only once written: its news is rendered ahead without it.
 
 #: How long frames rendered ahead may be sent for (their countdowns count whole seconds).
 FORESIGHT = 0.5
 
 #: The players watching each table from this process, with their connections' count.
 _viewers: dict[int, dict[int, list]] = {}
-#: The move being written at each table, as foreseen: its news and the version it makes.
+#: The change being written at each table, as rendered ahead: its news and its version.
 _foreseen: dict[int, tuple[dict, Version]] = {}
 
 
 def watch(table_id: int, user) -> None:
-    """A connection of `user` to the table opened in this process (see `foresee`)."""
+    """A connection of `user` to the table opened in this process (see `ahead`)."""
     entry = _viewers.setdefault(table_id, {}).setdefault(user.pk, [user, 0])
     entry[1] += 1
 
@@ -224,19 +241,19 @@ def unwatch(table_id: int, user) -> None:
 @dataclasses.dataclass(frozen=True)
 class Holding:
     """The table at the version a player moves on, as this process holds it (see
-    `services.apply_move`)."""
+    `services.Holding`)."""
 
-    data: selectors.TableData
+    snapshot: plays.Snapshot
     #: The event loop of this process's viewers (None: nothing to render ahead).
     loop: asyncio.AbstractEventLoop | None = None
 
-    def foresee(self, version: int, news: dict) -> None:
-        """The move of `news`, making `version`, is being written: have its frames
-        rendered ahead. Called from the thread that writes it."""
-        if self.loop is not None and self.loop.is_running():
+    def ahead(self, step: plays.Step) -> None:
+        """`step` is being written: have its frames rendered ahead. Called from the
+        thread that writes it."""
+        if step.news is not None and self.loop is not None and self.loop.is_running():
             # A loop stopping meanwhile (the server shuts down) just renders nothing ahead.
             with contextlib.suppress(RuntimeError):
-                self.loop.call_soon_threadsafe(foresee, self.data.table.pk, version, news)
+                self.loop.call_soon_threadsafe(ahead, self.snapshot.table.pk, step)
 
 
 def holding(table_id: int, version: int) -> Holding | None:
@@ -245,22 +262,16 @@ def holding(table_id: int, version: int) -> Holding | None:
     kept = _versions.get(table_id)
     if kept is None or kept.number != version:
         return None
-    return Holding(kept.data, asyncio.get_running_loop())
+    return Holding(kept.data.snapshot, asyncio.get_running_loop())
 
 
-def foresee(table_id: int, version: int, news: dict) -> None:
-    """Derive the version the move of `news` makes and render it for this process's
-    viewers of the table, to be used once the move is announced (`held`)."""
+def ahead(table_id: int, step: plays.Step) -> None:
+    """Render `step`'s version for this process's viewers of the table, to be used once
+    it is announced (`held`)."""
     kept = _versions.get(table_id)
-    if kept is None or kept.number != version - 1:
+    if kept is None or kept.number != step.before.table.version:
         return
-    try:
-        if "move" in news:
-            derived = _derive_move(table_id, kept, news["move"], keep=False)
-        else:
-            derived = _derive_deal(table_id, kept, news["deal"], keep=False)
-    except (engine.IllegalAction, KeyError, TypeError, ValueError, AttributeError):
-        return
+    derived = _after(kept, step)
     if derived is None:
         return
     try:
@@ -270,12 +281,12 @@ def foresee(table_id: int, version: int, news: dict) -> None:
         logger.exception("Could not render table %s ahead", table_id)
         return
     derived.foreseen_at = time.monotonic()
-    _foreseen[table_id] = (news, derived)
+    _foreseen[table_id] = (dict(step.news), derived)
 
 
 def _came(foreseen: tuple[dict, Version], news: dict) -> bool:
-    """Whether `news` is what was foreseen; a deal's hole, foreseen without its id,
-    takes the id announced."""
+    """Whether `news` is what was rendered ahead; a deal's hole, rendered without its
+    id, takes the id announced."""
     if foreseen[0] == news:
         return True
     deal = news.get("deal")
@@ -375,113 +386,3 @@ def _recheck(table_id: int) -> None:
         held = _versions.get(table_id)
         if held is not None and held.data.seats is kept.data.seats:
             held.stale_at = time.monotonic() + MAX_AGE * random.uniform(0.5, 1.0)
-
-
-def _next_table(data: selectors.TableData, at: float) -> Table:
-    table = copy.copy(data.table)
-    table.version += 1
-    table.turn_started_at = datetime.fromtimestamp(at, tz=UTC)
-    return table
-
-
-def _derive_move(
-    table_id: int, before: Version, move: dict, *, keep: bool = True
-) -> Version | None:
-    """The version after `before` that a plain `move` made (see `services._play`), held
-    from now on if `keep`."""
-    data = before.data
-    hole = data.hole
-    if hole is None or hole.pk != move["hole"] or move["seat"] not in hole.seat_positions:
-        return None
-    state = engine.apply_action(data.state, hole.seat_positions.index(move["seat"]), move["action"])
-    table = _next_table(data, move["at"])
-    scorecard = data.scorecard
-    hole = copy.copy(hole)
-    # A held version's state is `data.state`; its stored form would only be garbage to
-    # collect (the version is replaced within seconds), so none is kept.
-    hole.state, hole.version = None, state.version
-    if state.phase == engine.OVER:
-        # The hole's strokes go on the scorecard, as `scorecards.score_hole` scores
-        # them. The match's end is read instead: its results come from the database.
-        strokes = dict(zip(hole.seat_positions, state.scores, strict=True))
-        scorecard = _scored(scorecard, hole.number, strokes)
-        if scorecard is None:
-            return None
-        hole.scores, hole.finished_at = list(state.scores), table.turn_started_at
-    recent = [(hole.pk, move["seat"], move["summary"], move["action"].get("type")), *data.recent]
-    recent = recent[: selectors.LOG_LENGTH * 2]
-    derived = Version(
-        dataclasses.replace(
-            data, table=table, hole=hole, state=state, recent=recent, scorecard=scorecard
-        ),
-        before.stale_at,
-        before.scorecard_at,
-    )
-    if scorecard is data.scorecard and "scorecard" in before.parts:
-        # The scorecard does not change before the hole ends.
-        derived.parts["scorecard"] = before.parts["scorecard"]
-    if keep:
-        _keep(table_id, derived)
-    return derived
-
-
-def _scored(scorecard: dict, number: int, strokes: dict[int, int]) -> dict | None:
-    """`scorecard` (`selectors.scorecard_rows`) with hole `number`'s `strokes` by seat
-    position and the totals they make, or None once they end the match."""
-    rows = scorecard["rows"]
-    if not rows:
-        return None
-    numbers = scorecard["numbers"]
-    if number > len(numbers):
-        numbers = list(range(1, number + 1))
-    grid = []
-    for row in rows:
-        line = row["strokes"] + [None] * (len(numbers) - len(row["strokes"]))
-        line[number - 1] = strokes.get(row["card"].position)
-        grid.append(line)
-    played = [n - 1 for n in numbers if any(line[n - 1] is not None for line in grid)]
-    status = match_status([[line[i] for line in grid] for i in played], len(rows))
-    if status.over:
-        return None
-    scored = []
-    for row, line in zip(rows, grid, strict=True):
-        card = copy.copy(row["card"])
-        card.total, card.place = status.totals[card.position], None
-        scored.append({"card": card, "strokes": line})
-    return {"numbers": numbers, "rows": scored}
-
-
-def _derive_deal(
-    table_id: int, before: Version, deal: dict, *, keep: bool = True
-) -> Version | None:
-    """The version after `before` that dealt the next hole (see `services.next_hole`),
-    held from now on if `keep`."""
-    data = before.data
-    if data.hole is None or data.hole.finished_at is None or deal["number"] != data.hole.number + 1:
-        return None
-    table = _next_table(data, deal["at"])
-    positions = list(deal["positions"])
-    state = engine.new_hole(
-        table.variant, len(positions), seed=deal["seed"], dealer=positions.index(deal["dealer"])
-    )
-    hole = Hole(
-        pk=deal["hole"],
-        table_id=table.pk,
-        number=deal["number"],
-        dealer=deal["dealer"],
-        seed=deal["seed"],
-        seat_positions=positions,
-        state=None,  # as for a move: the state is `data.state`
-        version=state.version,
-        started_at=table.turn_started_at,
-    )
-    # Dealing changes no scorecard and logs no move; the move log still shows the end
-    # of the last hole.
-    derived = Version(
-        dataclasses.replace(data, table=table, hole=hole, state=state),
-        before.stale_at,
-        before.scorecard_at,
-    )
-    if keep:
-        _keep(table_id, derived)
-    return derived

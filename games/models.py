@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.dispatch import Signal
 from django.urls import reverse
 
 from games.engine import VARIANTS
@@ -28,6 +29,11 @@ def new_invite_code() -> str:
 
 def new_deal_seed() -> int:
     return secrets.randbits(62)
+
+
+#: Sent once a live match's end is written, with `table`: what listens (a league's
+#: ratings) hears it here, as the write itself sends no model signal.
+match_finished = Signal()
 
 
 class Table(models.Model):

@@ -8,6 +8,7 @@ rules), never typed in.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,104 +40,137 @@ def open_scorecards(*, table: Table) -> list[Scorecard]:
     return cards
 
 
-def hole_scores(table: Table, cards: list[Scorecard] | None = None) -> list[list[int | None]]:
-    """Strokes by hole then seat position; None where a seat did not play a hole.
+@dataclass(frozen=True)
+class Row:
+    """One card's line on a scorecard: its strokes by hole, None where none were taken."""
 
-    `cards`, if given, are the table's cards by position with their holes prefetched.
-    """
-    if cards is None:
-        cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
-    numbers = sorted({h.number for card in cards for h in card.holes.all()})
-    by_card = [{h.number: h.strokes for h in card.holes.all()} for card in cards]
-    return [[strokes.get(number) for strokes in by_card] for number in numbers]
+    card: Scorecard
+    strokes: list[int | None]
 
 
 @dataclass(frozen=True)
-class HoleScoring:
-    """A hole's strokes and what they make of the match, not yet written (see `score_hole`)."""
+class Grid:
+    """A table's scorecards: its cards by seat position with their strokes by hole.
 
-    status: MatchStatus
-    #: (scorecard id, hole number, strokes) to insert or overwrite.
-    holes: list[tuple[int, int, int]]
-    #: (scorecard id, total, place) of the cards whose results change.
-    results: list[tuple[int, int, int | None]]
+    The one scorecard type: the live table, the replay, league pages and CSV print it;
+    the writer scores a hole's end on it (`scored`), and so does every other process
+    following the same hole's end on its copy.
+    """
 
-    def write(self, cursor) -> None:
-        """Write the strokes and the results with `cursor` (see `store.write_strokes`)."""
-        store.write_strokes(cursor, self.holes, self.results)
-
-
-@dataclass
-class CardStrokes:
-    """The cards of a table as `store.strokes_sql` reads them."""
-
-    ids: dict[int, int]  # card id by seat position
-    results: dict[int, tuple[int, int | None]]  # (total, place) by seat position
-    played: dict[int, dict[int, int]]  # strokes by hole number, then seat position
+    cards: tuple[Scorecard, ...]
+    #: Strokes by hole number, then seat position.
+    played: dict[int, dict[int, int]]
 
     @classmethod
-    def from_rows(cls, rows) -> CardStrokes:
-        cards = cls({}, {}, {})
-        for card_id, position, total, place, hole, value in rows:
-            cards.ids[position], cards.results[position] = card_id, (total, place)
-            if hole is not None:
-                cards.played.setdefault(hole, {})[position] = value
-        return cards
+    def of(cls, cards: Sequence[Scorecard]) -> Grid:
+        """The grid of `cards` (one table's, their holes prefetched)."""
+        cards = sorted(cards, key=lambda card: card.position)
+        played: dict[int, dict[int, int]] = {}
+        for card in cards:
+            for hole in card.holes.all():
+                played.setdefault(hole.number, {})[card.position] = hole.strokes
+        return cls(tuple(cards), played)
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[tuple[Scorecard, int | None, int | None]]) -> Grid:
+        """The grid of a table's cards as `store.read_table` reads them."""
+        cards: dict[int, Scorecard] = {}
+        played: dict[int, dict[int, int]] = {}
+        for card, number, strokes in rows:
+            cards[card.position] = card
+            if number is not None:
+                played.setdefault(number, {})[card.position] = strokes
+        return cls(tuple(cards[p] for p in sorted(cards)), played)
+
+    @classmethod
+    def read(cls, table: Table | int) -> Grid:
+        """The grid of `table` (or of the table with that id), in two queries."""
+        table_id = getattr(table, "pk", table)
+        cards = Scorecard.objects.filter(table_id=table_id).prefetch_related("holes")
+        return cls.of(list(cards))
+
+    @property
+    def numbers(self) -> list[int]:
+        """The holes a card prints: the nine, and any playoff hole played."""
+        return list(range(1, max(HOLES, max(self.played, default=0)) + 1))
+
+    @property
+    def rows(self) -> list[Row]:
+        numbers = self.numbers
+        return [
+            Row(card, [self.played.get(n, {}).get(card.position) for n in numbers])
+            for card in self.cards
+        ]
+
+    def by_hole(self) -> list[list[int | None]]:
+        """Strokes by hole played, then seat position; None where a seat sat out."""
+        return [
+            [self.played[n].get(card.position) for card in self.cards] for n in sorted(self.played)
+        ]
 
     def status(self) -> MatchStatus:
-        """The match so far, as `match_so_far` makes it."""
-        positions = sorted(self.ids)
-        grid = [[self.played[n].get(p) for p in positions] for n in sorted(self.played)]
-        return match_status(grid, len(positions))
+        """The match so far: totals, places and what comes next."""
+        return match_status(self.by_hole(), len(self.cards))
+
+    def scored(self, number: int, strokes: dict[int, int]) -> Grid:
+        """This grid with hole `number`'s `strokes` (by seat position) and the totals and
+        places (once the match is over) they make."""
+        positions = {card.position for card in self.cards}
+        played = {**self.played, number: {p: v for p, v in strokes.items() if p in positions}}
+        status = match_status(
+            [[played[n].get(card.position) for card in self.cards] for n in sorted(played)],
+            len(self.cards),
+        )
+        cards = []
+        for column, card in enumerate(self.cards):
+            after = (status.totals[column], status.places[column] if status.over else None)
+            if after != (card.total, card.place):
+                card = copy.copy(card)
+                card.total, card.place = after
+            cards.append(card)
+        return Grid(tuple(cards), played)
+
+    def changes(self, before: Grid, number: int) -> tuple[list, list]:
+        """What writes this grid over `before`, which lacks hole `number`'s strokes:
+        (card id, number, strokes) rows and the (card id, total, place) of the cards
+        whose results changed."""
+        ids = {card.position: card.pk for card in self.cards}
+        holes = [(ids[p], number, value) for p, value in self.played.get(number, {}).items()]
+        results = [
+            (card.pk, card.total, card.place)
+            for card, old in zip(self.cards, before.cards, strict=True)
+            if (card.total, card.place) != (old.total, old.place)
+        ]
+        return holes, results
 
 
-def score_hole(
-    *, table: Table, number: int, strokes: dict[int, int], cards: CardStrokes | None = None
-) -> HoleScoring:
-    """What one hole's strokes (by seat position) make of the match: one read of the
-    table's cards and strokes unless the caller read them (`cards`, under the table's
-    lock), nothing written (`HoleScoring.write` does that)."""
-    if cards is None:
-        with connection.cursor() as cursor:
-            cursor.execute(store.strokes_sql(), [table.pk])
-            cards = CardStrokes.from_rows(cursor.fetchall())
-    cards.played[number] = {p: value for p, value in strokes.items() if p in cards.ids}
-    status = cards.status()
-    results = []
-    for column, position in enumerate(sorted(cards.ids)):
-        after = (status.totals[column], status.places[column] if status.over else None)
-        if after != cards.results[position]:
-            results.append((cards.ids[position], *after))
-    return HoleScoring(
-        status,
-        [(cards.ids[p], number, value) for p, value in cards.played[number].items()],
-        results,
-    )
+def hole_scores(table: Table) -> list[list[int | None]]:
+    """Strokes by hole then seat position; None where a seat did not play a hole."""
+    return Grid.read(table).by_hole()
 
 
 @transaction.atomic(savepoint=False)
 def record_hole(*, table: Table, number: int, strokes: dict[int, int]) -> MatchStatus:
     """Write one hole's strokes (by seat position) and refresh totals and places."""
-    scoring = score_hole(table=table, number=number, strokes=strokes)
+    before = Grid.read(table)
+    after = before.scored(number, strokes)
     with connection.cursor() as cursor:
-        scoring.write(cursor)
-    return scoring.status
+        store.write_strokes(cursor, *after.changes(before, number))
+    return after.status()
 
 
-def match_so_far(table: Table, cards: list[Scorecard] | None = None) -> MatchStatus:
+def match_so_far(table: Table) -> MatchStatus:
     """The match's totals, places and what comes next, from the holes recorded so far."""
-    if cards is None:
-        cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
-    return match_status(hole_scores(table, cards), len(cards))
+    return Grid.read(table).status()
 
 
 @transaction.atomic(savepoint=False)
 def refresh_results(*, table: Table) -> MatchStatus:
     """Recompute every card's total and place of `table` from its holes."""
-    cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
-    status = match_so_far(table, cards)
+    grid = Grid.read(table)
+    status = grid.status()
     changed = []
-    for card in cards:
+    for card in grid.cards:
         total = status.totals[card.position]
         place = status.places[card.position] if status.over else None
         if (card.total, card.place) != (total, place):

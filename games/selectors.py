@@ -17,10 +17,11 @@ from django.utils.crypto import constant_time_compare
 
 from games import engine
 from games.engine import state_from_dict
-from games.engine.match import HOLES
 
+from . import plays, store
 from .models import Hole, Move, Seat, Table
-from .scorecards import hole_scores
+from .scorecards import Grid
+from .store import SeatRow
 
 LOG_LENGTH = 6
 
@@ -51,16 +52,39 @@ class TableData:
     seats: list[Seat]
     hole: Hole | None
     state: Any
-    scorecard: dict[str, Any]
+    scorecard: Grid
     rematch: Table | None
     results: list[Any] | None
     #: The newest moves of the match, as `recent_moves` reads them.
     recent: list[tuple[int, int, str, str]] = field(default_factory=list)
 
     @functools.cached_property
+    def snapshot(self) -> plays.Snapshot:
+        """This version as a change in play is derived from."""
+        seats = {
+            s.position: SeatRow(
+                s.position,
+                s.bot_level,
+                (s.player.display_name or s.player.username) if s.player_id else None,
+                s.player_id,
+            )
+            for s in self.seats
+        }
+        return plays.Snapshot(self.table, self.hole, self.state, self.scorecard, seats)
+
+    @functools.cached_property
     def log(self) -> list[str]:
         """The move log's lines, newest first."""
         return log_lines(self.recent, self.seats)
+
+
+def snapshot(table_id: int) -> plays.Snapshot | None:
+    """The table as a change in play is derived from, in one round trip, or None."""
+    rows = store.read_table(table_id)
+    if rows is None:
+        return None
+    state = state_from_dict(rows.hole.state) if rows.hole is not None else None
+    return plays.Snapshot(rows.table, rows.hole, state, Grid.from_rows(rows.cards), rows.seats)
 
 
 def table_data(table_id: int, previous: TableData | None = None) -> TableData:
@@ -130,10 +154,10 @@ def still_shows(data: TableData) -> bool:
     return now == shown and _totals_unchanged(table, data.scorecard)
 
 
-def _totals_unchanged(table: Table, scorecard: dict[str, Any]) -> bool:
+def _totals_unchanged(table: Table, scorecard: Grid) -> bool:
     """Whether `table`'s cards still have the totals `scorecard` shows (a correction
     changes the total of the card it corrects)."""
-    shown = {(row["card"].position, row["card"].total) for row in scorecard["rows"]}
+    shown = {(card.position, card.total) for card in scorecard.cards}
     return shown == set(table.scorecards.values_list("position", "total"))
 
 
@@ -165,18 +189,9 @@ def log_lines(recent: list[tuple[int, int, str, str]], seats: list[Seat]) -> lis
     return lines[:LOG_LENGTH]
 
 
-def scorecard_rows(table: Table) -> dict[str, Any]:
-    """Strokes per hole per player, totals and places, as the scorecard table shows them."""
-    cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
-    if not cards:
-        return {"numbers": list(range(1, HOLES + 1)), "rows": []}
-    by_hole = hole_scores(table, cards)
-    numbers = list(range(1, max(HOLES, len(by_hole)) + 1))
-    rows = []
-    for card in cards:
-        strokes = [by_hole[n - 1][card.position] if n - 1 < len(by_hole) else None for n in numbers]
-        rows.append({"card": card, "strokes": strokes})
-    return {"numbers": numbers, "rows": rows}
+def scorecard_rows(table: Table) -> Grid:
+    """The table's scorecards, as the scorecard panel prints them."""
+    return Grid.read(table)
 
 
 def _results(table: Table, seats: list[Seat]) -> list[Any]:

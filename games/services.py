@@ -1,17 +1,18 @@
 """The one door through which a game changes.
 
-Every write to a table goes through these functions: each runs in one transaction
-with the table's row locked, checks the version the caller saw, asks the engine,
-appends to the move log and only after the commit announces the new version to the
-table's group on the channel layer. A refusal raises `GameError` with a sentence a
-player can read, and changes nothing.
+Every write to a table goes through these functions, and moves its version on. Tables
+and seats change with the table's row locked, in one transaction; a change in play
+(a move, a bot's, the timer's, a deal, the end of a hole or of the match) takes one
+way, `_change`: read, check the caller's version, derive (`plays`), write on condition
+of the version (`store.write`), announce. The new version is announced to the table's
+group after the commit. A refusal raises `GameError` with a sentence a player can
+read, and changes nothing.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,47 +20,36 @@ from typing import Protocol
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.engine import describe_action, describe_turn, state_from_dict, state_to_dict
-from games.engine.bots import BOT_LEVELS, choose_action
-from games.engine.match import (
-    HOLES,
-    choose_first_dealer,
-    dealer_for_hole,
-    playoff_dealer,
-    playoff_players,
-)
+from games.engine import state_to_dict
+from games.engine.bots import BOT_LEVELS
+from games.engine.match import choose_first_dealer
 
-from . import announce, store
-from .models import Hole, Move, Scorecard, Seat, Table
-from .scorecards import CardStrokes, correct_hole, open_scorecards, score_hole
-from .selectors import TableData, pending
+from . import announce, plays, selectors, store
+from .models import Scorecard, Seat, Table, match_finished
+from .plays import TIMER_BOT_LEVEL, GameError, StaleVersion
+from .scorecards import correct_hole, open_scorecards
+from .selectors import pending
+
+__all__ = ["GameError", "StaleVersion", "TIMER_BOT_LEVEL"]
 
 logger = logging.getLogger(__name__)
 
-TIMER_BOT_LEVEL = "greedy"
 SEATS_ASSIGNED = "The organiser assigns the seats at this table."
+STALE = "The table had moved on: here it is as it stands now."
 
 
 class Holding(Protocol):
-    """The table at the version a player moves on, as the caller's process holds it,
-    and what that process does with a move's news while the move is written (renders
-    its viewers' frames ahead)."""
+    """The table at the version a player moves on, as the caller's process holds it."""
 
-    data: TableData
+    snapshot: plays.Snapshot
 
-    def foresee(self, version: int, news: dict) -> None: ...
-
-
-class GameError(ValueError):
-    """A refused request; `str(error)` is a sentence for the player."""
-
-
-class StaleVersion(GameError):
-    """The caller acted on an old picture of the table: nothing was applied."""
+    def ahead(self, step: plays.Step) -> None:
+        """`step` is being written: render its frames ahead (called from the thread
+        that writes it)."""
 
 
 @dataclass(frozen=True)
@@ -257,7 +247,10 @@ def start_match(*, table: Table, by) -> Table:
         locked.status = Table.Status.PLAYING
         locked.started_at = now
         open_scorecards(table=locked)
-        _deal(locked, 1, list(range(locked.seat_count)))
+        hole = plays.new_hole(locked, 1, list(range(locked.seat_count)), now)
+        state = plays.hole_state(locked, hole)
+        hole.state, hole.version = state_to_dict(state), state.version
+        hole.save()
         _touch(locked, now)
         locked.save()
         announce.table_changed(locked)
@@ -304,179 +297,7 @@ def rematch(*, table: Table, by) -> Table:
     return new
 
 
-# --- the match --------------------------------------------------------------------------------
-
-
-def _deal(table: Table, number: int, positions: list[int]) -> Hole:
-    """Deal hole `number` to the seats at `positions`, the dealer moved left each hole."""
-    hole = _new_hole(table, number, positions)
-    hole.save()
-    return hole
-
-
-def _new_hole(table: Table, number: int, positions: list[int]) -> Hole:
-    """Hole `number` dealt to the seats at `positions`, not saved yet (see `_deal`)."""
-    dealer_position = dealer_for_hole(table.first_dealer or 0, number - 1, table.seat_count)
-    # A playoff may deal fewer seats; the engine says who deals among them.
-    dealer = playoff_dealer(dealer_position, positions, table.seat_count)
-    seed = table.hole_seed(number)
-    state = engine.new_hole(table.variant, len(positions), seed=seed, dealer=dealer)
-    return Hole(
-        table=table,
-        number=number,
-        dealer=positions[dealer],
-        seed=seed,
-        seat_positions=positions,
-        state=state_to_dict(state),
-        version=state.version,
-    )
-
-
-def _make_move(
-    table: Table,
-    hole: Hole,
-    state: engine.HoleState,
-    position: int,
-    action: dict,
-    *,
-    by_bot: bool,
-) -> tuple[engine.HoleState, Move]:
-    """The hole's state after the action of the seat at `position`, and its log entry."""
-    if position not in hole.seat_positions:
-        raise GameError("You sit out this playoff hole.")
-    seat = hole.seat_positions.index(position)
-    try:
-        after = engine.apply_action(state, seat, action)
-    except engine.IllegalAction as error:
-        raise GameError(str(error)) from None
-    # A move that uses a drawn card tells the whole turn, so the log reads a line a turn.
-    summary = describe_turn(state, seat, action, after) or describe_action(
-        state, seat, action, after
-    )
-    if by_bot:
-        person = table.seat_rows[position]
-        if person.player_name is not None and not person.bot_level:
-            summary += " (played by the timer)"
-        elif person.player_name is not None:
-            summary += f" (bot for {person.player_name})"
-    move = Move(
-        hole=hole,
-        seq=after.version,
-        seat=position,
-        action=action,
-        by_bot=by_bot,
-        summary=summary[:200],
-    )
-    return after, move
-
-
-def _move_news(hole: Hole, move: Move, now: datetime) -> dict:
-    """The news of a plain move, for processes that hold the version before (`frames`)."""
-    return {
-        "move": {
-            "hole": hole.pk,
-            "seat": move.seat,
-            "action": move.action,
-            "summary": move.summary,
-            "at": now.timestamp(),
-        }
-    }
-
-
-def _play(
-    table: Table,
-    hole: Hole,
-    position: int,
-    action: dict,
-    *,
-    by_bot: bool,
-    wake: bool = True,
-    seats_changed: bool = False,
-    commit: bool = False,
-    foresee: Callable[[int, dict], None] | None = None,
-) -> MoveResult:
-    """Apply one action of the seat at `position` to `hole` (the table row is locked).
-
-    `wake`: whether the table may wait on the server afterwards even mid-hole (it has a
-    bot or a turn timer); a move `by_bot` needs the seats read (`table.seat_rows`).
-    `seats_changed`: a seat changed hands in this transaction.
-    `commit`: the caller began the transaction with a plain BEGIN (`apply_move`), so the
-    COMMIT goes with the writes; a move that ends the match raises `_NeedsAtomic` first.
-    `foresee`: told the news before the writes go (see `frames.Holding`).
-    """
-    after, move = _make_move(
-        table, hole, state_from_dict(hole.state), position, action, by_bot=by_bot
-    )
-    now = timezone.now()
-    hole.state = state_to_dict(after)
-    hole.version = after.version
-    hole_fields = ["state", "version"]
-    table_fields = ["version", "turn_started_at"]
-    hole_over = after.phase == engine.OVER
-    match_over = False
-    scoring = None
-    if hole_over:
-        hole.scores = list(after.scores)
-        hole.finished_at = now
-        hole_fields += ["scores", "finished_at"]
-        strokes = dict(zip(hole.seat_positions, after.scores, strict=True))
-        scoring = score_hole(
-            table=table, number=hole.number, strokes=strokes, cards=getattr(table, "cards", None)
-        )
-        if scoring.status.over:
-            if commit:
-                raise _NeedsAtomic
-            match_over = True
-            table.status = Table.Status.FINISHED
-            table.finished_at = now
-            table_fields += ["status", "finished_at"]
-    _touch(table, now)
-    news = None if match_over or seats_changed else _move_news(hole, move, now)
-    if foresee is not None and news is not None:
-        foresee(table.version, news)
-    with connection.cursor() as cursor, store.pipeline():
-        store.insert(cursor, move)
-        store.update(cursor, hole, hole_fields)
-        if scoring is not None:
-            scoring.write(cursor)
-        if not match_over:
-            store.update(cursor, table, table_fields)
-        if commit:
-            cursor.execute("COMMIT")
-    if match_over:
-        # Saved by the ORM so that its listeners (league ratings) hear the match end.
-        table.save(update_fields=table_fields)
-    announce.table_changed(table, wake=wake or hole_over, news=news)
-    return MoveResult(
-        table.pk, table.version, hole_over=hole_over, match_over=match_over, news=news
-    )
-
-
-def _lock_for_move(
-    table_id: int,
-    player_id: int | None,
-    *,
-    begin: bool = False,
-    cards: bool = False,
-    seat_rows: bool = False,
-) -> tuple[Table | None, Hole | None]:
-    """`store.lock_for_move`, its cards read as `CardStrokes` (`table.cards`)."""
-    table, hole = store.lock_for_move(
-        table_id, player_id, begin=begin, cards=cards, seat_rows=seat_rows
-    )
-    if table is not None and cards:
-        table.cards = CardStrokes.from_rows(table.card_rows)
-    return table, hole
-
-
-class _MayEndMatch(Exception):
-    """The move ends the ninth hole or a playoff's, as the caller's process holds the
-    table, and so may end the match (see `_apply_held`)."""
-
-
-class _NeedsAtomic(Exception):
-    """The move does more than a transaction begun with a plain BEGIN takes on (see
-    `apply_move`): roll back, and apply it again inside Django's transaction."""
+# --- play: every change in play takes one way -------------------------------------------
 
 
 def apply_move(
@@ -484,153 +305,133 @@ def apply_move(
 ) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
-    On PostgreSQL a move costs two round trips to the database: BEGIN goes with the
-    locking read, COMMIT with the writes (a hole's end takes one read of the scorecards
-    between, unless the held copy below foresaw it and they came with the locking read).
-    Django's transaction would cost two more, as the driver waits on BEGIN and on COMMIT
-    alone, so the transaction is begun and ended with plain statements while Django
-    stays in autocommit. Nothing inside may then use Django's `atomic`: the end of a
-    match (its listeners save through the ORM) and a seat taken back from its bot roll
-    back and go through Django's transaction instead, as every move does elsewhere.
-
-    `held`: the table at `version` as the caller's process holds it (`frames`). A plain
-    move made on it, or one ending a hole before the ninth, costs one round trip: one
-    statement that writes it only if the table is still at that version
-    (`_apply_held`), while the process renders its viewers' frames of the move ahead;
-    else the move goes as above.
+    `held`: the table at `version` as the caller's process holds it (see `_change`).
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        cards = False
-        if held is not None:
-            try:
-                result = _apply_held(table_id, player.pk, action, version, held)
-            except _MayEndMatch:
-                cards = True
-            else:
-                if result is not None:
-                    return result
-        try:
-            return _apply(table_id, player.pk, action, version, commit=True, held=held, cards=cards)
-        except _NeedsAtomic:
-            store.roll_back()
-        except BaseException:
-            store.roll_back()
-            raise
-    with transaction.atomic():
-        return _apply(table_id, player.pk, action, version)
+
+    def step(snapshot: plays.Snapshot) -> plays.Step:
+        position = snapshot.position_of(player.pk)
+        if position is None:
+            raise GameError("You are watching: only players at the table can move.")
+        return plays.play(snapshot, position, action, at=timezone.now())
+
+    return _change(table_id, version, step, held=held)
 
 
-def _apply(
+def next_hole(*, table_id: int, version: int, by=None, held: Holding | None = None) -> MoveResult:
+    """Deal the next hole after a finished one (a player's "Next hole", or the driver)."""
+
+    def step(snapshot: plays.Snapshot) -> plays.Step:
+        if by is not None and snapshot.position_of(by.pk) is None:
+            raise GameError("You are watching: only players at the table can deal.")
+        return plays.deal(snapshot, timezone.now())
+
+    return _change(table_id, version, step, held=held)
+
+
+def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -> MoveResult:
+    """Do what the table waits for if it is due by `now`: a bot's move, a timer move or
+    the next deal. The caller passes the version it read, so two processes never act
+    twice."""
+    now = now or timezone.now()
+
+    def step(snapshot: plays.Snapshot) -> plays.Step:
+        seats = list(snapshot.seats.values())
+        waiting = pending(snapshot.table, snapshot.hole, seats, snapshot.state)
+        if waiting is None or waiting.due > now:
+            raise GameError("Nothing is due at this table.")
+        if waiting.kind == "deal":
+            return plays.deal(snapshot, timezone.now())
+        return plays.bot_turn(snapshot, waiting.positions, timezone.now())
+
+    return _change(table_id, version, step, stale="Someone else acted first.")
+
+
+def _change(
     table_id: int,
-    player_id: int,
-    action: dict,
     version: int,
+    derive: Callable[[plays.Snapshot], plays.Step],
     *,
-    commit: bool = False,
     held: Holding | None = None,
-    cards: bool = False,
+    stale: str = STALE,
 ) -> MoveResult:
-    """`apply_move` inside a transaction, begun with a plain BEGIN if `commit`; a move's
-    frames are rendered ahead from `held` while it is written. `cards`: the move is
-    expected to end the hole, so the scorecards are read with the lock."""
-    table, hole = _lock_for_move(table_id, player_id, begin=commit, cards=cards)
-    if table is None:
-        raise GameError("There is no such table.")
-    if table.my_position is None:
-        raise GameError("You are watching: only players at the table can move.")
-    if table.status != Table.Status.PLAYING or hole is None:
-        raise GameError("The match is not in play.")
-    if version != table.version:
-        raise StaleVersion("The table had moved on: here it is as it stands now.")
-    if hole.finished_at is not None:
-        raise GameError("The hole is over: the next one is being dealt.")
-    taken_back = bool(table.my_bot_level)
-    if taken_back:
-        if commit:
-            raise _NeedsAtomic
-        # A player who left the match takes the seat back by acting.
-        Seat.objects.filter(table=table, position=table.my_position).update(bot_level="")
-    return _play(
-        table,
-        hole,
-        table.my_position,
-        action,
-        by_bot=False,
-        wake=bool(table.turn_timer or table.has_bots),
-        seats_changed=taken_back,
-        commit=commit,
-        foresee=held.foresee if held is not None else None,
+    """The one way a table changes in play: read it, check the caller's version, derive
+    the next version (`plays`), write it on condition that the table is still at the
+    version read (`store.write`), then announce it.
+
+    `held`: the table at `version` as the caller's process holds it, which saves the
+    read, and which renders the caller's process's frames of the step ahead while it
+    is written (`Holding.ahead`). Should the held copy refuse the change or the write
+    find the table moved on, the table as it stands decides.
+    """
+    snapshot = held.snapshot if held is not None else None
+    fresh = False
+    while True:
+        if snapshot is None:
+            snapshot, fresh = selectors.snapshot(table_id), True
+            if snapshot is None:
+                raise GameError("There is no such table.")
+        if snapshot.table.version != version:
+            raise StaleVersion(stale)
+        try:
+            step = derive(snapshot)
+        except GameError:
+            if fresh:
+                raise
+            snapshot = None
+            continue
+        if held is not None and not fresh:
+            held.ahead(step)
+        hole_id = store.write(_rows(step))
+        if hole_id is not None:
+            break
+        if fresh:
+            raise StaleVersion(stale)
+        snapshot = None
+    after = step.after
+    if step.dealt:
+        after.hole.pk = step.news["deal"]["hole"] = hole_id
+    if step.match_over:
+        match_finished.send(sender=Table, table=after.table)
+    wake = step.hole_over or step.dealt or after.table.turn_timer > 0
+    wake = wake or any(seat.bot_level for seat in after.seats.values())
+    announce.table_changed(after.table, wake=wake, news=step.news)
+    return MoveResult(
+        table_id,
+        after.table.version,
+        hole_over=step.hole_over,
+        match_over=step.match_over,
+        news=step.news,
     )
 
 
-def _apply_held(
-    table_id: int, player_id: int, action: dict, version: int, held: Holding
-) -> MoveResult | None:
-    """`apply_move` on the caller's copy of the table at `version`, in one statement, or
-    None (nothing written) when the copy is not the table as it stands or the move does
-    more than a plain move: a refusal, a seat taken back; `_MayEndMatch` (nothing written)
-    when it ends the ninth hole or a playoff's, which may end the match.
-
-    The statement updates the table's row only while it is at `version`, its hole at the
-    held state's version and the player's seat the player's own; the hole and the log
-    are written only if it did. Every writer of a table updates or locks its row first
-    and moves its version on, so a move racing this one either finds the version gone
-    and writes nothing, or is refused by it; and a table at `version` has the held hole
-    and state, which the engine made from the same moves.
-
-    A move that ends a hole before the ninth also writes the hole's strokes on the
-    scorecards and their totals, summed from the strokes stored (as `score_hole` does,
-    and no match is over before the ninth hole), in the same statement.
-    """
-    table, hole, seats = held.data.table, held.data.hole, held.data.seats
-    if (
-        table.pk != table_id
-        or table.version != version
-        or table.status != Table.Status.PLAYING
-        or hole is None
-        or hole.finished_at is not None
-    ):
-        return None
-    seat = next((s for s in seats if s.player_id == player_id), None)
-    if seat is None or seat.bot_level:
-        return None
-    try:
-        after, move = _make_move(table, hole, held.data.state, seat.position, action, by_bot=False)
-    except GameError:
-        return None  # The full path says why, from the table as it stands.
-    ends = after.phase == engine.OVER
-    if ends and hole.number >= HOLES:
-        raise _MayEndMatch
-    table = copy.copy(table)
-    _touch(table)
-    move.created_at = now = table.turn_started_at
-    state = Hole._meta.get_field("state").get_db_prep_save(state_to_dict(after), connection)
-    values = [
-        *(table.version, now, table.pk, version, Table.Status.PLAYING),
-        *(hole.pk, hole.version, table.pk, seat.position, player_id),
-        *(state, after.version),
-    ]
-    if ends:
-        scores = Hole._meta.get_field("scores").get_db_prep_save(list(after.scores), connection)
-        values += [scores, now]
-    values.append(hole.pk)
-    if ends:
-        strokes = (list(hole.seat_positions), list(after.scores))
-        values += [hole.number, *strokes, table.pk, hole.number, HOLES, *strokes, table.pk]
-    values += [
-        f.get_db_prep_save(getattr(move, f.attname), connection) for f in store.insert_fields(Move)
-    ]
-    news = _move_news(hole, move, now)
-    held.foresee(table.version, news)
-    with store.bound_cursor() as cursor:
-        cursor.execute(store.held_move_sql(ends), values)
-        if cursor.fetchone() is None:
-            return None
-    wake = bool(ends or table.turn_timer or any(s.bot_level for s in seats))
-    announce.table_changed(table, wake=wake, news=news)
-    return MoveResult(table.pk, table.version, hole_over=ends, news=news)
+def _rows(step: plays.Step) -> store.Change:
+    """The rows that write `step`."""
+    before, after = step.before, step.after
+    hole = copy.copy(after.hole)
+    hole.state = state_to_dict(after.state)
+    table_fields = ["version", "turn_started_at"]
+    if step.match_over:
+        table_fields += ["status", "finished_at"]
+    if step.dealt:
+        return store.Change(before.table.version, after.table, table_fields, hole, None)
+    hole_fields = ["state", "version"]
+    strokes, results = (), ()
+    if step.hole_over:
+        hole_fields += ["scores", "finished_at"]
+        strokes, results = after.grid.changes(before.grid, hole.number)
+    return store.Change(
+        before.table.version,
+        after.table,
+        table_fields,
+        hole,
+        hole_fields,
+        moves=step.moves,
+        strokes=strokes,
+        results=results,
+        taken_back=step.taken_back,
+    )
 
 
 def leave_match(*, table: Table, player) -> None:
@@ -732,175 +533,3 @@ def abandon_idle_tables(*, now: datetime | None = None) -> list[int]:
             announce.table_changed(locked, wake=False)
         abandoned.append(table_id)
     return abandoned
-
-
-def next_hole(*, table_id: int, version: int, by=None, held: Holding | None = None) -> MoveResult:
-    """Deal the next hole after a finished one (a player's "Next hole", or the driver).
-
-    On PostgreSQL in two round trips, as a move (see `apply_move`); the deal's frames
-    are rendered ahead from `held` while it is written. A regulation hole dealt on the
-    version the caller's process holds costs one round trip (`_deal_held`).
-    """
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        if held is not None and by is not None:
-            result = _deal_held(table_id, by.pk, version, held)
-            if result is not None:
-                return result
-        try:
-            return _next_hole(table_id, version, by, commit=True, held=held)
-        except BaseException:
-            store.roll_back()
-            raise
-    with transaction.atomic():
-        return _next_hole(table_id, version, by, held=held)
-
-
-def _next_hole(
-    table_id: int, version: int, by, *, commit: bool = False, held: Holding | None = None
-) -> MoveResult:
-    table, hole = _lock_for_move(table_id, getattr(by, "pk", None), begin=commit, cards=True)
-    if table is None:
-        raise GameError("There is no such table.")
-    if by is not None and table.my_position is None:
-        raise GameError("You are watching: only players at the table can deal.")
-    if version != table.version:
-        raise StaleVersion("The table had moved on: here it is as it stands now.")
-    if table.status != Table.Status.PLAYING or hole is None or hole.finished_at is None:
-        raise GameError("There is no hole to deal now.")
-    status = table.cards.status()
-    positions = list(range(table.seat_count))
-    if status.next_hole_is_playoff:
-        positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
-    dealt = _new_hole(table, hole.number + 1, positions)
-    _touch(table)
-    deal = None
-    if dealt.deck is None:
-        deal = {
-            "hole": None,  # known once written
-            "number": dealt.number,
-            "dealer": dealt.dealer,
-            "seed": dealt.seed,
-            "positions": dealt.seat_positions,
-            "at": table.turn_started_at.timestamp(),
-        }
-        if held is not None:
-            held.foresee(table.version, {"deal": deal})
-    with connection.cursor() as hole_cursor, connection.cursor() as cursor:
-        with store.pipeline():
-            store.insert(hole_cursor, dealt, returning=True)
-            store.update(cursor, table, ["version", "turn_started_at"])
-            if commit:
-                cursor.execute("COMMIT")
-        dealt.pk = hole_cursor.fetchone()[0]
-    dealt._state.adding = False
-    news = None if deal is None else {"deal": {**deal, "hole": dealt.pk}}
-    announce.table_changed(table, news=news)
-    return MoveResult(table.pk, table.version, news=news)
-
-
-def _deal_held(table_id: int, player_id: int, version: int, held: Holding) -> MoveResult | None:
-    """`next_hole` asked for by a player on the caller's copy of the table at `version`,
-    in one statement, or None (nothing written): the copy is not the table as it
-    stands, the player has no seat, or the hole to deal may be a playoff's.
-
-    Before the ninth hole every seat plays the next one, whatever the scorecards say,
-    so the copy's hole is all the deal needs. The statement updates the table's row only
-    while it is at `version` with that hole finished and the player seated, and inserts
-    the new hole only if it did (see `_apply_held`).
-    """
-    table, hole = held.data.table, held.data.hole
-    if (
-        table.pk != table_id
-        or table.version != version
-        or table.status != Table.Status.PLAYING
-        or hole is None
-        or hole.finished_at is None
-        or hole.number >= HOLES
-        or not any(seat.player_id == player_id for seat in held.data.seats)
-    ):
-        return None
-    table = copy.copy(table)
-    dealt = _new_hole(table, hole.number + 1, list(range(table.seat_count)))
-    if dealt.deck is not None:
-        return None
-    _touch(table)
-    deal = {
-        "number": dealt.number,
-        "dealer": dealt.dealer,
-        "seed": dealt.seed,
-        "positions": dealt.seat_positions,
-        "at": table.turn_started_at.timestamp(),
-    }
-    held.foresee(table.version, {"deal": {"hole": None, **deal}})
-    values = [
-        *(table.version, table.turn_started_at, table.pk, version, Table.Status.PLAYING),
-        *(hole.pk, table.pk, player_id),
-        *(
-            f.get_db_prep_save(f.pre_save(dealt, True), connection)
-            for f in store.insert_fields(Hole)
-        ),
-    ]
-    with store.bound_cursor() as cursor:
-        cursor.execute(store.held_deal_sql(), values)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    news = {"deal": {"hole": row[0], **deal}}
-    announce.table_changed(table, news=news)
-    return MoveResult(table.pk, table.version, news=news)
-
-
-# --- bots and the turn timer ------------------------------------------------------------------
-
-
-def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -> MoveResult:
-    """Do what the table waits for if it is due: a bot's move, a timer move or the next deal.
-
-    The caller passes the version it read, so two processes never act twice. On
-    PostgreSQL a bot's move costs two round trips, as a player's (see `apply_move`).
-    """
-    now = now or timezone.now()
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        try:
-            result = _act(table_id, version, now, commit=True)
-        except _NeedsAtomic:
-            store.roll_back()
-            result = _act_atomic(table_id, version, now)
-        except BaseException:
-            store.roll_back()
-            raise
-        if result is None:  # rolled back by _act: the next deal is a transaction of its own
-            store.roll_back()
-    else:
-        result = _act_atomic(table_id, version, now)
-    return result or next_hole(table_id=table_id, version=version)
-
-
-def _act_atomic(table_id: int, version: int, now: datetime) -> MoveResult | None:
-    with transaction.atomic():
-        return _act(table_id, version, now)
-
-
-def _act(table_id: int, version: int, now: datetime, *, commit: bool = False) -> MoveResult | None:
-    """`act_for_table` inside a transaction; None when what is due is the next deal."""
-    table, hole = _lock_for_move(table_id, None, begin=commit, seat_rows=True)
-    if table is None or version != table.version:
-        raise StaleVersion("Someone else acted first.")
-    waiting = pending(table, hole, list(table.seat_rows.values()))
-    if waiting is None or waiting.due > now:
-        raise GameError("Nothing is due at this table.")
-    if waiting.kind == "deal":
-        return None
-    if commit and len(waiting.positions) > 1:
-        raise _NeedsAtomic  # the timer moves for several seats: one COMMIT would not do
-    result = None
-    for position in waiting.positions:
-        state = state_from_dict(hole.state)
-        seat = hole.seat_positions.index(position)
-        level = table.seat_rows[position].bot_level or TIMER_BOT_LEVEL
-        rng = random.Random(f"{table.deal_seed}:{hole.number}:{state.version}:{seat}")
-        action = choose_action(state, seat, level, rng)
-        result = _play(table, hole, position, action, by_bot=True, commit=commit)
-        if result.hole_over:
-            break
-    return result

@@ -15,8 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import Error, connection
-from psycopg.pq import TransactionStatus
+from django.db import connection, transaction
 
 from config import seams
 
@@ -49,24 +48,11 @@ def bound_cursor():
     return connection.make_cursor(cursor)
 
 
-def roll_back() -> None:
-    """End with ROLLBACK a transaction begun with a plain BEGIN, if one is open: after an
-    error, or to start again inside Django's transaction. PostgreSQL only."""
-    raw = connection.connection
-    if raw is None or raw.info.transaction_status not in {
-        TransactionStatus.INTRANS,
-        TransactionStatus.INERROR,
-    }:
-        return  # A broken connection is closed and replaced by Django, not rolled back.
-    with contextlib.suppress(Error), connection.cursor() as cursor:
-        cursor.execute("ROLLBACK")
-
-
 def insert(cursor, obj, *, returning: bool = False) -> None:
     """INSERT `obj` as one row. Its primary key stays unset; with `returning`, the
     statement returns it for the caller to fetch from `cursor` (after the pipeline)."""
     meta = obj._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    fields = insert_fields(type(obj))
     quote = connection.ops.quote_name
     sql = "INSERT INTO {} ({}) VALUES ({}){}".format(
         quote(meta.db_table),
@@ -74,12 +60,12 @@ def insert(cursor, obj, *, returning: bool = False) -> None:
         ", ".join(["%s"] * len(fields)),
         f" RETURNING {quote(meta.pk.column)}" if returning else "",
     )
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-    cursor.execute(sql, values)
+    cursor.execute(sql, _values(obj, fields))
 
 
-def update(cursor, obj, names: Sequence[str]) -> None:
-    """UPDATE the fields `names` of `obj`'s row, as `obj.save(update_fields=names)`."""
+def update(cursor, obj, names: Sequence[str], *, version: int | None = None) -> None:
+    """UPDATE the fields `names` of `obj`'s row, as `obj.save(update_fields=names)`;
+    with `version`, only while the row is at that version."""
     meta = obj._meta
     fields = [meta.get_field(name) for name in names]
     quote = connection.ops.quote_name
@@ -88,8 +74,16 @@ def update(cursor, obj, names: Sequence[str]) -> None:
         ", ".join(f"{quote(f.column)} = %s" for f in fields),
         quote(meta.pk.column),
     )
-    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
-    cursor.execute(sql, [*values, obj.pk])
+    params = [*(f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields), obj.pk]
+    if version is not None:
+        sql += " AND version = %s"
+        params.append(version)
+    cursor.execute(sql, params)
+
+
+def insert_fields(model) -> list:
+    """The columns a row of `model` is inserted with (all but its key)."""
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
 def columns(model, alias: str) -> tuple[str, list]:
@@ -120,177 +114,263 @@ def instance(model, values: Sequence, reader: list):
     return model.from_db(connection.alias, None, values)
 
 
-# --- a move's reads and writes ------------------------------------------------------
+# --- a change in play: its one read and its one write ----------------------------------
 
 
 @dataclass(frozen=True)
 class SeatRow:
-    """A seat as the hot path reads it: enough for `pending` and a bot's log line."""
+    """A seat as play reads it: enough for `pending`, a bot's log line and who moves."""
 
     position: int
     bot_level: str
     player_name: str | None  # None: no player sits there
+    player_id: int | None = None
 
 
-def lock_for_move(
-    table_id: int,
-    player_id: int | None,
-    *,
-    begin: bool = False,
-    cards: bool = False,
-    seat_rows: bool = False,
-) -> tuple[Table | None, Hole | None]:
-    """Lock the table's row and read it with the latest hole and where the player sits.
+@dataclass(frozen=True)
+class TableRows:
+    """A table in play as `read_table` reads it."""
 
-    The hot path of live play, so plain statements instead of querysets, sent together
-    (with a plain BEGIN first if `begin`): the table comes with `my_position` and
-    `my_bot_level` (None when the player has no seat) and `has_bots`; with `cards`, its
-    scorecards' rows (`table.card_rows`, as `strokes_sql` reads them); with `seat_rows`, its seats
-    (`table.seat_rows`, by position). Every writer of a table locks its row first, so
-    what is read after the lock is current.
+    table: Table
+    hole: Hole | None
+    seats: dict[int, SeatRow]  # by position
+    #: The table's cards, each with one (hole number, strokes) or (None, None) per row.
+    cards: list[tuple[Scorecard, int | None, int | None]]
+
+
+def read_table(table_id: int) -> TableRows | None:
+    """The table with its latest hole, seats and scorecards, or None if there is none.
+
+    The reads of a change in play, sent together (one round trip on PostgreSQL); no
+    lock: the write (`write`) applies only while the table is at the version read.
     """
     seats, tables, holes = Seat._meta.db_table, Table._meta.db_table, Hole._meta.db_table
+    cards, strokes = Scorecard._meta.db_table, ScorecardHole._meta.db_table
     table_columns, table_reader = columns(Table, "t")
-    table_sql = (
-        f"SELECT {table_columns}, s.position, s.bot_level,"
-        f" EXISTS (SELECT 1 FROM {seats} b WHERE b.table_id = t.id AND b.bot_level <> '')"
-        f" FROM {tables} t"
-        f" LEFT JOIN {seats} s ON s.table_id = t.id AND s.player_id = %s WHERE t.id = %s"
-    )
-    if connection.features.has_select_for_update_of:
-        table_sql += " FOR UPDATE OF t"
-    elif connection.features.has_select_for_update:
-        table_sql += " FOR UPDATE"
     hole_columns, hole_reader = columns(Hole, "h")
-    hole_sql = (
-        f"SELECT {hole_columns} FROM {holes} h WHERE h.table_id = %s ORDER BY h.number DESC LIMIT 1"
-    )
+    card_columns, card_reader = columns(Scorecard, "c")
     people = get_user_model()._meta.db_table
-    seats_sql = (
-        f"SELECT s.position, s.bot_level, p.display_name, p.username FROM {seats} s"
-        f" LEFT JOIN {people} p ON p.id = s.player_id WHERE s.table_id = %s"
+    statements = (
+        f"SELECT {table_columns} FROM {tables} t WHERE t.id = %s",
+        f"SELECT {hole_columns} FROM {holes} h WHERE h.table_id = %s"
+        " ORDER BY h.number DESC LIMIT 1",
+        f"SELECT s.position, s.bot_level, p.display_name, p.username, s.player_id FROM {seats} s"
+        f" LEFT JOIN {people} p ON p.id = s.player_id WHERE s.table_id = %s",
+        f"SELECT {card_columns}, h.number, h.strokes FROM {cards} c"
+        f" LEFT JOIN {strokes} h ON h.scorecard_id = c.id WHERE c.table_id = %s",
     )
-    # All in one round trip: what follows the lock is read after it is granted all the
-    # same, as statements run in order, each seeing what was committed before it started.
-    with (
-        connection.cursor() as table_cursor,
-        connection.cursor() as hole_cursor,
-        connection.cursor() as cards_cursor,
-        connection.cursor() as seats_cursor,
-    ):
+    with contextlib.ExitStack() as stack:
+        cursors = [stack.enter_context(connection.cursor()) for _ in statements]
         with pipeline():
-            if begin:
-                table_cursor.execute("BEGIN")
-            table_cursor.execute(table_sql, [player_id, table_id])
-            hole_cursor.execute(hole_sql, [table_id])
-            if cards:
-                cards_cursor.execute(strokes_sql(), [table_id])
-            if seat_rows:
-                seats_cursor.execute(seats_sql, [table_id])
-        row = table_cursor.fetchone()
-        if row is None:
-            return None, None
-        count = len(table_reader)
-        table = instance(Table, row[:count], table_reader)
-        table.my_position, table.my_bot_level, table.has_bots = row[count:]
-        if cards:
-            table.card_rows = cards_cursor.fetchall()
-        if seat_rows:
-            table.seat_rows = {
-                position: SeatRow(position, level, (display or username) if username else None)
-                for position, level, display, username in seats_cursor.fetchall()
-            }
-        row = hole_cursor.fetchone()
-    return table, (instance(Hole, row, hole_reader) if row else None)
+            for cursor, sql in zip(cursors, statements, strict=True):
+                cursor.execute(sql, [table_id])
+        table_row, hole_row = cursors[0].fetchone(), cursors[1].fetchone()
+        seat_rows, card_rows = cursors[2].fetchall(), cursors[3].fetchall()
+    if table_row is None:
+        return None
+    count = len(card_reader)
+    read_cards: dict[int, Scorecard] = {}
+    card_holes = []
+    for row in card_rows:
+        card = read_cards.get(row[0])
+        if card is None:
+            card = read_cards[row[0]] = instance(Scorecard, row[:count], card_reader)
+        card_holes.append((card, *row[count:]))
+    return TableRows(
+        table=instance(Table, table_row, table_reader),
+        hole=instance(Hole, hole_row, hole_reader) if hole_row else None,
+        seats={
+            position: SeatRow(position, level, (display or name) if name else None, player_id)
+            for position, level, display, name, player_id in seat_rows
+        },
+        cards=card_holes,
+    )
 
 
-def insert_fields(model) -> list:
-    """The columns a row of `model` is inserted with (all but its key)."""
-    return [f for f in model._meta.concrete_fields if not f.primary_key]
+@dataclass(frozen=True)
+class Change:
+    """The rows one change in play writes, if the table is still at `version`."""
+
+    version: int
+    table: Table
+    table_fields: list[str]
+    hole: Hole
+    hole_fields: list[str] | None  # None: the hole is new, inserted whole
+    moves: Sequence[Move] = ()
+    #: (scorecard id, hole number, strokes) rows to insert or overwrite.
+    strokes: Sequence[tuple[int, int, int]] = ()
+    #: (scorecard id, total, place) of the cards whose results change.
+    results: Sequence[tuple[int, int, int | None]] = ()
+    #: Seat positions whose bot leaves the seat to its player.
+    taken_back: Sequence[int] = ()
+
+
+def write(change: Change) -> int | None:
+    """Write `change` in one transaction if its table is still at `change.version`: the
+    hole's id back; else nothing written, None.
+
+    The table's row is updated first, on condition of its version, and every other row
+    only if it was: every writer of a table moves its version on, so a change racing
+    this one either finds the version gone or is refused by it. On PostgreSQL it is one
+    statement (`_write_statement`), a round trip; elsewhere the same rows one statement
+    at a time (`_write_rows`) in a transaction.
+    """
+    if connection.vendor == "postgresql":
+        return _write_statement(change)
+    return _write_rows(change)
+
+
+class _Stale(Exception):
+    pass
+
+
+def _write_rows(change: Change) -> int | None:
+    """`write`, one statement a row, in Django's transaction."""
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            update(cursor, change.table, change.table_fields, version=change.version)
+            if cursor.rowcount != 1:
+                raise _Stale
+            if change.hole_fields is None:
+                insert(cursor, change.hole, returning=True)
+                hole_id = cursor.fetchone()[0]
+            else:
+                update(cursor, change.hole, change.hole_fields)
+                hole_id = change.hole.pk
+            for move in change.moves:
+                move.hole_id = hole_id
+                insert(cursor, move)
+            if change.strokes:
+                write_strokes(cursor, change.strokes, change.results)
+            if change.taken_back:
+                cursor.execute(
+                    f"UPDATE {Seat._meta.db_table} SET bot_level = '' WHERE table_id = %s"
+                    f" AND position IN ({', '.join(['%s'] * len(change.taken_back))})",
+                    [change.table.pk, *change.taken_back],
+                )
+    except _Stale:
+        return None
+    return hole_id
+
+
+def _values(obj, fields) -> list:
+    """The values of `obj`'s `fields` as the database takes them; a field left unset
+    gets what the ORM would give it on saving (`auto_now_add`)."""
+    values = []
+    for field in fields:
+        value = getattr(obj, field.attname)
+        if value is None:
+            value = field.pre_save(obj, obj.pk is None)
+        values.append(field.get_db_prep_save(value, connection))
+    return values
+
+
+def _write_statement(change: Change) -> int | None:
+    """`write` as one statement (PostgreSQL): each row's write is a step of one WITH,
+    the table's first, the others on condition that it was written."""
+    table, hole = change.table, change.hole
+    table_fields = [Table._meta.get_field(name) for name in change.table_fields]
+    values = [*_values(table, table_fields), table.pk, change.version]
+    if change.hole_fields is None:
+        hole_fields = insert_fields(Hole)
+        values += _values(hole, hole_fields)
+    else:
+        hole_fields = [Hole._meta.get_field(name) for name in change.hole_fields]
+        values += [*_values(hole, hole_fields), hole.pk]
+    for move in change.moves:
+        move.hole_id = hole.pk  # a new hole's moves: none yet
+        values += _values(move, insert_fields(Move))
+    if change.strokes:
+        ids, numbers, strokes = zip(*change.strokes, strict=True)
+        values += [list(ids), list(numbers), list(strokes)]
+    if change.results:
+        ids, totals, places = zip(*change.results, strict=True)
+        values += [list(ids), list(totals), list(places)]
+    if change.taken_back:
+        values += [table.pk, list(change.taken_back)]
+    sql = _statement(
+        tuple(f.column for f in table_fields),
+        tuple(f.column for f in hole_fields) if change.hole_fields is not None else None,
+        len(change.moves),
+        bool(change.strokes),
+        bool(change.results),
+        bool(change.taken_back),
+    )
+    with bound_cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 @functools.cache
-def held_move_sql(ends: bool = False) -> str:
-    """The statement of `services._apply_held` (for a move that `ends` a regulation hole: with
-    its scoring), its parameters in the order that builds them."""
+def _statement(
+    table_columns: tuple[str, ...],
+    hole_columns: tuple[str, ...] | None,
+    moves: int,
+    strokes: bool,
+    results: bool,
+    taken_back: bool,
+) -> str:
+    """The statement of `_write_statement` for a change of this shape, its parameters
+    in the order that function lists them."""
     q = connection.ops.quote_name
-    tables, holes, seats, moves, cards, strokes = (
+    tables, holes, seats, move_table, cards, card_holes = (
         q(m._meta.db_table) for m in (Table, Hole, Seat, Move, Scorecard, ScorecardHole)
     )
-    fields = insert_fields(Move)
-    sql = (
-        f"WITH t AS (UPDATE {tables} SET version = %s, turn_started_at = %s"
-        " WHERE id = %s AND version = %s AND status = %s"
-        f" AND EXISTS (SELECT 1 FROM {holes} WHERE id = %s AND version = %s"
-        " AND finished_at IS NULL)"
-        f" AND EXISTS (SELECT 1 FROM {seats} WHERE table_id = %s AND position = %s"
-        " AND player_id = %s AND bot_level = '') RETURNING id),"
-        f" h AS (UPDATE {holes} SET state = %s, version = %s"
-    )
-    if ends:
-        sql += ", scores = %s, finished_at = %s"
-    sql += " WHERE id = %s AND EXISTS (SELECT 1 FROM t) RETURNING id)"
-    if ends:
-        # Each seat's strokes by position; every statement of a WITH sees the rows as
-        # they were before it, so a card's total is its other holes' plus this one.
-        played = "unnest(%s::integer[], %s::integer[]) AS v(position, strokes)"
-        sql += (
-            f", s AS (INSERT INTO {strokes} (scorecard_id, number, strokes)"
-            f" SELECT c.id, %s, v.strokes FROM {cards} c JOIN {played}"
-            " ON v.position = c.position WHERE c.table_id = %s AND EXISTS (SELECT 1 FROM t)"
-            " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes),"
-            f" r AS (UPDATE {cards} c SET place = NULL, total = v.strokes + (SELECT"
-            f" COALESCE(SUM(o.strokes), 0) FROM {strokes} o WHERE o.scorecard_id = c.id"
-            " AND o.number <> %s AND o.number <= %s)"
-            f" FROM {played}"
-            " WHERE c.position = v.position AND c.table_id = %s AND EXISTS (SELECT 1 FROM t))"
+    sets = ", ".join(f"{q(column)} = %s" for column in table_columns)
+    steps = [f"t AS (UPDATE {tables} SET {sets} WHERE id = %s AND version = %s RETURNING id)"]
+    if hole_columns is None:
+        fields = insert_fields(Hole)
+        steps.append(
+            f"h AS (INSERT INTO {holes} ({', '.join(q(f.column) for f in fields)})"
+            f" SELECT {', '.join(['%s'] * len(fields))} FROM t RETURNING id)"
         )
-    return sql + (
-        f" INSERT INTO {moves} ({', '.join(q(f.column) for f in fields)})"
-        f" SELECT {', '.join(['%s'] * len(fields))} FROM h RETURNING id"
-    )
-
-
-@functools.cache
-def held_deal_sql() -> str:
-    """The statement of `services._deal_held`, its parameters in the order that builds them."""
-    q = connection.ops.quote_name
-    tables, holes, seats = (q(m._meta.db_table) for m in (Table, Hole, Seat))
-    fields = insert_fields(Hole)
-    return (
-        f"WITH t AS (UPDATE {tables} SET version = %s, turn_started_at = %s"
-        " WHERE id = %s AND version = %s AND status = %s"
-        f" AND EXISTS (SELECT 1 FROM {holes} WHERE id = %s AND finished_at IS NOT NULL)"
-        f" AND EXISTS (SELECT 1 FROM {seats} WHERE table_id = %s AND player_id = %s)"
-        " RETURNING id)"
-        f" INSERT INTO {holes} ({', '.join(q(f.column) for f in fields)})"
-        f" SELECT {', '.join(['%s'] * len(fields))} FROM t RETURNING id"
-    )
-
-
-def strokes_sql() -> str:
-    """A statement reading the cards of table %s with their strokes, one row per card
-    and hole (a card without holes has one row), for `scorecards.CardStrokes`."""
-    cards, holes = Scorecard._meta.db_table, ScorecardHole._meta.db_table
-    return (
-        f"SELECT c.id, c.position, c.total, c.place, h.number, h.strokes FROM {cards} c"
-        f" LEFT JOIN {holes} h ON h.scorecard_id = c.id WHERE c.table_id = %s"
-    )
+    else:
+        sets = ", ".join(f"{q(column)} = %s" for column in hole_columns)
+        steps.append(
+            f"h AS (UPDATE {holes} SET {sets} WHERE id = %s AND EXISTS (SELECT 1 FROM t)"
+            " RETURNING id)"
+        )
+    fields = insert_fields(Move)
+    for i in range(moves):
+        steps.append(
+            f"m{i} AS (INSERT INTO {move_table} ({', '.join(q(f.column) for f in fields)})"
+            f" SELECT {', '.join(['%s'] * len(fields))} FROM h)"
+        )
+    if strokes:
+        steps.append(
+            f"s AS (INSERT INTO {card_holes} (scorecard_id, number, strokes)"
+            " SELECT v.* FROM unnest(%s::integer[], %s::integer[], %s::integer[]) AS v"
+            " WHERE EXISTS (SELECT 1 FROM t)"
+            " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes)"
+        )
+    if results:
+        steps.append(
+            f"r AS (UPDATE {cards} c SET total = v.total, place = v.place"
+            " FROM unnest(%s::integer[], %s::integer[], %s::integer[]) AS v(id, total, place)"
+            " WHERE c.id = v.id AND EXISTS (SELECT 1 FROM t))"
+        )
+    if taken_back:
+        steps.append(
+            f"b AS (UPDATE {seats} SET bot_level = '' WHERE table_id = %s"
+            " AND position = ANY(%s::integer[]) AND EXISTS (SELECT 1 FROM t))"
+        )
+    return f"WITH {', '.join(steps)} SELECT id FROM h"
 
 
 def write_strokes(
     cursor, holes: Sequence[tuple[int, int, int]], results: Sequence[tuple[int, int, int | None]]
 ) -> None:
     """Insert or overwrite (scorecard id, hole number, strokes) rows and set the (card id,
-    total, place) of cards: plain statements, so that they can go with the rest of a
-    move's writes (`pipeline`)."""
+    total, place) of cards."""
     table, cards = ScorecardHole._meta.db_table, Scorecard._meta.db_table
-    cursor.execute(
-        f"INSERT INTO {table} (scorecard_id, number, strokes) VALUES "
-        + ", ".join(["(%s, %s, %s)"] * len(holes))
-        + " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes",
-        [value for row in holes for value in row],
-    )
+    if holes:
+        cursor.execute(
+            f"INSERT INTO {table} (scorecard_id, number, strokes) VALUES "
+            + ", ".join(["(%s, %s, %s)"] * len(holes))
+            + " ON CONFLICT (scorecard_id, number) DO UPDATE SET strokes = excluded.strokes",
+            [value for row in holes for value in row],
+        )
     for card_id, total, place in results:
         cursor.execute(
             f"UPDATE {cards} SET total = %s, place = %s WHERE id = %s", [total, place, card_id]

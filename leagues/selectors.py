@@ -17,7 +17,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
 from games.models import Hole, Scorecard, ScorecardHole, Table
-from games.scorecards import hole_name, hole_scores
+from games.scorecards import Grid, hole_name
 
 from .models import (
     Club,
@@ -174,21 +174,12 @@ class TableView:
 
 def table_view(night_table: NightTable) -> TableView:
     """The printable grid of one table: a row per card, a column per hole."""
-    cards = list(night_table.table.scorecards.all())
-    if not cards:
-        cards = []
-    numbers = sorted({h.number for card in cards for h in card.holes.all()})
-    playoff_numbers = [n for n in numbers if n > HOLES]
-    views = []
-    for card in cards:
-        strokes = {h.number: h.strokes for h in card.holes.all()}
-        views.append(
-            CardView(
-                card=card,
-                holes=[strokes.get(n) for n in range(1, HOLES + 1)],
-                playoff=[strokes.get(n) for n in playoff_numbers],
-            )
-        )
+    grid = Grid.of(list(night_table.table.scorecards.all()))
+    views = [
+        CardView(card=row.card, holes=row.strokes[:HOLES], playoff=row.strokes[HOLES:])
+        for row in grid.rows
+    ]
+    playoff_numbers = [n for n in grid.numbers if n > HOLES]
     return TableView(night_table=night_table, cards=views, playoff_numbers=playoff_numbers)
 
 
@@ -429,10 +420,11 @@ def corrected_match(scorecard: Scorecard, number: int, strokes: int) -> Correcte
     A table still in play is left to the live match, so nothing is unneeded there.
     """
     table = scorecard.table
-    cards = list(table.scorecards.order_by("position").prefetch_related("holes"))
+    grid = Grid.read(table)
+    cards = grid.cards
     names = [card.name for card in cards]
-    numbers = sorted({h.number for card in cards for h in card.holes.all()})
-    scores = hole_scores(table, cards)
+    numbers = sorted(grid.played)
+    scores = grid.by_hole()
     if number not in numbers:
         return CorrectedMatch(names, scores, [], None)
     scores[numbers.index(number)][[card.pk for card in cards].index(scorecard.pk)] = strokes

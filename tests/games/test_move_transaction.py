@@ -1,8 +1,9 @@
-"""A player's move is one transaction: all of it lands, or none of it.
+"""A change in play is one write: all of it lands, or none of it.
 
-These tests commit for real (`transaction=True`): outside a test's own transaction, a
-move on PostgreSQL begins and commits its transaction with the statements around it
-(`services.apply_move`) and falls back to Django's for what that does not take on.
+These tests commit for real (`transaction=True`). Every change in play is read (or
+taken from the copy its process holds), derived, and written on condition that the
+table is still at the version read (`services._change`, `store.write`): on PostgreSQL
+one statement, elsewhere the same rows in one transaction.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.db import IntegrityError, connection, connections
 from django.utils import timezone
 from psycopg.pq import PipelineStatus
 
-from games import engine, frames, services
+from games import engine, frames, plays, selectors, services, store
 from games.engine import state_to_dict
 from games.engine.match import HOLES, match_status
 from games.models import Hole, Move, Scorecard, Seat, Table
@@ -137,17 +138,17 @@ def test_a_match_played_move_by_move_lands_whole():
 
 
 @pytest.mark.postgres
-def test_on_postgresql_a_move_is_begun_and_committed_with_its_statements():
+def test_on_postgresql_a_change_is_one_round_trip_to_read_and_one_statement_to_write():
     _needs_postgresql()
     table, people = _table()
     move = _next(table, people)
-    with _statements() as plain:
-        services.apply_move(**move)
-    sql = list(plain)
-    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
-    assert "FOR UPDATE" in sql[1]
-    assert [s.split()[0] for s in sql[3:-1]] == ["INSERT", "UPDATE", "UPDATE"]
-    # A hole's end reads the scorecards once and writes them with the move.
+    result, sent = _sent(lambda: services.apply_move(**move))
+    # The four reads go together; the write is one statement, outside any transaction.
+    assert [(s.split()[0], pipelined) for s, pipelined in sent] == [("SELECT", True)] * 4 + [
+        ("WITH", False)
+    ]
+    _no_transaction_open()
+    # A hole's end and the next deal take the same way, the scorecards written with it.
     while True:
         move = _next(table, people)
         state = current(table.pk)[2]
@@ -156,19 +157,11 @@ def test_on_postgresql_a_move_is_begun_and_committed_with_its_statements():
         services.apply_move(**move)
     result, sent = _sent(lambda: services.apply_move(**move))
     assert result.hole_over and not result.match_over
-    sql = [s for s, _pipelined in sent]
-    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
-    assert sql.count("BEGIN") == 1
-    assert sum("games_scorecardhole" in s for s in sql) == 2  # read, then written
-    # The read goes alone, once the move is known to end the hole: three round trips.
-    assert [pipelined for s, pipelined in sent if s.startswith("SELECT c.id")] == [False]
+    assert [s.split()[0] for s, _pipelined in sent] == ["SELECT"] * 4 + ["WITH"]
+    assert "games_scorecardhole" in sent[-1][0]
     _no_transaction_open()
-    # So does the next deal, with the scorecards read to know who plays it.
-    with _statements() as dealing:
-        dealt = services.next_hole(table_id=table.pk, version=result.version)
-    sql = list(dealing)
-    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
-    assert [s.split()[0] for s in sql[1:-1]] == ["SELECT", "SELECT", "SELECT", "INSERT", "UPDATE"]
+    dealt, sent = _sent(lambda: services.next_hole(table_id=table.pk, version=result.version))
+    assert [s.split()[0] for s, _pipelined in sent] == ["SELECT"] * 4 + ["WITH"]
     assert dealt.news["deal"]["hole"] == current(table.pk)[1].pk
     _no_transaction_open()
 
@@ -254,10 +247,9 @@ def test_a_bots_move_lands_whole_and_says_whom_it_plays_for():
         services.act_for_table(table_id=table.pk, version=version, now=far)
     _no_transaction_open()
     if connection.vendor == "postgresql":
-        # Two round trips, as a player's move: BEGIN with the reads, COMMIT with the writes.
+        # As a player's move: the reads, then one statement.
         for sql in statements:
-            assert sql[0] == "BEGIN" and sql[-1] == "COMMIT"
-            assert [s.split()[0] for s in sql[1:-1]] == ["SELECT"] * 3 + ["INSERT"] + ["UPDATE"] * 2
+            assert [s.split()[0] for s in sql] == ["SELECT"] * 4 + ["WITH"]
 
 
 def test_the_timer_tees_off_for_every_late_seat_at_once():
@@ -268,8 +260,9 @@ def test_the_timer_tees_off_for_every_late_seat_at_once():
     with _statements() as acting:
         result = services.act_for_table(table_id=table.pk, version=version, now=far)
     _no_transaction_open()
-    assert result.version == version + 2  # two seats, two moves, one transaction
-    assert list(acting).count("COMMIT") <= 1
+    assert result.version == version + 2  # two seats, two moves, one write
+    # One write of the table: one statement on PostgreSQL, one UPDATE of it elsewhere.
+    assert sum(s.startswith(("WITH", 'UPDATE "games_table"')) for s in acting) == 1
     moves = Move.objects.filter(hole__table=table).order_by("seq")
     assert [(m.seat, m.by_bot) for m in moves] == [(0, True), (1, True)]
     assert all(m.summary.endswith("(played by the timer)") for m in moves)
@@ -296,7 +289,7 @@ def test_the_driver_deals_the_next_hole_when_a_bots_hole_is_over():
 def _held(table) -> frames.Holding:
     """The table as a server process holds it for its viewers (`frames`)."""
     frames.forget()
-    return frames.Holding(frames._read(table.pk).data)
+    return frames.Holding(frames._read(table.pk).data.snapshot)
 
 
 @pytest.mark.postgres
@@ -324,7 +317,7 @@ def test_a_move_on_the_table_its_process_holds_is_one_statement():
             move["action"],
             False,
         )
-        assert logged.summary and logged.summary == result.news["move"]["summary"]
+        assert logged.summary and result.news["move"]["seat"] == logged.seat
         assert result.news["move"]["hole"] == hole.pk and not result.hole_over
 
 
@@ -340,7 +333,7 @@ def test_a_deal_on_the_table_its_process_holds_is_one_statement():
     cy = make_player("cy")
     with _statements() as tried, pytest.raises(services.GameError):
         services.next_hole(table_id=table.pk, version=db_table.version, by=cy, held=held)
-    assert tried[0] == "BEGIN"
+    assert [s.split()[0] for s in tried] == ["SELECT"] * 4
     with _statements() as dealing:
         result = services.next_hole(
             table_id=table.pk, version=db_table.version, by=people[0], held=held
@@ -381,7 +374,7 @@ def test_the_held_statement_is_planned_once_per_connection():
         prepared = [statement for (statement,) in cursor.fetchall()]
     assert [s for s in prepared if s.startswith("WITH t AS (UPDATE")]
     # Django's own statements are not prepared.
-    assert not [s for s in prepared if "FOR UPDATE" in s]
+    assert all(s.startswith("WITH t AS (UPDATE") for s in prepared)
 
 
 @pytest.mark.postgres
@@ -395,18 +388,12 @@ def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
     with _statements() as tried, pytest.raises(services.StaleVersion):
         services.apply_move(**move, held=old)
     sql = list(tried)
-    assert sql[0].startswith("WITH t AS") and sql[1] == "BEGIN"
+    assert sql[0].startswith("WITH t AS") and [s.split()[0] for s in sql[1:]] == ["SELECT"] * 4
     _no_transaction_open()
     after_table, after_hole, _state = current(table.pk)
     assert after_table.version == before_table.version
     assert (after_hole.version, after_hole.state) == (before_hole.version, before_hole.state)
     assert Move.objects.filter(hole=after_hole).count() == after_hole.version
-    # A copy whose version says current but whose hole moved on behind it writes nothing.
-    stale, move = _held(table), _next(table, people)
-    Hole.objects.filter(pk=after_hole.pk).update(version=after_hole.version + 5)
-    with _statements() as tried:
-        services.apply_move(**move, held=stale)
-    assert len(tried) > 1  # refused by the statement, then the full way
 
 
 @pytest.mark.postgres
@@ -447,7 +434,8 @@ def test_what_a_held_copy_cannot_take_goes_the_full_way():
     with pytest.raises(services.GameError, match="."):
         services.apply_move(**{**move, "action": {"type": "knock"}}, held=_held(table))
     _no_transaction_open()
-    # A seat kept by a bot is taken back by the player's move (the copy does not do it).
+    # A seat kept by a bot is taken back by the player's move, which other processes
+    # read rather than follow.
     position = current(table.pk)[1].seat_positions[next_actor(current(table.pk)[2])]
     services.leave_match(table=table, player=people[position])
     result = services.apply_move(**_next(table, people), held=_held(table))
@@ -519,17 +507,48 @@ def test_a_match_on_held_copies_writes_what_the_full_way_writes():
         if result.match_over:
             break
     assert _written(held_table) == _written(plain_table)
-    # Regulation holes end in one statement, scorecards and all; the ninth (or a
-    # playoff), which may end the match, goes the full way with the scorecards read
-    # with the lock.
+    # Every hole's end on a held copy is one statement, the match's end included (whose
+    # listeners then read what they need: a league's ratings).
     assert len(ends) >= HOLES
-    for number, _over, sent in ends[: HOLES - 1]:
-        assert number < HOLES and len(sent) == 1 and sent[0][0].startswith("WITH t AS")
-    for number, over, sent in ends[HOLES - 1 :]:
-        sql = [s for s, _pipelined in sent]
-        assert number >= HOLES and sql[0] == "BEGIN"
-        if not over:  # (the match's end starts again inside Django's transaction)
-            assert sum(s.startswith("SELECT c.id") for s in sql) == 1
-            assert all(pipelined for _s, pipelined in sent)
+    for _number, over, sent in ends:
+        assert sent[0][0].startswith("WITH t AS")
+        assert len(sent) == 1 or over and all(s.startswith("SELECT") for s, _ in sent[1:])
     # (This deal ties the nine holes, so the ninth's end deals a playoff hole.)
     assert ends[-1][1] and not ends[HOLES - 1][1]
+
+
+@pytest.mark.postgres
+def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
+    """`store.write` on PostgreSQL is one statement; elsewhere the same rows go one
+    statement a row. Twin tables, the same deal and moves, each written one way."""
+    _needs_postgresql()
+    ana, ben = make_player("ana"), make_player("ben")
+    twins = []
+    for _ in range(2):
+        table = services.create_table(
+            host=ana, variant="play-nine", seat_count=2, players=[ana, ben], deal_seed=27
+        )
+        twins.append(services.start_match(table=table, by=ana))
+    one, rows = twins
+    services.leave_match(table=one, player=ben)  # a bot keeps Ben's seat, then he acts
+    services.leave_match(table=rows, player=ben)
+    writes = {one.pk: store._write_statement, rows.pk: store._write_rows}
+    now = timezone.now()
+    for _ in range(1000):
+        for table in twins:
+            snapshot = selectors.snapshot(table.pk)
+            if snapshot.hole.finished_at is not None:
+                step = plays.deal(snapshot, now)
+            else:
+                seat = next_actor(snapshot.state)
+                position = snapshot.hole.seat_positions[seat]
+                step = plays.play(snapshot, position, quick_action(snapshot.state, seat), at=now)
+            assert writes[table.pk](services._rows(step)) is not None
+            # Written on an old version, it writes nothing either way.
+            assert writes[table.pk](services._rows(step)) is None
+        assert _written(one) == _written(rows)
+        if step.match_over:
+            break
+    else:
+        pytest.fail("the match did not end")
+    assert Seat.objects.get(table=one, position=1).bot_level == ""

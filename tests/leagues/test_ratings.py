@@ -151,7 +151,7 @@ def test_entering_results_through_the_service_updates_ratings_at_once():
 
 def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_commit_callbacks):
     from games import scorecards
-    from games.models import Seat, Table
+    from games.models import Seat, Table, match_finished
 
     ann, bea = make_player(), make_player()
     league = make_league(make_club(members=[ann, bea]))
@@ -165,11 +165,16 @@ def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_c
         scorecards.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
     with django_capture_on_commit_callbacks(execute=True):
         table.save()
-    assert not Rating.objects.exists()
-    with django_capture_on_commit_callbacks(execute=True):
-        table.status = Table.Status.FINISHED
+    assert not Rating.objects.exists()  # saving a table says nothing of its match
+    table.status = Table.Status.FINISHED
+    with django_capture_on_commit_callbacks(execute=True) as rated:
         table.save()
+        match_finished.send(sender=Table, table=table)
+    assert len(rated) == 1
     assert Rating.objects.get(league=league, player=ann).mu > 25
+    with django_capture_on_commit_callbacks(execute=True) as again:
+        match_finished.send(sender=Table, table=table)
+    assert not again  # rated once
 
 
 def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on_commit_callbacks):

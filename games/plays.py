@@ -1,0 +1,250 @@
+"""What a change in play does to a table: the one derivation of its next version.
+
+`play` (a seat's action), `deal` (the next hole) and `bot_turn` (what the server
+plays for a bot or the turn timer) take a table as it stands (`Snapshot`) and return
+the next version (`Step`): the engine's new state, the move log's lines, the hole's
+strokes on the scorecards, the match's end, and the news that lets another process
+make the same version from its own copy. They touch no database and announce
+nothing: `services` reads the table, derives the step here, writes it (`store.write`)
+and announces it; every other process follows the news with the same functions
+(`frames`).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from games import engine
+from games.engine import describe_action, describe_turn
+from games.engine.bots import choose_action
+from games.engine.match import dealer_for_hole, playoff_dealer, playoff_players
+
+from .models import Hole, Move, Table
+from .scorecards import Grid
+from .store import SeatRow
+
+#: The bot that plays a timed-out turn, or a seat whose player stepped away.
+TIMER_BOT_LEVEL = "greedy"
+
+
+class GameError(ValueError):
+    """A refused request; `str(error)` is a sentence for the player."""
+
+
+class StaleVersion(GameError):
+    """The caller acted on an old picture of the table: nothing was applied."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """One version of a table in play: all a change is derived from."""
+
+    table: Table
+    hole: Hole | None
+    state: engine.HoleState | None
+    grid: Grid
+    seats: Mapping[int, SeatRow]  # by position
+
+    def position_of(self, player_id: int) -> int | None:
+        """Where the player sits, or None."""
+        return next((s.position for s in self.seats.values() if s.player_id == player_id), None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """A change from `before` to the table's next version, `after`, not yet written."""
+
+    before: Snapshot
+    after: Snapshot
+    moves: tuple[Move, ...] = ()
+    #: `after.hole` is a new hole (its id is known once written).
+    dealt: bool = False
+    #: Seat positions whose bot gave the seat back to its player by their acting.
+    taken_back: tuple[int, ...] = ()
+    #: What other processes make the version from (None: they read it instead).
+    news: dict | None = None
+
+    @property
+    def hole_over(self) -> bool:
+        return not self.dealt and self.after.hole.finished_at is not None
+
+    @property
+    def match_over(self) -> bool:
+        return self.after.table.status == Table.Status.FINISHED
+
+
+def at_time(timestamp: float) -> datetime:
+    """The moment a news item was stamped with."""
+    return datetime.fromtimestamp(timestamp, tz=UTC)
+
+
+def _next_table(table: Table, at: datetime) -> Table:
+    table = copy.copy(table)
+    table.version += 1
+    table.turn_started_at = at
+    return table
+
+
+def new_hole(table: Table, number: int, positions: list[int], at: datetime) -> Hole:
+    """Hole `number` dealt to the seats at `positions`, the dealer moved left each hole
+    (a playoff may deal fewer seats; the engine says who deals among them). The state
+    is the engine's (`engine.new_hole` from the hole's seed); the row keeps only the
+    seed until written."""
+    dealer_position = dealer_for_hole(table.first_dealer or 0, number - 1, table.seat_count)
+    dealer = playoff_dealer(dealer_position, positions, table.seat_count)
+    return Hole(
+        table_id=table.pk,
+        number=number,
+        dealer=positions[dealer],
+        seed=table.hole_seed(number),
+        seat_positions=positions,
+        state=None,
+        version=0,
+        started_at=at,
+    )
+
+
+def hole_state(table: Table, hole: Hole) -> engine.HoleState:
+    """The state a hole is dealt with."""
+    dealer = hole.seat_positions.index(hole.dealer)
+    return engine.new_hole(table.variant, len(hole.seat_positions), seed=hole.seed, dealer=dealer)
+
+
+def play(
+    before: Snapshot, position: int, action: dict, *, at: datetime, by_bot: bool = False
+) -> Step:
+    """The seat at `position` takes `action` at `at`; a player acting in a seat a bot
+    keeps for them takes it back."""
+    table, hole = before.table, before.hole
+    if table.status != Table.Status.PLAYING or hole is None:
+        raise GameError("The match is not in play.")
+    if hole.finished_at is not None:
+        raise GameError("The hole is over: the next one is being dealt.")
+    if position not in hole.seat_positions:
+        raise GameError("You sit out this playoff hole.")
+    seat = hole.seat_positions.index(position)
+    try:
+        state = engine.apply_action(before.state, seat, action)
+    except engine.IllegalAction as error:
+        raise GameError(str(error)) from None
+    # A move that uses a drawn card tells the whole turn, so the log reads a line a turn.
+    summary = describe_turn(before.state, seat, action, state) or describe_action(
+        before.state, seat, action, state
+    )
+    person = before.seats[position]
+    if by_bot and person.player_name is not None:
+        by = f"bot for {person.player_name}" if person.bot_level else "played by the timer"
+        summary += f" ({by})"
+    move = Move(
+        hole_id=hole.pk,
+        seq=state.version,
+        seat=position,
+        action=action,
+        by_bot=by_bot,
+        summary=summary[:200],
+        created_at=at,
+    )
+    table = _next_table(table, at)
+    hole = copy.copy(hole)
+    hole.state, hole.version = None, state.version
+    grid = before.grid
+    if state.phase == engine.OVER:
+        hole.scores, hole.finished_at = list(state.scores), at
+        grid = grid.scored(hole.number, dict(zip(hole.seat_positions, state.scores, strict=True)))
+        if grid.status().over:
+            table.status, table.finished_at = Table.Status.FINISHED, at
+    seats, taken_back = before.seats, ()
+    if not by_bot and person.bot_level:
+        seats = {**seats, position: dataclasses.replace(person, bot_level="")}
+        taken_back = (position,)
+    after = Snapshot(table, hole, state, grid, seats)
+    news = None
+    if table.status == Table.Status.PLAYING and not taken_back:
+        news = {
+            "move": {
+                "hole": hole.pk,
+                "seat": position,
+                "action": action,
+                "by_bot": by_bot,
+                "at": at.timestamp(),
+            }
+        }
+    return Step(before, after, (move,), taken_back=taken_back, news=news)
+
+
+def then(first: Step, second: Step) -> Step:
+    """Two steps written as one change (the timer moving for several seats)."""
+    news = None
+    if first.news is not None and second.news is not None:
+        news = {"moves": [*first.news.get("moves", [first.news["move"]]), second.news["move"]]}
+    return Step(
+        first.before,
+        second.after,
+        first.moves + second.moves,
+        taken_back=first.taken_back + second.taken_back,
+        news=news,
+    )
+
+
+def deal(before: Snapshot, at: datetime) -> Step:
+    """The next hole after a finished one: every seat's, or a playoff's contenders'."""
+    table, hole = before.table, before.hole
+    if table.status != Table.Status.PLAYING or hole is None or hole.finished_at is None:
+        raise GameError("There is no hole to deal now.")
+    status = before.grid.status()
+    positions = list(range(table.seat_count))
+    if status.next_hole_is_playoff:
+        positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
+    table = _next_table(table, at)
+    dealt = new_hole(table, hole.number + 1, positions, at)
+    state = hole_state(table, dealt)
+    dealt.version = state.version
+    after = Snapshot(table, dealt, state, before.grid, before.seats)
+    # The hole's id goes in once the hole is written (`services`).
+    news = {"deal": {"hole": None, "number": dealt.number, "at": at.timestamp()}}
+    return Step(before, after, dealt=True, news=news)
+
+
+def bot_turn(before: Snapshot, positions: tuple[int, ...], at: datetime) -> Step:
+    """The server plays for the seats at `positions`: each one's bot, or the timer's."""
+    step = None
+    for position in positions:
+        current = before if step is None else step.after
+        seat = current.hole.seat_positions.index(position)
+        level = current.seats[position].bot_level or TIMER_BOT_LEVEL
+        rng = random.Random(
+            f"{current.table.deal_seed}:{current.hole.number}:{current.state.version}:{seat}"
+        )
+        action = choose_action(current.state, seat, level, rng)
+        made = play(current, position, action, at=at, by_bot=True)
+        step = made if step is None else then(step, made)
+        if step.hole_over:
+            break
+    return step
+
+
+def follow(before: Snapshot, news: dict) -> Step | None:
+    """The step that made the version announced with `news` from `before`, the version
+    just before it, or None when the news is not about this version."""
+    hole = before.hole
+    if "deal" in news:
+        deal_news = news["deal"]
+        if hole is None or deal_news["number"] != hole.number + 1:
+            return None
+        step = deal(before, at_time(deal_news["at"]))
+        step.after.hole.pk = deal_news["hole"]
+        return step
+    step = None
+    for move in news.get("moves", [news.get("move")]):
+        current = before if step is None else step.after
+        if current.hole is None or current.hole.pk != move["hole"]:
+            return None
+        made = play(
+            current, move["seat"], move["action"], at=at_time(move["at"]), by_bot=move["by_bot"]
+        )
+        step = made if step is None else then(step, made)
+    return step
