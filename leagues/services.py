@@ -219,15 +219,19 @@ def set_league_public(*, league: League, is_public: bool, by: Player) -> League:
 def close_season(*, season: Season, by: Player) -> list[FrozenStanding]:
     """Close a season: its standings are frozen as they are and its leaders named champion.
 
-    Refused while a table of the season is being played live, and for a season with no
-    results. After the close nothing of the season changes: no new nights, seating,
-    results or corrections.
+    Refused while a live table of the season waits or is being played, and for a season
+    with no results; a paper table without results does not count. After the close
+    nothing of the season changes: no new nights, seating, results or corrections.
     """
     season = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
     _require_organiser(by, season.league.club)
     _require_open(season)
     playing = (
-        NightTable.objects.filter(night__season=season, table__status=Table.Status.PLAYING)
+        NightTable.objects.filter(
+            night__season=season,
+            table__kind=Table.Kind.LIVE,
+            table__status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        )
         .select_related("night")
         .first()
     )
