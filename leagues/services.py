@@ -32,6 +32,7 @@ from .models import (
     League,
     LeagueNight,
     Membership,
+    NightNotice,
     NightTable,
     Player,
     Rating,
@@ -175,7 +176,7 @@ def schedule_night(
     """Move a night to another date, time or place within its season (organisers only).
 
     A night whose tables have results keeps its date: the standings' order follows it.
-    Reminders already sent are not sent again.
+    A night moved to another day is reminded of again, the day before its new date.
     """
     season = night.season
     _require_organiser(by, season.league.club)
@@ -186,9 +187,13 @@ def schedule_night(
         and night.tables.filter(table__scorecards__holes__isnull=False).exists()
     ):
         raise ValidationError({"date": "This night has results: its date stays as it is."})
+    moved = night_date != night.date
     night.date, night.start_time, night.venue = night_date, start_time, venue.strip()
     night.full_clean()
-    night.save(update_fields=["date", "start_time", "venue"])
+    with transaction.atomic():
+        night.save(update_fields=["date", "start_time", "venue"])
+        if moved:
+            night.notices.filter(kind=NightNotice.Kind.REMINDER).delete()
     return night
 
 

@@ -13,6 +13,7 @@ from leagues import services
 from leagues.models import NightNotice
 from leagues.notices import send_due_notices
 from tests.factories import even_holes, make_player
+from tests.leagues.mail_backends import REFUSED
 
 pytestmark = pytest.mark.django_db
 
@@ -127,3 +128,29 @@ def test_the_command_refuses_a_date_it_cannot_read(mailing):
         call_command("send_night_mail", "--date", "tomorrow")
     assert mail.outbox == []
     assert not NightNotice.objects.exists()
+
+
+def test_a_refused_mail_is_tried_again_on_the_next_run_and_the_rest_go_out(mailing, settings):
+    cn = mailing
+    settings.EMAIL_BACKEND = "tests.leagues.mail_backends.RefusingBackend"
+    cn.member.email = REFUSED
+    cn.member.save()
+    with pytest.raises(CommandError, match="the next run tries again"):
+        call_command("send_night_mail", "--date", "2026-02-28")
+    assert addresses() == {"olive@example.org"}
+    assert not NightNotice.objects.filter(player=cn.member).exists()
+    cn.member.email = "mia@example.org"
+    cn.member.save()
+    call_command("send_night_mail", "--date", "2026-02-28")
+    assert [m.to for m in mail.outbox] == [["olive@example.org"], ["mia@example.org"]]
+
+
+def test_a_night_moved_to_another_day_is_reminded_of_again(mailing):
+    cn = mailing
+    send_due_notices(today=EVE)
+    services.schedule_night(
+        night=cn.night, night_date=date(2026, 3, 8), start_time=None, venue="", by=cn.organiser
+    )
+    mail.outbox.clear()
+    assert send_due_notices(today=date(2026, 3, 7)).reminders == 2
+    assert "Sunday 8 March 2026" in mail.outbox[0].body
