@@ -503,4 +503,4 @@ def corrections_for(night: LeagueNight) -> QuerySet[ScoreCorrection]:
     """The corrections made to the night's scorecards, newest first."""
     return ScoreCorrection.objects.filter(
         scorecard__table__night_table__night=night
-    ).select_related("scorecard", "corrected_by")
+    ).select_related("scorecard__table__night_table__night__season", "corrected_by")
