@@ -251,6 +251,8 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Fairway <fairway@localhost>")
+# The site's address as members reach it, for the links in league mail sent by cron.
+FAIRWAY_SITE_URL = os.environ.get("FAIRWAY_SITE_URL", "http://127.0.0.1:8000")
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -298,6 +298,12 @@ class HoleCorrectionFormSet(forms.BaseInlineFormSet):
         if not changed or any(f.errors for f in self.forms):
             return
         table = self.instance.table
+        season = table.night_table.night.season
+        if season.is_closed:
+            raise forms.ValidationError(
+                f"{season.name} is closed: its standings are frozen and its scores stay as "
+                "they were."
+            )
         if table.status != table.Status.FINISHED:
             return
         grid = hole_scores(table)

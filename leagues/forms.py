@@ -37,12 +37,13 @@ class AccountForm(forms.ModelForm):
     """What a player may change about themselves: the name others see, and their email."""
 
     email = forms.EmailField(
-        required=False, help_text="Optional: only used to reset a forgotten password."
+        required=False,
+        help_text="Optional: for a forgotten password, and league reminders and results.",
     )
 
     class Meta:
         model = Player
-        fields = ("display_name", "email")
+        fields = ("display_name", "email", "email_reminders", "email_results")
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"].strip()
@@ -55,6 +56,10 @@ class AccountForm(forms.ModelForm):
 
 class DateInput(forms.DateInput):
     input_type = "date"
+
+
+class TimeInput(forms.TimeInput):
+    input_type = "time"
 
 
 class LeagueForm(forms.ModelForm):
@@ -73,8 +78,17 @@ class SeasonForm(forms.ModelForm):
 class NightForm(forms.ModelForm):
     class Meta:
         model = LeagueNight
-        fields = ("date", "duplicate_deals")
-        widgets = {"date": DateInput()}
+        fields = ("date", "start_time", "venue", "duplicate_deals")
+        widgets = {"date": DateInput(), "start_time": TimeInput(format="%H:%M")}
+
+
+class ScheduleForm(forms.ModelForm):
+    """When and where a night is played."""
+
+    class Meta:
+        model = LeagueNight
+        fields = ("date", "start_time", "venue")
+        widgets = {"date": DateInput(), "start_time": TimeInput(format="%H:%M")}
 
 
 class MemberForm(forms.Form):

@@ -25,6 +25,19 @@ class Player(AbstractUser):
         blank=True,
         help_text="The name other players see at the table. Defaults to the username.",
     )
+    email_reminders = models.BooleanField(
+        "Remind me of league nights",
+        default=True,
+        help_text="An email the day before each night of your clubs' leagues.",
+    )
+    email_results = models.BooleanField(
+        "Send me the results",
+        default=True,
+        help_text="An email the morning after a night of your clubs' leagues, with its results.",
+    )
+    # The secret in the address of a player's calendar feeds: a calendar app fetches
+    # them without a session. Made when first needed; a new one cuts off the old address.
+    calendar_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
 
     class Meta:
         verbose_name = "player"
@@ -100,6 +113,11 @@ class League(models.Model):
         validators=[points_validator],
         help_text="Points for 1st, 2nd, 3rd... place in a match; places beyond the list score 0.",
     )
+    is_public = models.BooleanField(
+        default=False,
+        help_text="Standings, nights, scorecards and corrections readable by anyone, "
+        "without an account.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -133,6 +151,16 @@ class Season(models.Model):
     name = models.CharField(max_length=80)
     start = models.DateField()
     end = models.DateField()
+    closed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the season was closed; its standings are frozen."
+    )
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["league", "-start"]
@@ -147,12 +175,22 @@ class Season(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("leagues:season", args=[self.pk])
 
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
 
 class LeagueNight(models.Model):
     """One evening of a season: the players present and the tables they sat at."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="nights")
     date = models.DateField()
+    start_time = models.TimeField(
+        null=True, blank=True, help_text="When play starts, in the club's time zone."
+    )
+    venue = models.CharField(
+        max_length=200, blank=True, help_text="Where the night is played: a room, an address."
+    )
     duplicate_deals = models.BooleanField(
         default=False,
         help_text="Tables with the same number of seats play the same deals, hole by hole.",
@@ -170,6 +208,55 @@ class LeagueNight(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:night", args=[self.pk])
+
+
+class NightNotice(models.Model):
+    """A mail sent to a member about a night, kept so that none is sent twice."""
+
+    class Kind(models.TextChoices):
+        REMINDER = "reminder", "Reminder"
+        RESULTS = "results", "Results"
+
+    night = models.ForeignKey(LeagueNight, on_delete=models.CASCADE, related_name="notices")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="night_notices"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["night", "kind", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player", "kind"], name="unique_night_notice"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.night} to {self.player}"
+
+
+class FrozenStanding(models.Model):
+    """A line of a closed season's standings, as they stood when it was closed."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="frozen_standings")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="frozen_standings"
+    )
+    place = models.PositiveIntegerField()
+    matches = models.PositiveIntegerField()
+    holes = models.PositiveIntegerField()
+    strokes = models.IntegerField()
+    wins = models.PositiveIntegerField()
+    points = models.IntegerField()
+    order = models.PositiveIntegerField(help_text="The line's position in the standings.")
+
+    class Meta:
+        ordering = ["season", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="unique_frozen_standing"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.place} in {self.season}"
 
 
 class NightTable(models.Model):

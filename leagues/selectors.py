@@ -21,6 +21,7 @@ from games.scorecards import Grid, hole_name
 
 from .models import (
     Club,
+    FrozenStanding,
     League,
     LeagueNight,
     Membership,
@@ -257,6 +258,8 @@ def season_standings(season: Season) -> list[StandingRow]:
     (negative: fell) since the standings before the latest night with results;
     `is_new` marks a player who had no result before it.
     """
+    if season.is_closed:
+        return _frozen_standings(season)
     rows = _standings(season)
     dates = sorted(
         set(
@@ -274,6 +277,53 @@ def season_standings(season: Season) -> list[StandingRow]:
         else:
             row.is_new = True
     return rows
+
+
+def _frozen_standings(season: Season) -> list[StandingRow]:
+    return [
+        StandingRow(
+            player=line.player,
+            matches=line.matches,
+            holes=line.holes,
+            strokes=line.strokes,
+            wins=line.wins,
+            points=line.points,
+            place=line.place,
+        )
+        for line in FrozenStanding.objects.filter(season=season).select_related("player")
+    ]
+
+
+def champions(season: Season) -> list[Player]:
+    """Whoever stood first in a closed season's standings (several when level)."""
+    return [
+        line.player
+        for line in FrozenStanding.objects.filter(season=season, place=1).select_related("player")
+    ]
+
+
+# --- Calendars, public leagues, corrections -------------------------------------------
+
+
+def league_nights(league: League) -> QuerySet[LeagueNight]:
+    """Every night of the league, in date order, with its season."""
+    return (
+        LeagueNight.objects.filter(season__league=league)
+        .select_related("season")
+        .order_by("date", "start_time", "pk")
+    )
+
+
+def public_league(league_id: int) -> League | None:
+    """The league if it is public, else None (for pages read without an account)."""
+    return League.objects.filter(pk=league_id, is_public=True).select_related("club").first()
+
+
+def corrections_in(league: League) -> QuerySet[ScoreCorrection]:
+    """Every correction made to the league's scorecards, newest first."""
+    return ScoreCorrection.objects.filter(
+        scorecard__table__night_table__night__season__league=league
+    ).select_related("scorecard__table__night_table__night__season", "corrected_by")
 
 
 # --- Ratings ---------------------------------------------------------------------------
@@ -445,4 +495,4 @@ def corrections_for(night: LeagueNight) -> QuerySet[ScoreCorrection]:
     """The corrections made to the night's scorecards, newest first."""
     return ScoreCorrection.objects.filter(
         scorecard__table__night_table__night=night
-    ).select_related("scorecard", "corrected_by")
+    ).select_related("scorecard__table__night_table__night__season", "corrected_by")

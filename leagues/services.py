@@ -12,10 +12,11 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, time
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import get_text_list
 from openskill.models import PlackettLuce
 
@@ -27,9 +28,11 @@ from games.models import Scorecard, ScorecardHole, Table
 from . import selectors
 from .models import (
     Club,
+    FrozenStanding,
     League,
     LeagueNight,
     Membership,
+    NightNotice,
     NightTable,
     Player,
     Rating,
@@ -48,18 +51,37 @@ def _require_organiser(by: Player, club: Club) -> None:
         raise PermissionDenied("Only the club's organisers may do that.")
 
 
+def _require_open(season: Season) -> None:
+    if season.is_closed:
+        raise ValidationError(
+            f"{season.name} is closed: its standings are frozen and its nights stay as they were."
+        )
+
+
 # --- Accounts --------------------------------------------------------------------------
 
 
-def update_account(*, player: Player, display_name: str, email: str) -> Player:
-    """Change the name a player shows at tables and the address their reset mail goes to.
+def update_account(
+    *,
+    player: Player,
+    display_name: str,
+    email: str,
+    email_reminders: bool | None = None,
+    email_results: bool | None = None,
+) -> Player:
+    """Change the name a player shows at tables, the address their mail goes to, and
+    whether they get reminders and results by mail (None leaves a choice as it is).
 
     Cards already written keep the name they were written with.
     """
     player.display_name = display_name.strip()
     player.email = Player.objects.normalize_email(email.strip())
+    if email_reminders is not None:
+        player.email_reminders = email_reminders
+    if email_results is not None:
+        player.email_results = email_results
     player.full_clean()
-    player.save(update_fields=["display_name", "email"])
+    player.save(update_fields=["display_name", "email", "email_reminders", "email_results"])
     return player
 
 
@@ -115,29 +137,167 @@ def create_season(*, league: League, name: str, start: date, end: date, by: Play
     return season
 
 
-def create_night(
-    *, season: Season, night_date: date, duplicate_deals: bool = False, by: Player
-) -> LeagueNight:
-    """A new night of the season, on a date within it (organisers only)."""
-    _require_organiser(by, season.league.club)
+def _check_night_date(season: Season, night_date: date) -> None:
     if not season.start <= night_date <= season.end:
         raise ValidationError(
             {"date": f"The season runs from {season.start:%d %b %Y} to {season.end:%d %b %Y}."}
         )
-    return LeagueNight.objects.create(
-        season=season, date=night_date, duplicate_deals=duplicate_deals
+
+
+def create_night(
+    *,
+    season: Season,
+    night_date: date,
+    duplicate_deals: bool = False,
+    start_time: time | None = None,
+    venue: str = "",
+    by: Player,
+) -> LeagueNight:
+    """A new night of the season, on a date within it, with its time and place if known
+    (organisers only)."""
+    _require_organiser(by, season.league.club)
+    _require_open(season)
+    _check_night_date(season, night_date)
+    night = LeagueNight(
+        season=season,
+        date=night_date,
+        duplicate_deals=duplicate_deals,
+        start_time=start_time,
+        venue=venue.strip(),
     )
+    night.full_clean()
+    night.save()
+    return night
+
+
+def schedule_night(
+    *, night: LeagueNight, night_date: date, start_time: time | None, venue: str, by: Player
+) -> LeagueNight:
+    """Move a night to another date, time or place within its season (organisers only).
+
+    A night whose tables have results keeps its date: the standings' order follows it.
+    A night moved to another day is reminded of again, the day before its new date.
+    """
+    season = night.season
+    _require_organiser(by, season.league.club)
+    _require_open(season)
+    _check_night_date(season, night_date)
+    if (
+        night_date != night.date
+        and night.tables.filter(table__scorecards__holes__isnull=False).exists()
+    ):
+        raise ValidationError({"date": "This night has results: its date stays as it is."})
+    moved = night_date != night.date
+    night.date, night.start_time, night.venue = night_date, start_time, venue.strip()
+    night.full_clean()
+    with transaction.atomic():
+        night.save(update_fields=["date", "start_time", "venue"])
+        if moved:
+            night.notices.filter(kind=NightNotice.Kind.REMINDER).delete()
+    return night
 
 
 def set_night_players(*, night: LeagueNight, players: Sequence[Player], by: Player) -> None:
     """Record who is present; only the club's members can be."""
     club = night.season.league.club
     _require_organiser(by, club)
+    _require_open(night.season)
     members = set(selectors.club_members(club).values_list("pk", flat=True))
     strangers = [p for p in players if p.pk not in members]
     if strangers:
         raise ValidationError(f"{strangers[0].name} is not a member of {club.name}.")
     night.players.set(players)
+
+
+# --- Public leagues, seasons' close ---------------------------------------------------
+
+
+def set_league_public(*, league: League, is_public: bool, by: Player) -> League:
+    """Open a league's results to anyone without an account, or close them again."""
+    _require_organiser(by, league.club)
+    league.is_public = is_public
+    league.save(update_fields=["is_public"])
+    return league
+
+
+@transaction.atomic
+def close_season(*, season: Season, by: Player) -> list[FrozenStanding]:
+    """Close a season: its standings are frozen as they are and its leaders named champion.
+
+    Refused while a live table of the season waits or is being played, and for a season
+    with no results; a paper table without results does not count. After the close
+    nothing of the season changes: no new nights, seating, results or corrections.
+    """
+    season = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
+    _require_organiser(by, season.league.club)
+    _require_open(season)
+    playing = (
+        NightTable.objects.filter(
+            night__season=season,
+            table__kind=Table.Kind.LIVE,
+            table__status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        )
+        .select_related("night")
+        .first()
+    )
+    if playing is not None:
+        raise ValidationError(
+            f"Table {playing.number} of {playing.night.date:%d %b %Y} is still being played: "
+            "close the season once it is over."
+        )
+    rows = selectors.season_standings(season)
+    if not rows:
+        raise ValidationError("The season has no results yet: there is nothing to close.")
+    frozen = FrozenStanding.objects.bulk_create(
+        FrozenStanding(
+            season=season,
+            player=row.player,
+            place=row.place,
+            matches=row.matches,
+            holes=row.holes,
+            strokes=row.strokes,
+            wins=row.wins,
+            points=row.points,
+            order=order,
+        )
+        for order, row in enumerate(rows)
+    )
+    season.closed_at, season.closed_by = timezone.now(), by
+    season.save(update_fields=["closed_at", "closed_by"])
+    return frozen
+
+
+def start_next_season(*, season: Season, name: str, start: date, end: date, by: Player) -> Season:
+    """The league's next season, after a closed one.
+
+    A season's settings (its game, points per place) and its members (the club's) are
+    the league's, so the new season starts with them as they are.
+    """
+    _require_organiser(by, season.league.club)
+    if not season.is_closed:
+        raise ValidationError("Close this season before starting the next one.")
+    if start <= season.end:
+        raise ValidationError(
+            {"start": f"The next season starts after {season.end:%d %b %Y}, when this one ends."}
+        )
+    return create_season(league=season.league, name=name, start=start, end=end, by=by)
+
+
+# --- Calendars ---------------------------------------------------------------------------
+
+
+def calendar_token(*, player: Player) -> str:
+    """The secret of the player's calendar feeds, made the first time it is asked for."""
+    if not player.calendar_token:
+        return reset_calendar_token(player=player)
+    return player.calendar_token
+
+
+def reset_calendar_token(*, player: Player) -> str:
+    """A new secret for the player's calendar feeds: the old addresses stop working."""
+    player.calendar_token = secrets.token_urlsafe(32)
+    player.save(update_fields=["calendar_token"])
+    return player.calendar_token
 
 
 # --- Seating ---------------------------------------------------------------------------
@@ -203,6 +363,7 @@ def seat_night(
     """
     league = night.season.league
     _require_organiser(by, league.club)
+    _require_open(night.season)
     rules = VARIANTS[league.variant]
     if not rules.min_players <= seats_per_table <= rules.max_players:
         raise SeatingError(
@@ -265,6 +426,7 @@ def enter_hand_results(
     """Record a hand-played table's holes (validated by the match rules) and rerate."""
     league = night_table.night.season.league
     _require_organiser(by, league.club)
+    _require_open(night_table.night.season)
     scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
     rebuild_ratings(league=league)
 
@@ -306,6 +468,7 @@ def correct_score(
     )
     league = night_table.night.season.league
     _require_organiser(by, league.club)
+    _require_open(night_table.night.season)
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": "Say why the score changes."})

@@ -25,6 +25,28 @@ league_patterns = [
     ),
     path("tables/<int:night_table_id>/results/", views.table_results, name="table_results"),
     path("tables/<int:night_table_id>/correct/", views.table_correct, name="table_correct"),
+    # Nights planned ahead, calendars, corrections, public leagues, closing a season.
+    path("nights/<int:night_id>/schedule/", views.night_schedule, name="night_schedule"),
+    path("<int:league_id>/calendar/", views.league_calendar, name="calendar"),
+    path("<int:league_id>/calendar/new-address/", views.calendar_reset, name="calendar_reset"),
+    path("<int:league_id>/calendar/<str:token>.ics", views.calendar_feed, name="calendar_feed"),
+    path("<int:league_id>/corrections/", views.league_corrections, name="corrections"),
+    path("<int:league_id>/public/", views.league_public, name="league_public"),
+    path("seasons/<int:season_id>/close/", views.season_close, name="season_close"),
+    path("seasons/<int:season_id>/next/", views.season_next, name="season_next"),
+    path("public/<int:league_id>/", views.public_league, name="public_league"),
+    path(
+        "public/<int:league_id>/calendar.ics",
+        views.public_calendar_feed,
+        name="public_calendar_feed",
+    ),
+    path(
+        "public/<int:league_id>/corrections/",
+        views.public_corrections,
+        name="public_corrections",
+    ),
+    path("public/seasons/<int:season_id>/", views.public_season, name="public_season"),
+    path("public/nights/<int:night_id>/", views.public_night, name="public_night"),
 ]
 
 urlpatterns = [

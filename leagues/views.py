@@ -7,12 +7,17 @@ change anything (403 for a member who tries).
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import get_text_list, slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -22,7 +27,7 @@ from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
 
-from . import charts, selectors, services
+from . import calendar, charts, selectors, services
 from .exports import csv_response
 from .forms import (
     AccountForm,
@@ -32,6 +37,7 @@ from .forms import (
     MemberForm,
     NightForm,
     NightPlayersForm,
+    ScheduleForm,
     SeasonForm,
     SeatingForm,
     SignUpForm,
@@ -199,7 +205,7 @@ def _league_page(request, league, *, season_form=None, status=200):
             "league": league,
             "club": league.club,
             "is_organiser": role == "organiser",
-            "seasons": league.seasons.all(),
+            "seasons": [(s, selectors.champions(s)) for s in league.seasons.all()],
             "ratings": selectors.league_ratings(league),
             "season_form": season_form or SeasonForm(),
         },
@@ -241,12 +247,14 @@ def _season(season_id: int) -> Season:
     return get_object_or_404(Season.objects.select_related("league__club"), pk=season_id)
 
 
-def _season_page(request, season, *, night_form=None, status=200):
+def _season_page(request, season, *, night_form=None, next_form=None, status=200):
     role = _member_role(request, season.league.club)
     return render(
         request,
         "leagues/season.html",
         {
+            "champions": selectors.champions(season),
+            "next_form": next_form or SeasonForm(initial=_next_season_initial(season)),
             "season": season,
             "league": season.league,
             "club": season.league.club,
@@ -301,6 +309,8 @@ def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
                 season=season,
                 night_date=form.cleaned_data["date"],
                 duplicate_deals=form.cleaned_data["duplicate_deals"],
+                start_time=form.cleaned_data["start_time"],
+                venue=form.cleaned_data["venue"],
                 by=request.user,
             )
         except ValidationError as error:
@@ -320,7 +330,9 @@ def _night(night_id: int) -> LeagueNight:
     )
 
 
-def _night_page(request, night, *, players_form=None, seating_form=None, status=200):
+def _night_page(
+    request, night, *, players_form=None, seating_form=None, schedule_form=None, status=200
+):
     club = night.season.league.club
     role = _member_role(request, club)
     members = selectors.club_members(club)
@@ -339,6 +351,7 @@ def _night_page(request, night, *, players_form=None, seating_form=None, status=
             "seated_for_good": any(view.table.status == Table.Status.FINISHED for view in tables),
             "holes": range(1, HOLES + 1),
             "corrections": selectors.corrections_for(night),
+            "schedule_form": schedule_form or ScheduleForm(instance=night),
             "players_form": players_form
             or NightPlayersForm(members=members, initial={"players": night.players.all()}),
             "seating_form": seating_form
@@ -365,7 +378,13 @@ def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
     form = NightPlayersForm(request.POST, members=selectors.club_members(club))
     if not form.is_valid():
         return _night_page(request, night, players_form=form, status=400)
-    services.set_night_players(night=night, players=form.cleaned_data["players"], by=request.user)
+    try:
+        services.set_night_players(
+            night=night, players=form.cleaned_data["players"], by=request.user
+        )
+    except ValidationError as error:
+        form.add_error(None, error)
+        return _night_page(request, night, players_form=form, status=400)
     messages.success(request, f"{len(form.cleaned_data['players'])} players present.")
     return redirect(night)
 
@@ -382,6 +401,8 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
             tables = services.seat_night(night=night, by=request.user, **form.cleaned_data)
         except services.SeatingError as error:
             form.add_error(None, str(error))
+        except ValidationError as error:
+            form.add_error(None, error)
         else:
             # The form offers the same choices next time, on this night or another.
             request.session[SEATING_CHOICES_KEY] = form.cleaned_data
@@ -440,6 +461,8 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
             )
         except (HandScoreError, ValueError) as error:
             form.add_error(None, str(error))
+        except ValidationError as error:
+            form.add_error(None, error.messages)
         else:
             messages.success(request, f"Results saved for table {night_table.number}.")
             return redirect(night_table.night)
@@ -552,3 +575,253 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
             "spread_chart": charts.histogram(record.spread),
         },
     )
+
+
+# --- Nights planned ahead, calendars ---------------------------------------------------
+
+
+@require_POST
+@login_required
+def night_schedule(request: HttpRequest, night_id: int) -> HttpResponse:
+    """An organiser sets when and where a night is played."""
+    night = _night(night_id)
+    _organiser(request, night.season.league.club)
+    form = ScheduleForm(request.POST, instance=LeagueNight.objects.get(pk=night.pk))
+    if form.is_valid():
+        try:
+            services.schedule_night(
+                night=night,
+                night_date=form.cleaned_data["date"],
+                start_time=form.cleaned_data["start_time"],
+                venue=form.cleaned_data["venue"],
+                by=request.user,
+            )
+        except ValidationError as error:
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, "The night's time and place are saved.")
+            return redirect(night)
+    night.refresh_from_db()
+    return _night_page(request, night, schedule_form=form, status=400)
+
+
+def _league(league_id: int) -> League:
+    return get_object_or_404(League.objects.select_related("club"), pk=league_id)
+
+
+@require_GET
+@login_required
+def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The league's nights to come and past, and the member's own feed to subscribe to."""
+    league = _league(league_id)
+    role = _member_role(request, league.club)
+    today = timezone.localdate()
+    nights = list(selectors.league_nights(league))
+    token = services.calendar_token(player=request.user)
+    feed = request.build_absolute_uri(reverse("leagues:calendar_feed", args=[league.pk, token]))
+    return render(
+        request,
+        "leagues/calendar.html",
+        {
+            "league": league,
+            "club": league.club,
+            "is_organiser": role == "organiser",
+            "upcoming": [n for n in nights if n.date >= today],
+            "past": [n for n in nights if n.date < today][::-1],
+            "feed_url": feed,
+        },
+    )
+
+
+def _feed(request: HttpRequest, league: League) -> HttpResponse:
+    body = calendar.league_calendar(
+        league,
+        selectors.league_nights(league),
+        lambda night: request.build_absolute_uri(night.get_absolute_url()),
+    )
+    return calendar.ics_response(body, f"{slugify(league.name)}.ics")
+
+
+@require_GET
+def calendar_feed(request: HttpRequest, league_id: int, token: str) -> HttpResponse:
+    """A member's ICS feed of the league's nights, opened by the secret in its address alone
+    (a calendar app has no session). 404 for a wrong secret or a player outside the club."""
+    league = _league(league_id)
+    person = Player.objects.filter(calendar_token=token, is_active=True).first()
+    if person is None or selectors.role_in(person, league.club) is None:
+        raise Http404("No such calendar.")
+    return _feed(request, league)
+
+
+@require_POST
+@login_required
+def calendar_reset(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A new secret for the member's feeds, when an old address was shared by mistake."""
+    league = _league(league_id)
+    _member_role(request, league.club)
+    services.reset_calendar_token(player=request.user)
+    messages.success(request, "Your calendar has a new address: the old one no longer works.")
+    return redirect("leagues:calendar", league.pk)
+
+
+# --- Corrections log, public leagues ---------------------------------------------------
+
+
+@require_GET
+@login_required
+def league_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
+    """Every score correction of the league: who, when, why, before and after."""
+    league = _league(league_id)
+    _member_role(request, league.club)
+    return render(
+        request,
+        "leagues/corrections.html",
+        {"league": league, "club": league.club, "corrections": selectors.corrections_in(league)},
+    )
+
+
+@require_POST
+@login_required
+def league_public(request: HttpRequest, league_id: int) -> HttpResponse:
+    """An organiser makes the league's results public, or private again."""
+    league = _league(league_id)
+    _organiser(request, league.club)
+    is_public = request.POST.get("is_public") == "on"
+    services.set_league_public(league=league, is_public=is_public, by=request.user)
+    if is_public:
+        messages.success(request, "The league's results are public: anyone may read them.")
+    else:
+        messages.success(request, "The league is private again: only its club reads it.")
+    return redirect(league)
+
+
+def _public(league_id: int) -> League:
+    league = selectors.public_league(league_id)
+    if league is None:
+        raise Http404("No such league.")
+    return league
+
+
+@require_GET
+def public_league(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A public league, read without an account: its seasons and nights to come."""
+    league = _public(league_id)
+    today = timezone.localdate()
+    seasons = list(league.seasons.all())
+    return render(
+        request,
+        "leagues/public/league.html",
+        {
+            "league": league,
+            "seasons": [(s, selectors.champions(s)) for s in seasons],
+            "upcoming": [n for n in selectors.league_nights(league) if n.date >= today],
+        },
+    )
+
+
+@require_GET
+def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
+    """A public league's season: standings and nights, read only."""
+    season = _season(season_id)
+    league = _public(season.league_id)
+    return render(
+        request,
+        "leagues/public/season.html",
+        {
+            "season": season,
+            "league": league,
+            "standings": selectors.season_standings(season),
+            "champions": selectors.champions(season),
+            "tie_break_rule": selectors.TIE_BREAK_RULE,
+            "nights": season.nights.all(),
+            "public": True,
+        },
+    )
+
+
+@require_GET
+def public_night(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A public league's night: its scorecards and corrections, read only."""
+    night = _night(night_id)
+    league = _public(night.season.league_id)
+    return render(
+        request,
+        "leagues/public/night.html",
+        {
+            "night": night,
+            "season": night.season,
+            "league": league,
+            "tables": [selectors.table_view(nt) for nt in selectors.night_tables(night)],
+            "holes": range(1, HOLES + 1),
+            "corrections": selectors.corrections_for(night),
+            "is_organiser": False,
+            "public": True,
+        },
+    )
+
+
+@require_GET
+def public_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A public league's corrections log."""
+    league = _public(league_id)
+    return render(
+        request,
+        "leagues/public/corrections.html",
+        {"league": league, "corrections": selectors.corrections_in(league), "public": True},
+    )
+
+
+@require_GET
+def public_calendar_feed(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A public league's nights as an ICS feed, for anyone."""
+    return _feed(request, _public(league_id))
+
+
+# --- Closing a season ------------------------------------------------------------------
+
+
+def _next_season_initial(season: Season) -> dict:
+    """The next season's name and dates as a guess: the same length, straight after."""
+    start = season.end + timedelta(days=1)
+    name = re.sub(r"\d+$", lambda m: str(int(m.group()) + 1), season.name)
+    return {
+        "name": name if name != season.name else "",
+        "start": start,
+        "end": start + (season.end - season.start),
+    }
+
+
+@require_POST
+@login_required
+def season_close(request: HttpRequest, season_id: int) -> HttpResponse:
+    """An organiser closes the season: standings frozen, champion named."""
+    season = _season(season_id)
+    _organiser(request, season.league.club)
+    try:
+        services.close_season(season=season, by=request.user)
+    except ValidationError as error:
+        for text in error.messages:
+            messages.error(request, text)
+    else:
+        names = get_text_list([p.name for p in selectors.champions(season)], "and")
+        messages.success(request, f"{season.name} is closed. Champion: {names}.")
+    return redirect(season)
+
+
+@require_POST
+@login_required
+def season_next(request: HttpRequest, season_id: int) -> HttpResponse:
+    """An organiser starts the season after a closed one, with the league's members and
+    settings."""
+    season = _season(season_id)
+    _organiser(request, season.league.club)
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            new = services.start_next_season(season=season, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, f"{new.name} is open: add its first night.")
+            return redirect(new)
+    return _season_page(request, season, next_form=form, status=400)

@@ -173,3 +173,18 @@ def test_the_admin_sends_a_correction_that_ends_a_playoff_to_the_nights_page(cli
     assert "Playoff 1 was entered, but the match was decided after hole 9" in html
     assert "use “Correct a score” on the night&#x27;s page" in html
     assert card.holes.get(number=2).strokes == 1
+
+
+def test_the_admin_refuses_a_correction_in_a_closed_season(client, two_clubs):
+    cn, _, _ = two_clubs
+    services.close_season(season=cn.season, by=cn.organiser)
+    card = cn.night_table.table.scorecards.get(player=cn.member)
+    client.force_login(cn.organiser)
+    response = client.post(
+        f"/admin/leagues/leaguescorecard/{card.pk}/change/",
+        scorecard_form(card, {2: 9}, {2: "Late claim"}),
+    )
+    assert response.status_code == 200
+    assert "is closed" in response.content.decode()
+    assert card.holes.get(number=2).strokes == 1
+    assert not ScoreCorrection.objects.exists()

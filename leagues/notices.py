@@ -1,0 +1,145 @@
+"""Mail about league nights: a reminder the day before, the results the morning after.
+
+`send_due_notices` runs once a day, or more often (the `send_night_mail` command, from
+cron or a systemd timer). Each member gets each notice of a night at most once: a
+`NightNotice` is written with the mail, so running it again sends nothing twice. Only
+members with an email address who have not turned the notice off get it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from games.models import Table
+
+from . import selectors
+from .calendar import night_start
+from .models import LeagueNight, NightNotice, Player
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Sent:
+    """How many mails a run sent, and the addresses it could not send to."""
+
+    reminders: int = 0
+    results: int = 0
+    failed: list[str] = field(default_factory=list)
+
+
+def nights_to_remind(today: date) -> QuerySet[LeagueNight]:
+    """The nights played tomorrow."""
+    return LeagueNight.objects.filter(date=today + timedelta(days=1)).select_related(
+        "season__league__club"
+    )
+
+
+def nights_with_results(today: date) -> QuerySet[LeagueNight]:
+    """Yesterday's nights with a table's results in."""
+    return (
+        LeagueNight.objects.filter(
+            date=today - timedelta(days=1), tables__table__status=Table.Status.FINISHED
+        )
+        .distinct()
+        .select_related("season__league__club")
+    )
+
+
+def recipients(night: LeagueNight, kind: str) -> QuerySet[Player]:
+    """The club's members who get this notice: with an address, and not turned off."""
+    if kind == NightNotice.Kind.REMINDER:
+        wants = {"email_reminders": True}
+    else:
+        wants = {"email_results": True}
+    return (
+        selectors.club_members(night.season.league.club)
+        .filter(is_active=True, **wants)
+        .exclude(email="")
+    )
+
+
+def _absolute(path: str) -> str:
+    return settings.FAIRWAY_SITE_URL.rstrip("/") + path
+
+
+def _results(night: LeagueNight) -> list[dict]:
+    tables = []
+    for night_table in selectors.night_tables(night):
+        table = night_table.table
+        cards = sorted(
+            table.scorecards.all(), key=lambda c: (c.place is None, c.place or 0, c.position)
+        )
+        tables.append(
+            {
+                "number": night_table.number,
+                "finished": table.status == Table.Status.FINISHED,
+                "cards": cards,
+            }
+        )
+    return tables
+
+
+def _message(night: LeagueNight, kind: str) -> tuple[str, str]:
+    """The subject and text of a notice: the same for every member."""
+    league = night.season.league
+    context = {
+        "night": night,
+        "league": league,
+        "club": league.club,
+        "start": night_start(night),
+        "night_url": _absolute(night.get_absolute_url()),
+        "calendar_url": _absolute(reverse("leagues:calendar", args=[league.pk])),
+        "account_url": _absolute(reverse("account")),
+    }
+    if kind == NightNotice.Kind.REMINDER:
+        subject = f"{league.name}: league night tomorrow, {night.date:%A %d %B}"
+        return subject, render_to_string("leagues/mail/reminder.txt", context)
+    context["tables"] = _results(night)
+    context["standings"] = selectors.season_standings(night.season)
+    context["season_url"] = _absolute(night.season.get_absolute_url())
+    subject = f"{league.name}: results of {night.date:%A %d %B}"
+    return subject, render_to_string("leagues/mail/results.txt", context)
+
+
+def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
+    done = set(NightNotice.objects.filter(night=night, kind=kind).values_list("player", flat=True))
+    members = [p for p in recipients(night, kind) if p.pk not in done]
+    if not members:
+        return 0
+    subject, body = _message(night, kind)
+    count = 0
+    for player in members:
+        try:
+            # The record and the mail stand or fall together: a mail that fails is
+            # tried again on the next run, and one that went out is never repeated.
+            with transaction.atomic():
+                NightNotice.objects.create(night=night, player=player, kind=kind)
+                send_mail(subject, body, None, [player.email])
+        except IntegrityError:
+            continue  # another run sent it meanwhile
+        except OSError as error:  # smtplib's errors are OSErrors
+            logger.warning("Could not mail %s about %s: %s", player.email, night, error)
+            sent.failed.append(player.email)
+            continue
+        count += 1
+    return count
+
+
+def send_due_notices(*, today: date) -> Sent:
+    """Send tomorrow's reminders and yesterday's results, each at most once a member."""
+    sent = Sent()
+    for night in nights_to_remind(today):
+        sent.reminders += _send(night, NightNotice.Kind.REMINDER, sent)
+    for night in nights_with_results(today):
+        sent.results += _send(night, NightNotice.Kind.RESULTS, sent)
+    return sent
