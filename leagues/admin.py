@@ -171,10 +171,11 @@ class ClubAdmin(ClubScoped, admin.ModelAdmin):
 @admin.register(League)
 class LeagueAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "club"
-    list_display = ("name", "club", "variant", "points_per_place", "created_at")
+    list_display = ("name", "club", "variant", "points_per_place", "night_points", "created_at")
     list_filter = (
         ("club", Scoped),
         "variant",
+        "night_points",
     )
     search_fields = ("name", "club__name")
 

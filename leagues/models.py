@@ -89,7 +89,15 @@ points_validator = RegexValidator(
 
 
 class League(models.Model):
-    """A club's league of one variant; points per place turn match places into standings."""
+    """A club's league of one variant; points per place turn places into standings.
+
+    A night earns points by each player's place at their table, or, on a night of
+    duplicate deals, by their place across the night in matchpoint percentage.
+    """
+
+    class NightPoints(models.TextChoices):
+        PLACE = "place", "By place at the table"
+        MATCHPOINTS = "matchpoints", "By duplicate matchpoint percentage, ranked across the night"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(max_length=80)
@@ -99,6 +107,14 @@ class League(models.Model):
         default="6,4,2,0",
         validators=[points_validator],
         help_text="Points for 1st, 2nd, 3rd... place in a match; places beyond the list score 0.",
+    )
+    night_points = models.CharField(
+        max_length=12,
+        choices=NightPoints.choices,
+        default=NightPoints.PLACE,
+        verbose_name="how a night earns points",
+        help_text="Matchpoints count on nights of duplicate deals; other nights go by place "
+        "at the table.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

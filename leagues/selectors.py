@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
 from games.models import Hole, Scorecard, ScorecardHole, Table
 from games.scorecards import hole_name, hole_scores
 
+from . import duplicate
 from .models import (
     Club,
     League,
@@ -141,6 +142,18 @@ def night_tables(night: LeagueNight) -> list[NightTable]:
     )
 
 
+def unfinished_table_of(player: Player, night: LeagueNight) -> NightTable | None:
+    """The table of `night` at which `player` sits, if it has not finished."""
+    if not player.is_authenticated:
+        return None
+    return (
+        night.tables.filter(table__seats__player=player)
+        .exclude(table__status=Table.Status.FINISHED)
+        .select_related("table")
+        .first()
+    )
+
+
 @dataclass
 class CardView:
     """One scorecard as the pages print it: the nine holes, playoff holes, total, place."""
@@ -235,20 +248,54 @@ def _season_cards(season: Season, before: date | None = None) -> QuerySet[Scorec
     if before is not None:
         cards = cards.filter(table__night_table__night__date__lt=before)
     return cards.select_related("player").annotate(
-        regulation_holes=Count("holes", filter=Q(holes__number__lte=HOLES))
+        regulation_holes=Count("holes", filter=Q(holes__number__lte=HOLES)),
+        night_id=F("table__night_table__night_id"),
     )
+
+
+def points_rule(league: League) -> str:
+    """How the league's nights earn points, in a sentence or three for the standings."""
+    per_place = f"Points per place: {league.points_per_place}."
+    if league.night_points != League.NightPoints.MATCHPOINTS:
+        return f"{per_place} A night earns points by place at the table."
+    return (
+        f"{per_place} A night of duplicate deals earns points by matchpoint percentage, "
+        f"ranked across the night (bots are compared but not ranked); other nights by "
+        f"place at the table. {duplicate.MATCHPOINT_RULE}"
+    )
+
+
+def card_points(league: League, cards: Iterable[Scorecard], nights: Iterable[LeagueNight]):
+    """A function giving each of `cards` its league points (cards annotated `night_id`).
+
+    `nights` are the nights the cards were played on; those whose points go by
+    matchpoints are compared once.
+    """
+    by_matchpoints = [n for n in nights if duplicate.counts_by_matchpoints(league, n)]
+    matchpoints = duplicate.night_points(by_matchpoints, league)
+    compared = {night.pk for night in by_matchpoints}
+
+    def points(card: Scorecard) -> int:
+        if card.night_id in compared:
+            return matchpoints.get((card.night_id, card.player_id), 0)
+        return league.points_for(card.place)
+
+    return points
 
 
 def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
     league = season.league
     rows: dict[int, StandingRow] = {}
-    for card in _season_cards(season, before):
+    cards = list(_season_cards(season, before))
+    nights = LeagueNight.objects.filter(pk__in={card.night_id for card in cards})
+    points = card_points(league, cards, nights)
+    for card in cards:
         row = rows.setdefault(card.player_id, StandingRow(player=card.player))
         row.matches += 1
         row.holes += card.regulation_holes
         row.strokes += card.total
         row.wins += card.place == 1
-        row.points += league.points_for(card.place)
+        row.points += points(card)
     ordered = sorted(rows.values(), key=StandingRow.sort_key)
     for index, row in enumerate(ordered):
         if index and row.level_key() == ordered[index - 1].level_key():
@@ -371,14 +418,14 @@ def player_record(league: League, player: Player) -> PlayerRecord:
         )
         .select_related("table__night_table__night")
         .prefetch_related(Prefetch("holes", queryset=ScorecardHole.objects.order_by("number")))
+        .annotate(night_id=F("table__night_table__night_id"))
         .order_by("table__night_table__night__date", "table__night_table__night__pk", "table__pk")
     )
+    points = card_points(league, cards, {card.table.night_table.night for card in cards})
     live_cards = []
     for card in cards:
         night_table = card.table.night_table
-        record.matches.append(
-            MatchLine(night_table, card, night_table.night.date, league.points_for(card.place))
-        )
+        record.matches.append(MatchLine(night_table, card, night_table.night.date, points(card)))
         record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)
         if card.table.kind == Table.Kind.LIVE:
             live_cards.append(card)

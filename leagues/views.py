@@ -22,7 +22,7 @@ from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
 
-from . import charts, selectors, services
+from . import charts, duplicate, selectors, services
 from .exports import csv_response
 from .forms import (
     AccountForm,
@@ -253,6 +253,7 @@ def _season_page(request, season, *, night_form=None, status=200):
             "is_organiser": role == "organiser",
             "standings": selectors.season_standings(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
+            "points_rule": selectors.points_rule(season.league),
             "nights": season.nights.prefetch_related("tables__table"),
             "night_form": night_form or NightForm(),
         },
@@ -414,6 +415,86 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
                  card.total, card.place or ""]
             )  # fmt: skip
     return response
+
+
+# --- Duplicate deals -------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A duplicate night's deals compared seat by seat (travellers) and its matchpoints.
+
+    Someone seated at a table of the night that has not finished sees it once their
+    table has: the comparison would tell them about deals they are still to play.
+    """
+    night = _night(night_id)
+    league = night.season.league
+    _member_role(request, league.club)
+    if not night.duplicate_deals:
+        raise Http404("This night was not dealt in duplicate.")
+    waiting = selectors.unfinished_table_of(request.user, night)
+    comparison = None if waiting else duplicate.compare(night)
+    # A league table is private: its replays open to its players and its host.
+    replayable = {
+        night_table.table_id
+        for group in (comparison.groups if comparison else [])
+        for night_table in group.night_tables
+        if not night_table.is_hand and games_selectors.may_watch(night_table.table, request.user)
+    }
+    return render(
+        request,
+        "leagues/deals.html",
+        {
+            "night": night,
+            "season": night.season,
+            "league": league,
+            "club": league.club,
+            "waiting": waiting,
+            "comparison": comparison,
+            "replayable": replayable,
+            "by_matchpoints": duplicate.counts_by_matchpoints(league, night),
+            "matchpoint_rule": duplicate.MATCHPOINT_RULE,
+        },
+    )
+
+
+@require_GET
+@login_required
+def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """A paper table's deal sheet on a duplicate night: each hole's courses as dealt.
+
+    Organisers only, and not one seated at a live table of the night still playing
+    the same deals.
+    """
+    night_table = _night_table(night_table_id)
+    night = night_table.night
+    _organiser(request, night.season.league.club)
+    if not night.duplicate_deals or not night_table.is_hand:
+        raise Http404("Deal sheets are for paper tables on a night of duplicate deals.")
+    waiting = selectors.unfinished_table_of(request.user, night)
+    if (
+        waiting is not None
+        and waiting.pk != night_table.pk
+        and waiting.table.deal_seed == night_table.table.deal_seed
+    ):
+        raise PermissionDenied(
+            "You are seated at a table still playing these deals: ask another organiser "
+            "to print this sheet."
+        )
+    return render(
+        request,
+        "leagues/deal_sheet.html",
+        {
+            "night_table": night_table,
+            "night": night,
+            "season": night.season,
+            "league": night.season.league,
+            "club": night.season.league.club,
+            "holes": duplicate.deal_sheet(night_table),
+            "rules": night_table.table.get_variant_display(),
+        },
+    )
 
 
 # --- Results and corrections -----------------------------------------------------------
