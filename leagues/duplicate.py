@@ -35,7 +35,7 @@ MATCHPOINT_RULE = (
 )
 
 
-def score_deal(strokes: Sequence[int]) -> list[int]:
+def score_deal(strokes: Sequence[int | Fraction]) -> list[int]:
     """The matchpoints each result of one deal earns against the others."""
     return [
         sum(2 if other > mine else 1 if other == mine else 0 for other in strokes)
@@ -52,6 +52,8 @@ class Entry:
     card: Scorecard
     strokes: int
     matchpoints: int = 0
+    #: The strokes less the player's handicap per hole, when the league plays net.
+    net: Fraction | None = None
 
     @property
     def on_paper(self) -> bool:
@@ -156,14 +158,21 @@ def _tables(night: LeagueNight, finished_only: bool) -> list[NightTable]:
     return list(tables.order_by("number"))
 
 
-def compare(night: LeagueNight, *, finished_only: bool = False, league: League | None = None):
+def compare(
+    night: LeagueNight,
+    *,
+    finished_only: bool = False,
+    league: League | None = None,
+    handicaps: dict[int, Fraction] | None = None,
+):
     """The night's traveller and matchpoints, with places and points across the night.
 
     Tables are grouped by their deal seed and size; a deal counts where at least two
     tables of its group have strokes for it (a table still playing has them for the
-    holes it finished). People are ranked by percentage across the night, ties
-    sharing a place; bots are compared but not ranked; a card with nothing to be
-    compared with has no percentage and no place.
+    holes it finished). With `handicaps` (per player id, for a league playing net)
+    each deal compares strokes less the handicap. People are ranked by percentage
+    across the night, ties sharing a place; bots are compared but not ranked; a card
+    with nothing to be compared with has no percentage and no place.
     """
     league = league or night.season.league
     by_deal: dict[tuple[int, int], list[NightTable]] = defaultdict(list)
@@ -188,10 +197,12 @@ def compare(night: LeagueNight, *, finished_only: bool = False, league: League |
                         (h.strokes for h in card.holes.all() if h.number == number), None
                     )
                     if strokes is not None:
-                        entries.append(Entry(night_table, card, strokes))
-                for entry, points in zip(
-                    entries, score_deal([e.strokes for e in entries]), strict=True
-                ):
+                        entry = Entry(night_table, card, strokes)
+                        if handicaps is not None:
+                            entry.net = strokes - handicaps.get(card.player_id, Fraction(0))
+                        entries.append(entry)
+                values = [e.strokes if e.net is None else e.net for e in entries]
+                for entry, points in zip(entries, score_deal(values), strict=True):
                     entry.matchpoints = points
                 deal = Deal(number, position, entries)
                 if len(entries) > 1:
@@ -233,14 +244,21 @@ def compare(night: LeagueNight, *, finished_only: bool = False, league: League |
     return comparison
 
 
-def night_points(nights: Sequence[LeagueNight], league: League) -> dict[tuple[int, int], int]:
+def night_points(
+    nights: Sequence[LeagueNight],
+    league: League,
+    handicaps: dict[int, dict[int, Fraction]] | None = None,
+) -> dict[tuple[int, int], int]:
     """League points by (night id, player id) earned by matchpoints on duplicate nights.
 
-    Only finished tables count, as in the standings.
+    Only finished tables count, as in the standings. `handicaps`, by night then
+    player, compare net strokes.
     """
     points = {}
     for night in nights:
-        for result in compare(night, finished_only=True, league=league).results:
+        night_handicaps = None if handicaps is None else handicaps.get(night.pk, {})
+        comparison = compare(night, finished_only=True, league=league, handicaps=night_handicaps)
+        for result in comparison.results:
             if result.card.player_id is not None:
                 points[night.pk, result.card.player_id] = result.points
     return points

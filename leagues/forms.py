@@ -60,15 +60,19 @@ class DateInput(forms.DateInput):
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ("name", "variant", "points_per_place", "night_points")
+        fields = ("name", "variant", "points_per_place", "night_points", "points_from")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Left out, a night earns points by place, as before the choice existed.
         self.fields["night_points"].required = False
+        self.fields["points_from"].required = False
 
     def clean_night_points(self) -> str:
         return self.cleaned_data.get("night_points") or League.NightPoints.PLACE
+
+    def clean_points_from(self) -> str:
+        return self.cleaned_data.get("points_from") or League.Strokes.GROSS
 
 
 class SeasonForm(forms.ModelForm):

@@ -95,6 +95,10 @@ class League(models.Model):
     duplicate deals, by their place across the night in matchpoint percentage.
     """
 
+    class Strokes(models.TextChoices):
+        GROSS = "gross", "Gross: strokes as played"
+        NET = "net", "Net: strokes less the handicap"
+
     class NightPoints(models.TextChoices):
         PLACE = "place", "By place at the table"
         MATCHPOINTS = "matchpoints", "By duplicate matchpoint percentage, ranked across the night"
@@ -116,6 +120,14 @@ class League(models.Model):
         help_text="Matchpoints count on nights of duplicate deals; other nights go by place "
         "at the table.",
     )
+    points_from = models.CharField(
+        max_length=8,
+        choices=Strokes.choices,
+        default=Strokes.GROSS,
+        verbose_name="points are earned by",
+        help_text="Net strokes take each player's handicap off, so that a newer player can "
+        "win a night.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -134,6 +146,10 @@ class League(models.Model):
     def points(self) -> list[int]:
         """Points per place, first place first."""
         return [int(part) for part in self.points_per_place.split(",") if part.strip()]
+
+    @property
+    def by_net(self) -> bool:
+        return self.points_from == self.Strokes.NET
 
     def points_for(self, place: int | None) -> int:
         """The league points a match place earns (0 beyond the list or without a place)."""

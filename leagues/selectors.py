@@ -7,7 +7,7 @@ stored, so a correction shows at once.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -19,7 +19,7 @@ from games.engine.match import HOLES, match_status
 from games.models import Hole, Scorecard, ScorecardHole, Table
 from games.scorecards import hole_name, hole_scores
 
-from . import duplicate
+from . import duplicate, handicaps
 from .models import (
     Club,
     League,
@@ -221,6 +221,9 @@ class StandingRow:
     place: int = 0
     movement: int | None = None
     is_new: bool = False
+    net_strokes: Fraction = Fraction(0)
+    #: Whether ties on points go by net strokes per hole (a league playing net).
+    by_net: bool = False
 
     @property
     def mean(self) -> Fraction | None:
@@ -231,8 +234,22 @@ class StandingRow:
     def mean_display(self) -> str:
         return f"{float(self.mean):.2f}" if self.mean is not None else "–"
 
+    @property
+    def net_mean(self) -> Fraction | None:
+        """Net strokes per hole, exact."""
+        return self.net_strokes / self.holes if self.holes else None
+
+    @property
+    def net_display(self) -> str:
+        return f"{float(self.net_strokes):.1f}"
+
+    @property
+    def net_mean_display(self) -> str:
+        return f"{float(self.net_mean):.2f}" if self.net_mean is not None else "–"
+
     def sort_key(self) -> tuple:
-        mean = self.mean if self.mean is not None else Fraction(10**6)
+        mean = self.net_mean if self.by_net else self.mean
+        mean = mean if mean is not None else Fraction(10**6)
         return (-self.points, -self.wins, mean, self.player.name.lower(), self.player.pk)
 
     def level_key(self) -> tuple:
@@ -254,33 +271,72 @@ def _season_cards(season: Season, before: date | None = None) -> QuerySet[Scorec
 
 
 def points_rule(league: League) -> str:
-    """How the league's nights earn points, in a sentence or three for the standings."""
+    """How the league's nights earn points, in a few sentences for the standings."""
     per_place = f"Points per place: {league.points_per_place}."
     if league.night_points != League.NightPoints.MATCHPOINTS:
-        return f"{per_place} A night earns points by place at the table."
-    return (
-        f"{per_place} A night of duplicate deals earns points by matchpoint percentage, "
-        f"ranked across the night (bots are compared but not ranked); other nights by "
-        f"place at the table. {duplicate.MATCHPOINT_RULE}"
-    )
+        rule = f"{per_place} A night earns points by place at the table."
+    else:
+        rule = (
+            f"{per_place} A night of duplicate deals earns points by matchpoint percentage, "
+            f"ranked across the night (bots are compared but not ranked); other nights by "
+            f"place at the table. {duplicate.MATCHPOINT_RULE}"
+        )
+    if league.by_net:
+        rule += (
+            " Places, wins and matchpoints go by net strokes, and ties on points by net "
+            f"strokes per hole. {handicaps.HANDICAP_RULE}"
+        )
+    return rule
 
 
-def card_points(league: League, cards: Iterable[Scorecard], nights: Iterable[LeagueNight]):
-    """A function giving each of `cards` its league points (cards annotated `night_id`).
+def _ranks(values: Sequence[Fraction]) -> list[int]:
+    """Places for values where lower is better, equal values sharing a place."""
+    return [1 + sum(other < value for other in values) for value in values]
 
-    `nights` are the nights the cards were played on; those whose points go by
-    matchpoints are compared once.
-    """
-    by_matchpoints = [n for n in nights if duplicate.counts_by_matchpoints(league, n)]
-    matchpoints = duplicate.night_points(by_matchpoints, league)
-    compared = {night.pk for night in by_matchpoints}
 
-    def points(card: Scorecard) -> int:
-        if card.night_id in compared:
-            return matchpoints.get((card.night_id, card.player_id), 0)
-        return league.points_for(card.place)
+class Scoring:
+    """How the league scores cards (annotated `night_id`): handicaps, net strokes,
+    places and points, by place or by matchpoints, gross or net."""
 
-    return points
+    def __init__(self, league: League, cards: Iterable[Scorecard], nights: Iterable[LeagueNight]):
+        self.league = league
+        cards = list(cards)
+        # Net strokes are shown beside gross ones whichever earns the points.
+        self.handicaps = handicaps.by_night(league)
+        by_matchpoints = [n for n in nights if duplicate.counts_by_matchpoints(league, n)]
+        self.compared = {night.pk for night in by_matchpoints}
+        self.matchpoints = duplicate.night_points(
+            by_matchpoints, league, self.handicaps if league.by_net else None
+        )
+        self.net_places: dict[int, int] = {}
+        if league.by_net:
+            night_of = {card.table_id: card.night_id for card in cards}
+            everyone = defaultdict(list)
+            for pk, table_id, player_id, total in Scorecard.objects.filter(
+                table_id__in=night_of
+            ).values_list("pk", "table_id", "player_id", "total"):
+                h = self.handicaps.get(night_of[table_id], {}).get(player_id, Fraction(0))
+                everyone[table_id].append((pk, total - HOLES * h))
+            for table_cards in everyone.values():
+                places = _ranks([net for _pk, net in table_cards])
+                for (pk, _net), place in zip(table_cards, places, strict=True):
+                    self.net_places[pk] = place
+
+    def handicap(self, card: Scorecard) -> Fraction:
+        return self.handicaps.get(card.night_id, {}).get(card.player_id, Fraction(0))
+
+    def net_total(self, card: Scorecard) -> Fraction:
+        """The card's strokes over the nine holes less nine times its handicap."""
+        return card.total - HOLES * self.handicap(card)
+
+    def place(self, card: Scorecard) -> int | None:
+        """The card's place at its table: net places share a tie, gross ones are played off."""
+        return self.net_places.get(card.pk) if self.league.by_net else card.place
+
+    def points(self, card: Scorecard) -> int:
+        if card.night_id in self.compared:
+            return self.matchpoints.get((card.night_id, card.player_id), 0)
+        return self.league.points_for(self.place(card))
 
 
 def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
@@ -288,14 +344,15 @@ def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
     rows: dict[int, StandingRow] = {}
     cards = list(_season_cards(season, before))
     nights = LeagueNight.objects.filter(pk__in={card.night_id for card in cards})
-    points = card_points(league, cards, nights)
+    scoring = Scoring(league, cards, nights)
     for card in cards:
-        row = rows.setdefault(card.player_id, StandingRow(player=card.player))
+        row = rows.setdefault(card.player_id, StandingRow(player=card.player, by_net=league.by_net))
         row.matches += 1
         row.holes += card.regulation_holes
         row.strokes += card.total
-        row.wins += card.place == 1
-        row.points += points(card)
+        row.net_strokes += scoring.net_total(card)
+        row.wins += scoring.place(card) == 1
+        row.points += scoring.points(card)
     ordered = sorted(rows.values(), key=StandingRow.sort_key)
     for index, row in enumerate(ordered):
         if index and row.level_key() == ordered[index - 1].level_key():
@@ -359,6 +416,16 @@ class MatchLine:
     card: Scorecard
     date: date
     points: int = 0
+    handicap: Fraction = Fraction(0)
+    net_total: Fraction = Fraction(0)
+
+    @property
+    def handicap_display(self) -> str:
+        return handicaps.display(self.handicap)
+
+    @property
+    def net_display(self) -> str:
+        return f"{float(self.net_total):.1f}"
 
 
 @dataclass
@@ -421,11 +488,20 @@ def player_record(league: League, player: Player) -> PlayerRecord:
         .annotate(night_id=F("table__night_table__night_id"))
         .order_by("table__night_table__night__date", "table__night_table__night__pk", "table__pk")
     )
-    points = card_points(league, cards, {card.table.night_table.night for card in cards})
+    scoring = Scoring(league, cards, {card.table.night_table.night for card in cards})
     live_cards = []
     for card in cards:
         night_table = card.table.night_table
-        record.matches.append(MatchLine(night_table, card, night_table.night.date, points(card)))
+        record.matches.append(
+            MatchLine(
+                night_table,
+                card,
+                night_table.night.date,
+                scoring.points(card),
+                handicap=scoring.handicap(card),
+                net_total=scoring.net_total(card),
+            )
+        )
         record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)
         if card.table.kind == Table.Kind.LIVE:
             live_cards.append(card)

@@ -102,6 +102,7 @@ def create_league(
     variant: str,
     points_per_place: str = "6,4,2,0",
     night_points: str = League.NightPoints.PLACE,
+    points_from: str = League.Strokes.GROSS,
     by: Player,
 ) -> League:
     """A new league of the club (organisers only)."""
@@ -112,6 +113,7 @@ def create_league(
         variant=variant,
         points_per_place=points_per_place,
         night_points=night_points,
+        points_from=points_from,
     )
     league.full_clean()
     league.save()

@@ -22,7 +22,7 @@ from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
 
-from . import charts, duplicate, selectors, services
+from . import charts, duplicate, handicaps, selectors, services
 from .exports import csv_response
 from .forms import (
     AccountForm,
@@ -434,7 +434,8 @@ def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
     if not night.duplicate_deals:
         raise Http404("This night was not dealt in duplicate.")
     waiting = selectors.unfinished_table_of(request.user, night)
-    comparison = None if waiting else duplicate.compare(night)
+    night_handicaps = handicaps.by_night(league).get(night.pk, {}) if league.by_net else None
+    comparison = None if waiting else duplicate.compare(night, handicaps=night_handicaps)
     # A league table is private: its replays open to its players and its host.
     replayable = {
         night_table.table_id
@@ -455,6 +456,7 @@ def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
             "replayable": replayable,
             "by_matchpoints": duplicate.counts_by_matchpoints(league, night),
             "matchpoint_rule": duplicate.MATCHPOINT_RULE,
+            "by_net": league.by_net,
         },
     )
 
@@ -631,5 +633,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
             "strokes_chart": strokes_chart,
             "rating_chart": rating_chart,
             "spread_chart": charts.histogram(record.spread),
+            "handicap": handicaps.display(handicaps.by_night(league)[None].get(person.pk, 0)),
+            "handicap_rule": handicaps.HANDICAP_RULE,
         },
     )
