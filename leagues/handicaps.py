@@ -84,7 +84,7 @@ def by_night(league: League) -> dict[int | None, dict[int, Fraction]]:
 
 
 def display(value: Fraction | None) -> str:
-    """A handicap or net figure as shown: one decimal, a plus sign for a handicap over 0."""
+    """A handicap as shown: one decimal, with a plus sign over 0."""
     if value is None:
         return "–"
-    return f"{float(value):+.1f}"
+    return f"{float(value):+.1f}" if value else "0.0"

@@ -418,6 +418,8 @@ class MatchLine:
     points: int = 0
     handicap: Fraction = Fraction(0)
     net_total: Fraction = Fraction(0)
+    #: The place at the table that earned points: the net one in a league playing net.
+    place: int | None = None
 
     @property
     def handicap_display(self) -> str:
@@ -458,7 +460,7 @@ class PlayerRecord:
 
     @property
     def wins(self) -> int:
-        return sum(line.card.place == 1 for line in self.matches)
+        return sum(line.place == 1 for line in self.matches)
 
     @property
     def best_hole(self) -> int | None:
@@ -500,6 +502,7 @@ def player_record(league: League, player: Player) -> PlayerRecord:
                 scoring.points(card),
                 handicap=scoring.handicap(card),
                 net_total=scoring.net_total(card),
+                place=scoring.place(card),
             )
         )
         record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)

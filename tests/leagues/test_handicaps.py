@@ -59,6 +59,7 @@ def test_a_handicap_takes_the_best_ten_of_the_last_twenty_holes():
     assert handicaps.handicap([], Fraction(5)) == 0
     assert handicaps.display(Fraction(-20, 9)) == "-2.2"
     assert handicaps.display(Fraction(1, 2)) == "+0.5"
+    assert handicaps.display(Fraction(0)) == "0.0"
 
 
 def test_handicaps_are_frozen_from_the_nights_before(two_nights):
@@ -92,9 +93,10 @@ def test_net_standings_let_the_newer_player_win(two_nights):
     assert table == [(1, bea, 10, 1), (2, ann, 10, 1)]
     assert [r.net_mean_display for r in rows] == ["5.06", "5.28"]
     record = player_record(league, ann)
-    assert [(line.handicap_display, line.net_display, line.points) for line in record.matches] == [
-        ("+0.0", "45.0", 6),
-        ("-2.2", "50.0", 4),
+    lines = [(m.handicap_display, m.net_display, m.place, m.points) for m in record.matches]
+    assert lines == [
+        ("0.0", "45.0", 1, 6),
+        ("-2.2", "50.0", 2, 4),
     ]
 
 
