@@ -134,6 +134,8 @@ class Comparison:
 
     groups: list[Group] = field(default_factory=list)
     results: list[NightResult] = field(default_factory=list)
+    #: Tables with no other table of their deals: nothing to compare them with.
+    alone: list[NightTable] = field(default_factory=list)
 
     @property
     def by_hole(self) -> list[tuple[int, list[tuple[Group, Traveller]]]]:
@@ -180,8 +182,9 @@ def compare(
         by_deal[night_table.table.deal_seed, night_table.table.seat_count].append(night_table)
     comparison = Comparison()
     results: dict[int, NightResult] = {}
-    for (_seed, seats), night_tables in by_deal.items():
+    for (_seed, seats), night_tables in sorted(by_deal.items(), key=lambda item: item[1][0].number):
         if len(night_tables) < 2:
+            comparison.alone.extend(night_tables)
             continue
         group = Group(seats=seats, night_tables=night_tables, holes={})
         for number in range(1, HOLES + 1):

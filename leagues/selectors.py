@@ -278,8 +278,9 @@ def points_rule(league: League) -> str:
     else:
         rule = (
             f"{per_place} A night of duplicate deals earns points by matchpoint percentage, "
-            f"ranked across the night (bots are compared but not ranked); other nights by "
-            f"place at the table. {duplicate.MATCHPOINT_RULE}"
+            f"ranked across the night (bots are compared but not ranked); other nights, and "
+            f"a table with no other of its size, by place at the table. "
+            f"{duplicate.MATCHPOINT_RULE}"
         )
     if league.by_net:
         rule += (
@@ -304,7 +305,6 @@ class Scoring:
         # Net strokes are shown beside gross ones whichever earns the points.
         self.handicaps = handicaps.by_night(league)
         by_matchpoints = [n for n in nights if duplicate.counts_by_matchpoints(league, n)]
-        self.compared = {night.pk for night in by_matchpoints}
         self.matchpoints = duplicate.night_points(
             by_matchpoints, league, self.handicaps if league.by_net else None
         )
@@ -334,8 +334,9 @@ class Scoring:
         return self.net_places.get(card.pk) if self.league.by_net else card.place
 
     def points(self, card: Scorecard) -> int:
-        if card.night_id in self.compared:
-            return self.matchpoints.get((card.night_id, card.player_id), 0)
+        """Points by matchpoints where the card was compared, else by place at the table."""
+        if (card.night_id, card.player_id) in self.matchpoints:
+            return self.matchpoints[card.night_id, card.player_id]
         return self.league.points_for(self.place(card))
 
 

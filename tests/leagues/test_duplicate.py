@@ -15,7 +15,14 @@ from games.models import Hole, Seat, Table
 from leagues import duplicate, services
 from leagues.models import League, NightTable
 from leagues.selectors import player_record, points_rule, season_standings
-from tests.factories import make_club, make_league, make_night, make_player, make_season
+from tests.factories import (
+    even_holes,
+    make_club,
+    make_league,
+    make_night,
+    make_player,
+    make_season,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -315,3 +322,25 @@ def test_an_organiser_chooses_matchpoints_for_a_new_league_and_nonsense_is_refus
     assert not club.leagues.exists()
     client.post(url, {**form, "night_points": "matchpoints"})
     assert club.leagues.get().night_points == League.NightPoints.MATCHPOINTS
+
+
+def test_a_table_with_no_other_of_its_size_earns_points_by_place(client, three_tables):
+    """Jo and Kim play a table of two with deals of their own: Jo 20 beats Kim 30, so by
+    place at the table Jo earns 10 and Kim 8; the nine players compared keep theirs."""
+    league, season, night, _people, organiser = three_tables
+    league.night_points = League.NightPoints.MATCHPOINTS
+    league.save()
+    jo, kim = make_player("jo", display_name="Jo"), make_player("kim", display_name="Kim")
+    table = scorecards.record_hand_match(
+        variant="play-nine", players=[jo, kim], hole_scores=even_holes(20, 30), deal_seed=7
+    )
+    NightTable.objects.create(night=night, table=table, number=4)
+    points = {row.player.name: row.points for row in season_standings(season)}
+    assert points == {
+        "Jo": 10,
+        "Kim": 8,
+        **{name: points for name, (_place, points) in NIGHT_PLACES.items()},
+    }
+    client.force_login(organiser)
+    page = client.get(reverse("leagues:night_deals", args=[night.pk])).content.decode()
+    assert "No other table played the deals of table 4" in page
