@@ -3,14 +3,17 @@ and deal sheets for tables played on paper. The figures are worked out by hand."
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from fractions import Fraction
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import scorecards
+from games import selectors as game_selectors
 from games import services as game_services
+from games.engine import card_text
 from games.models import Hole, Seat, Table
 from leagues import duplicate, services
 from leagues.models import League, NightTable
@@ -344,3 +347,49 @@ def test_a_table_with_no_other_of_its_size_earns_points_by_place(client, three_t
     client.force_login(organiser)
     page = client.get(reverse("leagues:night_deals", args=[night.pk])).content.decode()
     assert "No other table played the deals of table 4" in page
+
+
+def play_out(table: Table, host) -> None:
+    """Start a live table and let bots play every seat to the end of the match."""
+    game_services.start_match(table=table, by=host)
+    for seat in table.seats.all():
+        game_services.leave_match(table=table, player=seat.player)
+    later = timezone.now() + timedelta(days=1)
+    for _ in range(5000):
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            return
+        game_services.act_for_table(table_id=table.pk, version=table.version, now=later)
+    raise AssertionError("The match did not finish.")
+
+
+def test_live_tables_played_out_deal_what_the_paper_tables_sheet_says():
+    """Two live tables played to the end by bots deal, hole after hole, the courses and
+    first discard of the paper table's sheet; the three tables are then compared."""
+    organiser = make_player("olive")
+    players = [make_player(f"s{n}", display_name=f"S{n}") for n in range(9)]
+    club = make_club(organiser=organiser, members=players)
+    season = make_season(make_league(club))
+    night = make_night(season, date(2026, 3, 1), duplicate_deals=True)
+    night.players.set(players)
+    first, second, paper = services.seat_night(
+        night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=1
+    )
+    play_out(first.table, organiser)
+    play_out(second.table, organiser)
+    sheet = duplicate.deal_sheet(paper)
+    for live in (first, second):
+        for hole in live.table.holes.filter(number__lte=9).order_by("number"):
+            dealt, _move = game_selectors.replay_states(hole)[0]
+            expected = sheet[hole.number - 1]
+            assert [[c for row in s.rows for c in row] for s in expected.seats] == [
+                [card_text("play-nine", card) for card in layout] for layout in dealt.layouts
+            ]
+            assert expected.first_discard == card_text("play-nine", dealt.discard_pile[-1])
+    services.enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25, 30), by=organiser)
+    comparison = duplicate.compare(night)
+    (group,) = comparison.groups
+    assert [nt.number for nt in group.night_tables] == [1, 2, 3]
+    assert len(comparison.results) == 9
+    assert {r.available for r in comparison.results} == {36}
+    assert sum(r.matchpoints for r in comparison.results) == 9 * 36 // 2
