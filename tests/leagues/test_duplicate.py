@@ -350,7 +350,10 @@ def test_a_table_with_no_other_of_its_size_earns_points_by_place(client, three_t
 
 
 def play_out(table: Table, host) -> None:
-    """Start a live table and let bots play every seat to the end of the match."""
+    """Start a live table and let bots play every seat to the end of the match.
+
+    A server's driver may act for the same table meanwhile: its version then wins.
+    """
     game_services.start_match(table=table, by=host)
     for seat in table.seats.all():
         game_services.leave_match(table=table, player=seat.player)
@@ -359,7 +362,10 @@ def play_out(table: Table, host) -> None:
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
             return
-        game_services.act_for_table(table_id=table.pk, version=table.version, now=later)
+        try:
+            game_services.act_for_table(table_id=table.pk, version=table.version, now=later)
+        except game_services.GameError:
+            continue
     raise AssertionError("The match did not finish.")
 
 
