@@ -143,12 +143,12 @@ def night_tables(night: LeagueNight) -> list[NightTable]:
 
 
 def unfinished_table_of(player: Player, night: LeagueNight) -> NightTable | None:
-    """The table of `night` at which `player` sits, if it has not finished."""
+    """The table of `night` at which `player` sits, if it is still being played."""
     if not player.is_authenticated:
         return None
     return (
         night.tables.filter(table__seats__player=player)
-        .exclude(table__status=Table.Status.FINISHED)
+        .exclude(table__status__in=[Table.Status.FINISHED, Table.Status.ABANDONED])
         .select_related("table")
         .first()
     )

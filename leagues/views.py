@@ -278,13 +278,14 @@ def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     response, writer = csv_response(filename)
     writer.writerow(
         ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins",
-         "points", "movement"]
+         "points", "movement", "net_strokes", "net_per_hole"]
     )  # fmt: skip
     for row in selectors.season_standings(season):
         movement = "new" if row.is_new else ("" if row.movement is None else row.movement)
         writer.writerow(
             [row.place, row.player.name, row.matches, row.holes, row.strokes,
-             row.mean_display, row.wins, row.points, movement]
+             row.mean_display, row.wins, row.points, movement, row.net_display,
+             row.net_mean_display]
         )  # fmt: skip
     return response
 

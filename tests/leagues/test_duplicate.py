@@ -225,6 +225,10 @@ def test_the_comparison_waits_for_a_players_own_table(client, three_tables):
     page = client.get(reverse("leagues:night_deals", args=[night.pk])).content.decode()
     assert "Your table (table 2) has not finished" in page
     assert "Hole 1" not in page
+    # An abandoned table is played no more: nothing is left to hide.
+    Table.objects.filter(night_table__number=2).update(status=Table.Status.ABANDONED)
+    page = client.get(reverse("leagues:night_deals", args=[night.pk])).content.decode()
+    assert 'id="hole-1"' in page
 
 
 def test_the_comparison_is_for_members_and_duplicate_nights(client, three_tables):
