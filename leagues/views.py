@@ -467,7 +467,7 @@ def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
 def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
     """A paper table's deal sheet on a duplicate night: each hole's courses as dealt.
 
-    Organisers only, and not one seated at a live table of the night still playing
+    Organisers only, and not one seated at another table of the night still playing
     the same deals.
     """
     night_table = _night_table(night_table_id)

@@ -308,12 +308,13 @@ def test_asking_for_more_paper_tables_than_tables_is_refused_and_seats_nobody():
 
 
 def test_the_season_page_shows_the_rule_under_the_standings(client, three_tables):
-    league, season, _night, people, _organiser = three_tables
+    league, season, night, people, _organiser = three_tables
     league.night_points = League.NightPoints.MATCHPOINTS
     league.save()
     client.force_login(people["Ann"])
     page = client.get(season.get_absolute_url()).content.decode()
     assert "ranked across the night" in page
+    assert reverse("leagues:night_deals", args=[night.pk]) in page
     assert "2 matchpoints for each player in the same seat" in page
 
 
