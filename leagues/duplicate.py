@@ -160,6 +160,15 @@ def _tables(night: LeagueNight, finished_only: bool) -> list[NightTable]:
     return list(tables.order_by("number"))
 
 
+def _played(night_table: NightTable, position: int, number: int):
+    """The card at `position` of the table and its strokes on hole `number` (or None)."""
+    for card in night_table.table.scorecards.all():
+        if card.position == position:
+            strokes = next((h.strokes for h in card.holes.all() if h.number == number), None)
+            return card, strokes
+    return None, None
+
+
 def compare(
     night: LeagueNight,
     *,
@@ -192,13 +201,7 @@ def compare(
             for position in range(seats):
                 entries = []
                 for night_table in night_tables:
-                    card = next(
-                        (c for c in night_table.table.scorecards.all() if c.position == position),
-                        None,
-                    )
-                    strokes = card and next(
-                        (h.strokes for h in card.holes.all() if h.number == number), None
-                    )
+                    card, strokes = _played(night_table, position, number)
                     if strokes is not None:
                         entry = Entry(night_table, card, strokes)
                         if handicaps is not None:

@@ -284,8 +284,9 @@ def points_rule(league: League) -> str:
         )
     if league.by_net:
         rule += (
-            " Places, wins and matchpoints go by net strokes, and ties on points by net "
-            f"strokes per hole. {handicaps.HANDICAP_RULE}"
+            " Places, wins and matchpoints go by net strokes (players level on net share "
+            "a place at the table), and ties on points by net strokes per hole. "
+            f"{handicaps.HANDICAP_RULE}"
         )
     return rule
 
