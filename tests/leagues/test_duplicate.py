@@ -26,6 +26,7 @@ from tests.factories import (
     make_player,
     make_season,
 )
+from tests.test_content_security_policy import INLINE
 
 pytestmark = pytest.mark.django_db
 
@@ -404,3 +405,17 @@ def test_live_tables_played_out_deal_what_the_paper_tables_sheet_says():
     assert len(comparison.results) == 9
     assert {r.available for r in comparison.results} == {36}
     assert sum(r.matchpoints for r in comparison.results) == 9 * 36 // 2
+
+
+def test_the_comparison_and_the_deal_sheet_need_no_inline_script_or_style(client, three_tables):
+    _league, _season, night, _people, organiser = three_tables
+    paper = night.tables.get(number=3)
+    Table.objects.filter(pk=paper.table_id).update(status=Table.Status.PLAYING)
+    client.force_login(organiser)
+    for url in (
+        reverse("leagues:night_deals", args=[night.pk]),
+        reverse("leagues:deal_sheet", args=[paper.pk]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert not INLINE.findall(response.content.decode()), url
