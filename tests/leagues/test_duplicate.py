@@ -419,3 +419,31 @@ def test_the_comparison_and_the_deal_sheet_need_no_inline_script_or_style(client
         response = client.get(url)
         assert response.status_code == 200
         assert not INLINE.findall(response.content.decode()), url
+
+
+def test_nonsense_seating_and_another_club_s_sheet_are_refused(client, three_tables):
+    _league, _season, night, _people, _organiser = three_tables
+    paper = night.tables.get(number=3)
+    # An organiser of another club does not learn this club's sheet exists.
+    other = make_player("otto")
+    make_club(organiser=other)
+    client.force_login(other)
+    assert client.get(reverse("leagues:deal_sheet", args=[paper.pk])).status_code == 404
+
+    organiser = make_player("opal")
+    players = [make_player(f"t{n}") for n in range(4)]
+    club = make_club(organiser=organiser, members=players)
+    fresh = make_night(make_season(make_league(club)), date(2026, 3, 1), duplicate_deals=True)
+    fresh.players.set(players)
+    client.force_login(organiser)
+    url = reverse("leagues:night_seat", args=[fresh.pk])
+    form = {"method": "random", "seats_per_table": "2", "kind": "live"}
+    for paper_tables, message in (
+        ("-1", "greater than or equal to 0"),
+        ("many", "Enter a whole number"),
+        ("3", "4 players make 2 tables: 3 cannot be played on paper."),
+    ):
+        response = client.post(url, {**form, "paper_tables": paper_tables})
+        assert response.status_code == 400
+        assert message in response.content.decode()
+    assert not fresh.tables.exists()
