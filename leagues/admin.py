@@ -171,10 +171,12 @@ class ClubAdmin(ClubScoped, admin.ModelAdmin):
 @admin.register(League)
 class LeagueAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "club"
-    list_display = ("name", "club", "variant", "points_per_place", "created_at")
+    list_display = ("name", "club", "variant", "points_per_place", "night_points", "points_from")
     list_filter = (
         ("club", Scoped),
         "variant",
+        "night_points",
+        "points_from",
     )
     search_fields = ("name", "club__name")
 

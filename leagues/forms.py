@@ -65,7 +65,19 @@ class TimeInput(forms.TimeInput):
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ("name", "variant", "points_per_place")
+        fields = ("name", "variant", "points_per_place", "night_points", "points_from")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Left out, a night earns points by place, as before the choice existed.
+        self.fields["night_points"].required = False
+        self.fields["points_from"].required = False
+
+    def clean_night_points(self) -> str:
+        return self.cleaned_data.get("night_points") or League.NightPoints.PLACE
+
+    def clean_points_from(self) -> str:
+        return self.cleaned_data.get("points_from") or League.Strokes.GROSS
 
 
 class SeasonForm(forms.ModelForm):
@@ -125,6 +137,18 @@ class SeatingForm(forms.Form):
     kind = forms.ChoiceField(
         choices=Table.Kind.choices, initial=Table.Kind.HAND, label="Tables are played"
     )
+    paper_tables = forms.IntegerField(
+        min_value=0,
+        max_value=50,
+        initial=0,
+        required=False,
+        label="Of the live tables, how many play on paper",
+        help_text="The last tables are played with a physical deck; on a night of duplicate "
+        "deals each gets a deal sheet, so it deals the same courses.",
+    )
+
+    def clean_paper_tables(self) -> int:
+        return self.cleaned_data.get("paper_tables") or 0
 
 
 class HandResultsForm(forms.Form):

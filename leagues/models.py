@@ -102,7 +102,19 @@ points_validator = RegexValidator(
 
 
 class League(models.Model):
-    """A club's league of one variant; points per place turn match places into standings."""
+    """A club's league of one variant; points per place turn places into standings.
+
+    A night earns points by each player's place at their table, or, on a night of
+    duplicate deals, by their place across the night in matchpoint percentage.
+    """
+
+    class Strokes(models.TextChoices):
+        GROSS = "gross", "Gross: strokes as played"
+        NET = "net", "Net: strokes less the handicap"
+
+    class NightPoints(models.TextChoices):
+        PLACE = "place", "By place at the table"
+        MATCHPOINTS = "matchpoints", "By duplicate matchpoint percentage, ranked across the night"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(max_length=80)
@@ -117,6 +129,22 @@ class League(models.Model):
         default=False,
         help_text="Standings, nights, scorecards and corrections readable by anyone, "
         "without an account.",
+    )
+    night_points = models.CharField(
+        max_length=12,
+        choices=NightPoints.choices,
+        default=NightPoints.PLACE,
+        verbose_name="how a night earns points",
+        help_text="Matchpoints count on nights of duplicate deals; other nights go by place "
+        "at the table.",
+    )
+    points_from = models.CharField(
+        max_length=8,
+        choices=Strokes.choices,
+        default=Strokes.GROSS,
+        verbose_name="points are earned by",
+        help_text="Net strokes take each player's handicap off, so that a newer player can "
+        "win a night.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -136,6 +164,10 @@ class League(models.Model):
     def points(self) -> list[int]:
         """Points per place, first place first."""
         return [int(part) for part in self.points_per_place.split(",") if part.strip()]
+
+    @property
+    def by_net(self) -> bool:
+        return self.points_from == self.Strokes.NET
 
     def points_for(self, place: int | None) -> int:
         """The league points a match place earns (0 beyond the list or without a place)."""

@@ -7,18 +7,19 @@ stored, so a correction shows at once.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
 from games.models import Hole, Scorecard, ScorecardHole, Table
 from games.scorecards import Grid, hole_name
 
+from . import duplicate, handicaps
 from .models import (
     Club,
     FrozenStanding,
@@ -142,6 +143,18 @@ def night_tables(night: LeagueNight) -> list[NightTable]:
     )
 
 
+def unfinished_table_of(player: Player, night: LeagueNight) -> NightTable | None:
+    """The table of `night` at which `player` sits, if it is still being played."""
+    if not player.is_authenticated:
+        return None
+    return (
+        night.tables.filter(table__seats__player=player)
+        .exclude(table__status__in=[Table.Status.FINISHED, Table.Status.ABANDONED])
+        .select_related("table")
+        .first()
+    )
+
+
 @dataclass
 class CardView:
     """One scorecard as the pages print it: the nine holes, playoff holes, total, place."""
@@ -200,6 +213,9 @@ class StandingRow:
     place: int = 0
     movement: int | None = None
     is_new: bool = False
+    net_strokes: Fraction = Fraction(0)
+    #: Whether ties on points go by net strokes per hole (a league playing net).
+    by_net: bool = False
 
     @property
     def mean(self) -> Fraction | None:
@@ -210,8 +226,22 @@ class StandingRow:
     def mean_display(self) -> str:
         return f"{float(self.mean):.2f}" if self.mean is not None else "–"
 
+    @property
+    def net_mean(self) -> Fraction | None:
+        """Net strokes per hole, exact."""
+        return self.net_strokes / self.holes if self.holes else None
+
+    @property
+    def net_display(self) -> str:
+        return f"{float(self.net_strokes):.1f}"
+
+    @property
+    def net_mean_display(self) -> str:
+        return f"{float(self.net_mean):.2f}" if self.net_mean is not None else "–"
+
     def sort_key(self) -> tuple:
-        mean = self.mean if self.mean is not None else Fraction(10**6)
+        mean = self.net_mean if self.by_net else self.mean
+        mean = mean if mean is not None else Fraction(10**6)
         return (-self.points, -self.wins, mean, self.player.name.lower(), self.player.pk)
 
     def level_key(self) -> tuple:
@@ -227,20 +257,96 @@ def _season_cards(season: Season, before: date | None = None) -> QuerySet[Scorec
     if before is not None:
         cards = cards.filter(table__night_table__night__date__lt=before)
     return cards.select_related("player").annotate(
-        regulation_holes=Count("holes", filter=Q(holes__number__lte=HOLES))
+        regulation_holes=Count("holes", filter=Q(holes__number__lte=HOLES)),
+        night_id=F("table__night_table__night_id"),
     )
+
+
+def points_rule(league: League) -> str:
+    """How the league's nights earn points, in a few sentences for the standings."""
+    per_place = f"Points per place: {league.points_per_place}."
+    if league.night_points != League.NightPoints.MATCHPOINTS:
+        rule = f"{per_place} A night earns points by place at the table."
+    else:
+        rule = (
+            f"{per_place} A night of duplicate deals earns points by matchpoint percentage, "
+            f"ranked across the night (bots are compared but not ranked); other nights, and "
+            f"a table with no other of its size, by place at the table. "
+            f"{duplicate.MATCHPOINT_RULE}"
+        )
+    if league.by_net:
+        rule += (
+            " Places, wins and matchpoints go by net strokes (players level on net share "
+            "a place at the table), and ties on points by net strokes per hole. "
+            f"{handicaps.HANDICAP_RULE}"
+        )
+    return rule
+
+
+def _ranks(values: Sequence[Fraction]) -> list[int]:
+    """Places for values where lower is better, equal values sharing a place."""
+    return [1 + sum(other < value for other in values) for value in values]
+
+
+class Scoring:
+    """How the league scores cards (annotated `night_id`): handicaps, net strokes,
+    places and points, by place or by matchpoints, gross or net."""
+
+    def __init__(self, league: League, cards: Iterable[Scorecard], nights: Iterable[LeagueNight]):
+        self.league = league
+        cards = list(cards)
+        # Net strokes are shown beside gross ones whichever earns the points.
+        self.handicaps = handicaps.by_night(league)
+        by_matchpoints = [n for n in nights if duplicate.counts_by_matchpoints(league, n)]
+        self.matchpoints = duplicate.night_points(
+            by_matchpoints, league, self.handicaps if league.by_net else None
+        )
+        self.net_places: dict[int, int] = {}
+        if league.by_net:
+            night_of = {card.table_id: card.night_id for card in cards}
+            everyone = defaultdict(list)
+            for pk, table_id, player_id, total in Scorecard.objects.filter(
+                table_id__in=night_of
+            ).values_list("pk", "table_id", "player_id", "total"):
+                h = self.handicaps.get(night_of[table_id], {}).get(player_id, Fraction(0))
+                everyone[table_id].append((pk, total - HOLES * h))
+            for table_cards in everyone.values():
+                places = _ranks([net for _pk, net in table_cards])
+                for (pk, _net), place in zip(table_cards, places, strict=True):
+                    self.net_places[pk] = place
+
+    def handicap(self, card: Scorecard) -> Fraction:
+        return self.handicaps.get(card.night_id, {}).get(card.player_id, Fraction(0))
+
+    def net_total(self, card: Scorecard) -> Fraction:
+        """The card's strokes over the nine holes less nine times its handicap."""
+        return card.total - HOLES * self.handicap(card)
+
+    def place(self, card: Scorecard) -> int | None:
+        """The card's place at its table: net places share a tie, gross ones are played off."""
+        return self.net_places.get(card.pk) if self.league.by_net else card.place
+
+    def points(self, card: Scorecard) -> int:
+        """Points by matchpoints where the card was compared, else by place at the table."""
+        if (card.night_id, card.player_id) in self.matchpoints:
+            return self.matchpoints[card.night_id, card.player_id]
+        return self.league.points_for(self.place(card))
 
 
 def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
     league = season.league
     rows: dict[int, StandingRow] = {}
-    for card in _season_cards(season, before):
-        row = rows.setdefault(card.player_id, StandingRow(player=card.player))
+    cards = list(_season_cards(season, before))
+    nights = LeagueNight.objects.filter(pk__in={card.night_id for card in cards})
+    scoring = Scoring(league, cards, nights)
+    for card in cards:
+        row = rows.setdefault(card.player_id, StandingRow(player=card.player, by_net=league.by_net))
         row.matches += 1
         row.holes += card.regulation_holes
         row.strokes += card.total
-        row.wins += card.place == 1
-        row.points += league.points_for(card.place)
+        row.net_strokes += scoring.net_total(card)
+        row.wins += scoring.place(card) == 1
+        row.points += scoring.points(card)
     ordered = sorted(rows.values(), key=StandingRow.sort_key)
     for index, row in enumerate(ordered):
         if index and row.level_key() == ordered[index - 1].level_key():
@@ -353,6 +459,18 @@ class MatchLine:
     card: Scorecard
     date: date
     points: int = 0
+    handicap: Fraction = Fraction(0)
+    net_total: Fraction = Fraction(0)
+    #: The place at the table that earned points: the net one in a league playing net.
+    place: int | None = None
+
+    @property
+    def handicap_display(self) -> str:
+        return handicaps.display(self.handicap)
+
+    @property
+    def net_display(self) -> str:
+        return f"{float(self.net_total):.1f}"
 
 
 @dataclass
@@ -385,7 +503,7 @@ class PlayerRecord:
 
     @property
     def wins(self) -> int:
-        return sum(line.card.place == 1 for line in self.matches)
+        return sum(line.place == 1 for line in self.matches)
 
     @property
     def best_hole(self) -> int | None:
@@ -412,13 +530,23 @@ def player_record(league: League, player: Player) -> PlayerRecord:
         )
         .select_related("table__night_table__night")
         .prefetch_related(Prefetch("holes", queryset=ScorecardHole.objects.order_by("number")))
+        .annotate(night_id=F("table__night_table__night_id"))
         .order_by("table__night_table__night__date", "table__night_table__night__pk", "table__pk")
     )
+    scoring = Scoring(league, cards, {card.table.night_table.night for card in cards})
     live_cards = []
     for card in cards:
         night_table = card.table.night_table
         record.matches.append(
-            MatchLine(night_table, card, night_table.night.date, league.points_for(card.place))
+            MatchLine(
+                night_table,
+                card,
+                night_table.night.date,
+                scoring.points(card),
+                handicap=scoring.handicap(card),
+                net_total=scoring.net_total(card),
+                place=scoring.place(card),
+            )
         )
         record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)
         if card.table.kind == Table.Kind.LIVE:

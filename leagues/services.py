@@ -118,11 +118,25 @@ def add_member(
 
 
 def create_league(
-    *, club: Club, name: str, variant: str, points_per_place: str = "6,4,2,0", by: Player
+    *,
+    club: Club,
+    name: str,
+    variant: str,
+    points_per_place: str = "6,4,2,0",
+    night_points: str = League.NightPoints.PLACE,
+    points_from: str = League.Strokes.GROSS,
+    by: Player,
 ) -> League:
     """A new league of the club (organisers only)."""
     _require_organiser(by, club)
-    league = League(club=club, name=name, variant=variant, points_per_place=points_per_place)
+    league = League(
+        club=club,
+        name=name,
+        variant=variant,
+        points_per_place=points_per_place,
+        night_points=night_points,
+        points_from=points_from,
+    )
     league.full_clean()
     league.save()
     return league
@@ -353,13 +367,16 @@ def seat_night(
     method: str = "random",
     seats_per_table: int = 4,
     kind: str = Table.Kind.HAND,
+    paper_tables: int = 0,
     rng: random.Random | None = None,
 ) -> list[NightTable]:
     """Seat the night's players at tables: at random, or balanced by rating (snake seeding).
 
     Tables are as even as possible. On a duplicate night every table with the same
-    number of seats shares one deal seed, so they play the same deals. Seating again
-    replaces the tables, as long as none has results yet.
+    number of seats shares one deal seed, so they play the same deals. With live
+    tables, the last `paper_tables` of them are played with a physical deck instead
+    (dealt from their deal sheets on a duplicate night). Seating again replaces the
+    tables, as long as none has results yet.
     """
     league = night.season.league
     _require_organiser(by, league.club)
@@ -376,6 +393,11 @@ def seat_night(
             f"{len(players)} player{'s' if len(players) != 1 else ''} present cannot fill "
             f"tables of {rules.min_players} "
             f"to {seats_per_table} for {rules.name}."
+        )
+    if paper_tables < 0 or paper_tables > len(sizes):
+        raise SeatingError(
+            f"{len(players)} players make {len(sizes)} table{'s' if len(sizes) != 1 else ''}: "
+            f"{paper_tables} cannot be played on paper."
         )
     existing = list(night.tables.select_related("table"))
     if any(nt.table.status == Table.Status.FINISHED or nt.table.holes.exists() for nt in existing):
@@ -404,7 +426,7 @@ def seat_night(
             seed = seeds.setdefault(len(table_players), secrets.randbits(62))
         else:
             seed = secrets.randbits(62)
-        if kind == Table.Kind.LIVE:
+        if kind == Table.Kind.LIVE and number <= len(seated) - paper_tables:
             table = _create_live_table(
                 host=by, variant=league.variant, players=table_players, seed=seed
             )

@@ -27,7 +27,7 @@ from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
 
-from . import calendar, charts, selectors, services
+from . import calendar, charts, duplicate, handicaps, selectors, services
 from .exports import csv_response
 from .forms import (
     AccountForm,
@@ -261,6 +261,7 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
             "is_organiser": role == "organiser",
             "standings": selectors.season_standings(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
+            "points_rule": selectors.points_rule(season.league),
             "nights": season.nights.prefetch_related("tables__table"),
             "night_form": night_form or NightForm(),
         },
@@ -285,13 +286,14 @@ def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     response, writer = csv_response(filename)
     writer.writerow(
         ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins",
-         "points", "movement"]
+         "points", "movement", "net_strokes", "net_per_hole"]
     )  # fmt: skip
     for row in selectors.season_standings(season):
         movement = "new" if row.is_new else ("" if row.movement is None else row.movement)
         writer.writerow(
             [row.place, row.player.name, row.matches, row.holes, row.strokes,
-             row.mean_display, row.wins, row.points, movement]
+             row.mean_display, row.wins, row.points, movement, row.net_display,
+             row.net_mean_display]
         )  # fmt: skip
     return response
 
@@ -437,6 +439,88 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
     return response
 
 
+# --- Duplicate deals -------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A duplicate night's deals compared seat by seat (travellers) and its matchpoints.
+
+    Someone seated at a table of the night that has not finished sees it once their
+    table has: the comparison would tell them about deals they are still to play.
+    """
+    night = _night(night_id)
+    league = night.season.league
+    _member_role(request, league.club)
+    if not night.duplicate_deals:
+        raise Http404("This night was not dealt in duplicate.")
+    waiting = selectors.unfinished_table_of(request.user, night)
+    night_handicaps = handicaps.by_night(league).get(night.pk, {}) if league.by_net else None
+    comparison = None if waiting else duplicate.compare(night, handicaps=night_handicaps)
+    # A league table is private: its replays open to its players and its host.
+    replayable = {
+        night_table.table_id
+        for group in (comparison.groups if comparison else [])
+        for night_table in group.night_tables
+        if not night_table.is_hand and games_selectors.may_watch(night_table.table, request.user)
+    }
+    return render(
+        request,
+        "leagues/deals.html",
+        {
+            "night": night,
+            "season": night.season,
+            "league": league,
+            "club": league.club,
+            "waiting": waiting,
+            "comparison": comparison,
+            "replayable": replayable,
+            "by_matchpoints": duplicate.counts_by_matchpoints(league, night),
+            "matchpoint_rule": duplicate.MATCHPOINT_RULE,
+            "by_net": league.by_net,
+        },
+    )
+
+
+@require_GET
+@login_required
+def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """A paper table's deal sheet on a duplicate night: each hole's courses as dealt.
+
+    Organisers only, and not one seated at another table of the night still playing
+    the same deals.
+    """
+    night_table = _night_table(night_table_id)
+    night = night_table.night
+    _organiser(request, night.season.league.club)
+    if not night.duplicate_deals or not night_table.is_hand:
+        raise Http404("Deal sheets are for paper tables on a night of duplicate deals.")
+    waiting = selectors.unfinished_table_of(request.user, night)
+    if (
+        waiting is not None
+        and waiting.pk != night_table.pk
+        and waiting.table.deal_seed == night_table.table.deal_seed
+    ):
+        raise PermissionDenied(
+            "You are seated at a table still playing these deals: ask another organiser "
+            "to print this sheet."
+        )
+    return render(
+        request,
+        "leagues/deal_sheet.html",
+        {
+            "night_table": night_table,
+            "night": night,
+            "season": night.season,
+            "league": night.season.league,
+            "club": night.season.league.club,
+            "holes": duplicate.deal_sheet(night_table),
+            "rules": night_table.table.get_variant_display(),
+        },
+    )
+
+
 # --- Results and corrections -----------------------------------------------------------
 
 
@@ -573,6 +657,8 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
             "strokes_chart": strokes_chart,
             "rating_chart": rating_chart,
             "spread_chart": charts.histogram(record.spread),
+            "handicap": handicaps.display(handicaps.by_night(league)[None].get(person.pk, 0)),
+            "handicap_rule": handicaps.HANDICAP_RULE,
         },
     )
 

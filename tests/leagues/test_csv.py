@@ -36,10 +36,11 @@ def test_standings_csv(client, club_night):
     )
     assert rows(response) == [
         ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins", "points",
-         "movement"],
-        ["1", "Mia", "1", "9", "30", "3.33", "1", "6", ""],
-        ["2", "Pia", "1", "9", "35", "3.89", "0", "4", ""],
-        ["3", "Noah", "1", "9", "40", "4.44", "0", "2", ""],
+         "movement", "net_strokes", "net_per_hole"],
+        # A first night: everyone plays off 0, so net is gross.
+        ["1", "Mia", "1", "9", "30", "3.33", "1", "6", "", "30.0", "3.33"],
+        ["2", "Pia", "1", "9", "35", "3.89", "0", "4", "", "35.0", "3.89"],
+        ["3", "Noah", "1", "9", "40", "4.44", "0", "2", "", "40.0", "4.44"],
     ]  # fmt: skip
 
 

@@ -1,0 +1,90 @@
+"""Handicaps: how many strokes a hole a player usually takes beyond the league's mean.
+
+A player's handicap for a night is worked out from the finished league holes played
+before it, so nothing that night moves it:
+
+    handicap = mean of the best 10 of the player's last 20 holes
+               - the league's mean strokes per hole (every person's holes)
+
+With fewer than 20 holes the best half of them (rounded up) count; a player with no
+holes yet plays off 0. Net strokes for a match are its strokes less nine times the
+handicap (one per regulation hole); on a deal, the strokes less the handicap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from fractions import Fraction
+
+from games.engine.match import HOLES
+from games.models import ScorecardHole, Table
+
+from .models import League, LeagueNight
+
+RECENT = 20
+BEST = 10
+
+HANDICAP_RULE = (
+    f"A handicap is the mean of a player's best {BEST} of their last {RECENT} league holes "
+    f"before the night (the best half, with fewer), less the league's mean strokes per hole "
+    f"over the same holes; a newcomer plays off 0. Net strokes for a match are its strokes "
+    f"less {HOLES} times the handicap."
+)
+
+
+def handicap(recent: Sequence[int], league_mean: Fraction | None) -> Fraction:
+    """The handicap from a player's holes (oldest first) and the league's mean."""
+    last = list(recent)[-RECENT:]
+    if not last or league_mean is None:
+        return Fraction(0)
+    best = sorted(last)[: min(BEST, math.ceil(len(last) / 2))]
+    return Fraction(sum(best), len(best)) - league_mean
+
+
+def by_night(league: League) -> dict[int | None, dict[int, Fraction]]:
+    """Every night's handicaps by player id, each from the holes of the nights before it,
+    and under `None` the handicaps from every hole so far (the next night's).
+
+    A player without an entry plays off 0. One read of the league's holes.
+    """
+    holes = (
+        ScorecardHole.objects.filter(
+            scorecard__table__night_table__night__season__league=league,
+            scorecard__table__status=Table.Status.FINISHED,
+            scorecard__player__isnull=False,
+            number__lte=HOLES,
+        )
+        .order_by(
+            "scorecard__table__night_table__night__date",
+            "scorecard__table__night_table__night_id",
+            "scorecard__table_id",
+            "number",
+        )
+        .values_list("scorecard__table__night_table__night_id", "scorecard__player_id", "strokes")
+    )
+    played: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for night_id, player_id, strokes in holes:
+        played[night_id].append((player_id, strokes))
+    nights = LeagueNight.objects.filter(season__league=league).order_by("date", "pk")
+    history: dict[int, list[int]] = defaultdict(list)
+    total, count = 0, 0
+    result = {}
+    for night in nights.values_list("pk", flat=True):
+        mean = Fraction(total, count) if count else None
+        result[night] = {player: handicap(strokes, mean) for player, strokes in history.items()}
+        for player_id, strokes in played.get(night, []):
+            history[player_id].append(strokes)
+            total += strokes
+            count += 1
+    mean = Fraction(total, count) if count else None
+    result[None] = {player: handicap(strokes, mean) for player, strokes in history.items()}
+    return result
+
+
+def display(value: Fraction | None) -> str:
+    """A handicap as shown: one decimal, with a plus sign over 0."""
+    if value is None:
+        return "–"
+    return f"{float(value):+.1f}" if value else "0.0"

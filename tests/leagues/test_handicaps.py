@@ -1,0 +1,123 @@
+"""Handicaps and net standings, worked out by hand for a league of two."""
+
+from __future__ import annotations
+
+from datetime import date
+from fractions import Fraction
+
+import pytest
+from django.urls import reverse
+
+from leagues import duplicate, handicaps
+from leagues.models import League
+from leagues.selectors import player_record, season_standings
+from tests.factories import (
+    even_holes,
+    make_club,
+    make_league,
+    make_night,
+    make_player,
+    make_season,
+    played_table,
+)
+
+from .test_duplicate import three_tables  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.django_db
+
+ANN_NIGHT_1 = [1, 2, 3, 4, 5, 6, 7, 8, 9]  # 45
+BEA_NIGHT_1 = [5, 5, 5, 5, 5, 6, 6, 6, 6]  # 49
+
+
+@pytest.fixture
+def two_nights():
+    """Night 1: Ann 45, Bea 49. Night 2: Ann 30, Bea 40 (22 and 32 on hole 1, then 1s).
+
+    Handicaps for night 1: none yet, so 0 each: net is gross, Ann wins.
+    For night 2, from night 1's 18 holes: the league's mean is 94/18 = 47/9.
+    Ann has 9 holes, so her best 5 count: 1..5, mean 3; handicap 3 - 47/9 = -20/9.
+    Bea's best 5 are five 5s: 5 - 47/9 = -2/9.
+    Net on night 2: Ann 30 + 20 = 50, Bea 40 + 2 = 42: Bea wins net.
+    """
+    ann, bea = make_player("ann", display_name="Ann"), make_player("bea", display_name="Bea")
+    club = make_club(organiser=make_player(), members=[ann, bea])
+    league = make_league(club, points="6,4,2,0")
+    season = make_season(league)
+    first = make_night(season, date(2026, 3, 1))
+    holes = [list(pair) for pair in zip(ANN_NIGHT_1, BEA_NIGHT_1, strict=True)]
+    played_table(first, [ann, bea], holes)
+    second = make_night(season, date(2026, 3, 8))
+    played_table(second, [ann, bea], even_holes(30, 40))
+    return league, season, (first, second), (ann, bea)
+
+
+def test_a_handicap_takes_the_best_ten_of_the_last_twenty_holes():
+    # The last 20 are 1..20 (the five 20s before them drop out); the best 10 are 1..10.
+    assert handicaps.handicap([20] * 5 + list(range(1, 21)), Fraction(5)) == Fraction(1, 2)
+    # With 9 holes the best 5 count.
+    assert handicaps.handicap(ANN_NIGHT_1, Fraction(47, 9)) == Fraction(-20, 9)
+    assert handicaps.handicap([], Fraction(5)) == 0
+    assert handicaps.display(Fraction(-20, 9)) == "-2.2"
+    assert handicaps.display(Fraction(1, 2)) == "+0.5"
+    assert handicaps.display(Fraction(0)) == "0.0"
+
+
+def test_handicaps_are_frozen_from_the_nights_before(two_nights):
+    league, _season, (first, second), (ann, bea) = two_nights
+    by_night = handicaps.by_night(league)
+    assert by_night[first.pk] == {}
+    assert by_night[second.pk] == {ann.pk: Fraction(-20, 9), bea.pk: Fraction(-2, 9)}
+    # For the next night, from all 36 holes: the league's mean is 164/36 = 41/9.
+    # Ann's 18 holes: her best 9 are nine 1s, mean 1: 1 - 41/9 = -32/9.
+    # Bea's best 9: eight 1s and a 5, mean 13/9: 13/9 - 41/9 = -28/9.
+    assert by_night[None] == {ann.pk: Fraction(-32, 9), bea.pk: Fraction(-28, 9)}
+
+
+def test_gross_standings_go_by_strokes_as_played(two_nights):
+    _league, season, _nights, (ann, bea) = two_nights
+    rows = season_standings(season)
+    table = [(r.place, r.player, r.points, r.wins) for r in rows]
+    assert table == [(1, ann, 12, 2), (2, bea, 8, 0)]
+    # Net is shown beside gross: Ann 45 + 50 = 95, Bea 49 + 42 = 91.
+    assert [(r.net_strokes, r.net_display) for r in rows] == [(95, "95.0"), (91, "91.0")]
+
+
+def test_net_standings_let_the_newer_player_win(two_nights):
+    """Net: Ann 6 + 4 = 10, Bea 4 + 6 = 10, a net win each; net strokes per hole break
+    the tie: Bea 91/18 = 5.06 before Ann 95/18 = 5.28."""
+    league, season, _nights, (ann, bea) = two_nights
+    league.points_from = League.Strokes.NET
+    league.save()
+    rows = season_standings(season)
+    table = [(r.place, r.player, r.points, r.wins) for r in rows]
+    assert table == [(1, bea, 10, 1), (2, ann, 10, 1)]
+    assert [r.net_mean_display for r in rows] == ["5.06", "5.28"]
+    record = player_record(league, ann)
+    lines = [(m.handicap_display, m.net_display, m.place, m.points) for m in record.matches]
+    assert lines == [
+        ("0.0", "45.0", 1, 6),
+        ("-2.2", "50.0", 2, 4),
+    ]
+
+
+def test_the_player_page_shows_the_handicap_and_its_formula(client, two_nights):
+    league, _season, _nights, (ann, _bea) = two_nights
+    client.force_login(ann)
+    page = client.get(reverse("leagues:player", args=[league.pk, ann.pk])).content.decode()
+    assert "-3.6" in page
+    assert "best 10 of their last 20" in page
+
+
+def test_net_matchpoints_compare_strokes_less_the_handicap(three_tables):  # noqa: F811
+    """Dan plays off 2.5 a hole: 2.5 on hole 1 and -0.5 on the rest beat Ann and Gus on
+    every deal (36 of 36). Ann: hole 1 beats Gus only, 2; then ties Gus, 8: 10. Gus:
+    0 on hole 1, then ties Ann: 8."""
+    _league, _season, night, people, _organiser = three_tables
+    comparison = duplicate.compare(night, handicaps={people["Dan"].pk: Fraction(5, 2)})
+    results = {r.card.name: r for r in comparison.results}
+    assert {name: results[name].matchpoints for name in ("Dan", "Ann", "Gus")} == {
+        "Dan": 36,
+        "Ann": 10,
+        "Gus": 8,
+    }
+    assert results["Dan"].place == 1
