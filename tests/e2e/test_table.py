@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import time
 from datetime import timedelta
@@ -199,4 +200,77 @@ def test_only_a_turn_timer_s_last_seconds_are_urgent(
     live(ana, short_pause, timed)
     clock = ana.locator("#table-status .countdown")
     expect(clock).to_have_class(re.compile(r"\burgent\b"))
+    context.close()
+
+
+# Every course's box and the piles', with the felt's.
+SEATS = """() => {
+    const box = (el) => { const r = el.getBoundingClientRect();
+      return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+              x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2}; };
+    const courses = {};
+    document.querySelectorAll("#table-board .course").forEach((el) => {
+      courses[el.id.replace("course-", "")] = box(el); });
+    return {courses: courses, piles: box(document.querySelector("#table-board .middle")),
+            felt: box(document.querySelector("#table-board .felt"))};
+  }"""
+
+
+NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= innerWidth"
+
+
+def seated_clockwise(layout: dict, me: int, count: int) -> list[dict]:
+    """The others' boxes in turn order after the viewer at seat `me`."""
+    return [layout["courses"][str((me + k) % count)] for k in range(1, count)]
+
+
+def test_the_others_sit_around_the_felt_as_at_a_real_table(
+    transactional_db, fast_bots, playwright_browser
+):
+    """From 2 to 8 seats: on a desktop the viewer sits at the bottom and the others follow
+    clockwise, up the left, across the top, down the right; on a phone they stack in turn
+    order above the piles, the viewer below. No seat covers another or the piles, and
+    nothing scrolls sideways."""
+    ana_player = make_player("ana", display_name="Ana")
+    context, ana = sign_in(playwright_browser, fast_bots, "ana")
+    for count in range(2, 9):
+        me = 1
+        variant = "play-nine" if count <= 6 else "golf-9-3deck"
+        table = services.create_table(
+            host=ana_player,
+            variant=variant,
+            seat_count=count,
+            players=[ana_player],
+            bots={p: "greedy" for p in range(count) if p != me},
+        )
+        table = services.start_match(table=table, by=ana_player)
+        for viewport, where in ((DESKTOP, "desktop"), (PHONE, "phone")):
+            ana.set_viewport_size(viewport)
+            live(ana, fast_bots, table)
+            layout = ana.evaluate(SEATS)
+            mine = layout["courses"][str(me)]
+            others = seated_clockwise(layout, me, count)
+            boxes = [*layout["courses"].values(), layout["piles"]]
+            assert overlaps([dict(b, id=str(i)) for i, b in enumerate(boxes)]) == [], (count, where)
+            assert ana.evaluate(NO_SIDEWAYS_SCROLL), (count, where)
+            for course in layout["courses"].values():
+                assert layout["felt"]["left"] <= course["left"], (count, where)
+                assert course["right"] <= layout["felt"]["right"], (count, where)
+            if where == "desktop":
+                # Clockwise as seen from above: the angle round the felt's centre,
+                # counted from the bottom, grows seat by seat.
+                felt = layout["felt"]
+                assert mine["y"] > felt["y"], count
+                angles = [
+                    math.atan2(-(b["x"] - felt["x"]), b["y"] - felt["y"]) % (2 * math.pi)
+                    for b in others
+                ]
+                assert angles == sorted(angles), (count, angles)
+                assert all(0.3 < a < 2 * math.pi - 0.3 for a in angles), (count, angles)
+            else:
+                assert mine["top"] >= layout["piles"]["bottom"], count
+                assert all(b["bottom"] <= layout["piles"]["top"] for b in others), count
+                reading = sorted(others, key=lambda b: (round(b["top"]), b["left"]))
+                assert reading == others, count
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     context.close()
