@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services
+from games import scorecards, services
 from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import sign_in
@@ -273,4 +273,50 @@ def test_the_others_sit_around_the_felt_as_at_a_real_table(
                 reading = sorted(others, key=lambda b: (round(b["top"]), b["left"]))
                 assert reading == others, count
         Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    context.close()
+
+
+# The scorecard's fit: its table against its box, and each name on one line.
+SCORECARD = """() => {
+    const wrap = document.querySelector("#table-scorecard .table-wrap");
+    const total = document.querySelector("#table-scorecard thead th:last-child");
+    const lines = Array.from(document.querySelectorAll("#table-scorecard tbody th")).map(
+      (th) => { const range = document.createRange(); range.selectNodeContents(th);
+        const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+        return tops.size; });
+    return {hidden: wrap.scrollWidth - wrap.clientWidth,
+            totalRight: total.getBoundingClientRect().right,
+            wrapRight: wrap.getBoundingClientRect().right, lines: lines};
+  }"""
+
+
+def test_the_scorecard_keeps_names_on_one_line_and_its_total_in_view(
+    daphne_server, playwright_browser
+):
+    """Four players, two with long names, two-digit strokes on eight holes: every name
+    stays on one line and the Total column is in view without scrolling, on a desktop
+    and on a phone."""
+    ana_player = make_player("ana", display_name="Anastasia Featherstonehaugh-Wright")
+    ben_player = make_player("ben", display_name="Bartholomew Quackenbush")
+    table = services.create_table(
+        host=ana_player,
+        variant="play-nine",
+        seat_count=4,
+        players=[ana_player, ben_player],
+        bots={2: "greedy", 3: "expert"},
+    )
+    table = services.start_match(table=table, by=ana_player)
+    for number in range(1, 9):
+        scorecards.record_hole(table=table, number=number, strokes={0: 12, 1: -10, 2: 24, 3: 7})
+    context, ana = sign_in(playwright_browser, daphne_server, "ana")
+    for viewport, where in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        ana.set_viewport_size(viewport)
+        live(ana, daphne_server, table)
+        expect(ana.locator("#table-scorecard tbody tr")).to_have_count(4)
+        fit = ana.evaluate(SCORECARD)
+        assert fit["lines"] == [1, 1, 1, 1], where
+        assert fit["hidden"] <= 0, where
+        assert fit["totalRight"] <= fit["wrapRight"] + 0.5, where
+        assert ana.evaluate(NO_SIDEWAYS_SCROLL), where
+        ana.locator("#table-scorecard").screenshot(path=str(SCREENSHOTS / f"scorecard-{where}.png"))
     context.close()
