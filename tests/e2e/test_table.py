@@ -71,9 +71,9 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
-# Every control the table shows, as boxes, with whether its label fits inside it.
+# Every control the table page shows, as boxes, with whether its label fits inside it.
 CONTROLS = """() => Array.from(document.querySelectorAll(
-    "#table-board button, #table-board select, #table-status button, #table-board a"
+    "#table-live button, #table-live select, #table-live a, #table-live label"
   )).filter((el) => el.offsetParent !== null).map((el) => {
     const r = el.getBoundingClientRect();
     return {id: el.id || el.textContent.trim(), left: r.left, right: r.right, top: r.top,
@@ -319,4 +319,114 @@ def test_the_scorecard_keeps_names_on_one_line_and_its_total_in_view(
         assert fit["totalRight"] <= fit["wrapRight"] + 0.5, where
         assert ana.evaluate(NO_SIDEWAYS_SCROLL), where
         ana.locator("#table-scorecard").screenshot(path=str(SCREENSHOTS / f"scorecard-{where}.png"))
+    context.close()
+
+
+# Everything the polite live region says, in order.
+HEARD = """
+window.__heard = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const region = document.getElementById("table-announce");
+  new MutationObserver(() => window.__heard.push(region.textContent)).observe(
+    region, {childList: true, characterData: true, subtree: true});
+});
+"""
+
+
+def test_every_move_is_announced_in_a_polite_live_region(
+    transactional_db, fast_bots, playwright_browser
+):
+    """Ana plays against two quick bots: each move in the log, hers and theirs, was read
+    out, in order, through the page's polite status region."""
+    ana_player = make_player("ana", display_name="Ana")
+    table = services.create_table(
+        host=ana_player,
+        variant="play-nine",
+        seat_count=3,
+        players=[ana_player],
+        bots={1: "greedy", 2: "greedy"},
+    )
+    table = services.start_match(table=table, by=ana_player)
+    context, ana = sign_in(playwright_browser, fast_bots, "ana")
+    context.add_init_script(HEARD)
+    live(ana, fast_bots, table)
+    region = ana.locator("#table-announce")
+    expect(region).to_have_attribute("aria-live", "polite")
+    expect(region).to_have_attribute("role", "status")
+    ana.locator(".tee-off label.pick").nth(0).click()
+    ana.locator(".tee-off label.pick").nth(5).click()
+    ana.locator("#tee-off-button").click()
+    for _ in range(2):
+        ana.locator("#draw-pile").click(timeout=30_000)
+        ana.locator("button.flip").first.click()
+    # Both bots move after Ana's second turn, then it is hers again.
+    expect(ana.locator("#draw-pile")).to_be_visible(timeout=30_000)
+    shown = ana.locator("#table-log li").all_inner_texts()
+    assert len(shown) == 6
+    heard = " ".join(ana.evaluate("window.__heard"))
+    # Oldest first: each line is heard after the one before it.
+    at = 0
+    for line in reversed(shown):
+        found = heard.find(line, at)
+        assert found >= 0, (line, heard)
+        at = found + len(line)
+    assert heard.endswith("Your turn: draw a card.")
+    context.close()
+
+
+def tab_to(page, selector: str, presses: int = 80) -> int:
+    """Press Tab (nothing else) until the focus is on an element matching `selector`;
+    how many presses it took."""
+    expect(page.locator(selector).first).to_be_attached(timeout=30_000)
+    for pressed in range(presses):
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return pressed
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_hole_is_played_with_tab_enter_and_space(
+    transactional_db, fast_bots, playwright_browser
+):
+    """Tee off, then draw and turn a card up, turn after turn, until the hole is over:
+    with the keyboard's Tab, Enter and Space alone, the focus brought back to the draw
+    pile whenever the turn comes back."""
+    ana_player = make_player("ana", display_name="Ana")
+    table = services.create_table(
+        host=ana_player,
+        variant="play-nine",
+        seat_count=2,
+        players=[ana_player],
+        bots={1: "greedy"},
+    )
+    table = services.start_match(table=table, by=ana_player)
+    context, ana = sign_in(playwright_browser, fast_bots, "ana")
+    live(ana, fast_bots, table)
+    for _ in range(2):
+        tab_to(ana, ".tee-off input[name=positions]:not(:checked)")
+        ana.keyboard.press("Space")
+    tab_to(ana, "#tee-off-button")
+    ana.keyboard.press("Enter")
+    turns = 0
+    while True:
+        expect(ana.locator("#hole-banner, #draw-pile").first).to_be_attached(timeout=30_000)
+        if ana.locator("#hole-banner").count():
+            break
+        version = int(ana.locator("#table-status").get_attribute("data-version"))
+        # The focus waits on the draw pile when the turn comes back (not on "Leave the
+        # match", nor lost to the top of the page).
+        assert tab_to(ana, "#draw-pile") == 0
+        ana.keyboard.press("Enter")
+        tab_to(ana, "button.flip")
+        ana.keyboard.press("Space")
+        ana.wait_for_function(
+            "(v) => +document.getElementById('table-status').dataset.version > v + 1", arg=version
+        )
+        turns += 1
+        assert turns < 12
+    expect(ana.locator("#table-status")).to_contain_text("Hole 1 over")
+    table, hole, _ = current(table.pk)
+    assert hole.finished_at is not None
+    anas = Move.objects.filter(hole=hole, seat=hole.seat_positions.index(0))
+    assert anas.count() == 1 + 2 * turns  # her tee off, then a draw and a turn up each turn
     context.close()
