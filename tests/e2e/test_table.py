@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import scorecards, services
+from games import engine, scorecards, services
 from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import sign_in
@@ -429,4 +429,62 @@ def test_a_whole_hole_is_played_with_tab_enter_and_space(
     assert hole.finished_at is not None
     anas = Move.objects.filter(hole=hole, seat=hole.seat_positions.index(0))
     assert anas.count() == 1 + 2 * turns  # her tee off, then a draw and a turn up each turn
+    context.close()
+
+
+def a_finished_hole_with_a_pair(host, guest) -> Table:
+    """A two-player Play Nine table whose first hole ended with a matched pair on it."""
+    players = {0: host, 1: guest}
+    for seed in range(1, 60):
+        table = services.create_table(
+            host=host, variant="play-nine", seat_count=2, players=[host, guest], deal_seed=seed
+        )
+        table = services.start_match(table=table, by=host)
+        for _ in range(200):
+            table, hole, state = current(table.pk)
+            if hole.finished_at is not None:
+                break
+            seat = next_actor(state)
+            services.apply_move(
+                table_id=table.pk,
+                player=players[hole.seat_positions[seat]],
+                action=quick_action(state, seat),
+                version=table.version,
+            )
+        layouts = engine.view(state, None)["layouts"]
+        if any(engine.scoring_pairs("play-nine", cards) for cards in layouts):
+            return table
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    raise AssertionError("no deal ended with a pair")
+
+
+# For every card tile: what it says to the eye besides its colour.
+MARKS = """() => Array.from(document.querySelectorAll("#table-board .card")).map((el) => ({
+    paired: el.classList.contains("paired"),
+    faceUp: !el.matches(".down, .back, .empty"),
+    text: el.textContent.trim(),
+    mark: getComputedStyle(el, "::after").content,
+  }))"""
+
+
+def test_cards_are_told_apart_by_more_than_colour(transactional_db, fast_bots, playwright_browser):
+    """At the end of a hole every face-up card shows its value as text, a matched pair's
+    cards carry an "=" beside the gold, and the scorecard's current hole is underlined
+    as well as gold."""
+    ana_player = make_player("ana", display_name="Ana")
+    table = a_finished_hole_with_a_pair(ana_player, make_player("ben", display_name="Ben"))
+    context, ana = sign_in(playwright_browser, fast_bots, "ana")
+    live(ana, fast_bots, table)
+    expect(ana.locator("#hole-banner")).to_be_visible()
+    cards = ana.evaluate(MARKS)
+    assert all(card["text"] for card in cards if card["faceUp"])
+    paired = [card for card in cards if card["paired"]]
+    assert len(paired) >= 2
+    assert {card["mark"] for card in paired} == {'"="'}
+    assert {card["mark"] for card in cards if not card["paired"]} == {"none"}
+    now = ana.locator("#table-scorecard .now")
+    expect(now).to_have_css("text-decoration-line", "underline")
+    ana.locator("#table-board .course:has(.card.paired)").first.screenshot(
+        path=str(SCREENSHOTS / "table-hole-over-pairs.png")
+    )
     context.close()
