@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -487,4 +488,43 @@ def test_cards_are_told_apart_by_more_than_colour(transactional_db, fast_bots, p
     ana.locator("#table-board .course:has(.card.paired)").first.screenshot(
         path=str(SCREENSHOTS / "table-hole-over-pairs.png")
     )
+    context.close()
+
+
+def serious_findings(page) -> list[str]:
+    """What axe-core finds serious or critical on the page, one line per finding."""
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {node['target']}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+        for node in v["nodes"]
+    ]
+
+
+def test_axe_finds_nothing_serious_on_a_table_mid_hole(
+    transactional_db, fast_bots, playwright_browser
+):
+    """Tee off, then with a card drawn (every kind of control on screen): no serious or
+    critical finding from axe-core, on a desktop and on a phone."""
+    ana_player = make_player("ana", display_name="Ana")
+    table = services.create_table(
+        host=ana_player,
+        variant="play-nine",
+        seat_count=4,
+        players=[ana_player],
+        bots=dict.fromkeys(range(1, 4), "greedy"),
+    )
+    table = services.start_match(table=table, by=ana_player)
+    context, ana = sign_in(playwright_browser, fast_bots, "ana")
+    live(ana, fast_bots, table)
+    assert serious_findings(ana) == []  # the tee off
+    ana.locator(".tee-off label.pick").nth(0).click()
+    ana.locator(".tee-off label.pick").nth(5).click()
+    ana.locator("#tee-off-button").click()
+    ana.locator("#draw-pile").click(timeout=30_000)
+    expect(ana.locator("button.flip").first).to_be_visible()
+    for viewport in (DESKTOP, PHONE):
+        ana.set_viewport_size(viewport)
+        assert serious_findings(ana) == [], viewport
     context.close()
