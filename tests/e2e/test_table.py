@@ -231,23 +231,26 @@ def test_the_others_sit_around_the_felt_as_at_a_real_table(
     """From 2 to 8 seats: on a desktop the viewer sits at the bottom and the others follow
     clockwise, up the left, across the top, down the right; on a phone they stack in turn
     order above the piles, the viewer below. No seat covers another or the piles, and
-    nothing scrolls sideways."""
+    nothing scrolls sideways, even beside a long name whose seat a bot keeps."""
     ana_player = make_player("ana", display_name="Ana")
+    ben_player = make_player("ben", display_name="Bartholomew-Featherstonehaugh")
     context, ana = sign_in(playwright_browser, fast_bots, "ana")
     for count in range(2, 9):
-        me = 1
+        me, ben = 1, 2 % count
         variant = "play-nine" if count <= 6 else "golf-9-3deck"
         table = services.create_table(
             host=ana_player,
             variant=variant,
             seat_count=count,
-            players=[ana_player],
-            bots={p: "greedy" for p in range(count) if p != me},
+            players=[p for _, p in sorted({me: ana_player, ben: ben_player}.items())],
+            bots={p: "greedy" for p in range(count) if p not in (me, ben)},
         )
         table = services.start_match(table=table, by=ana_player)
+        table.seats.filter(position=ben).update(bot_level="greedy")  # "bot for Bartholomew"
         for viewport, where in ((DESKTOP, "desktop"), (PHONE, "phone")):
             ana.set_viewport_size(viewport)
             live(ana, fast_bots, table)
+            expect(ana.locator(f"#course-{ben} .chip.kept")).to_contain_text("Bartholomew")
             layout = ana.evaluate(SEATS)
             mine = layout["courses"][str(me)]
             others = seated_clockwise(layout, me, count)
