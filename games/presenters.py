@@ -64,20 +64,15 @@ class Course:
 class Seating:
     """Where the courses sit around the felt, as people sit at a real table.
 
-    The viewer (a spectator: the first seat) sits at the bottom; the others follow
-    clockwise: up the left side, across the top from left to right, down the right
-    side. Each other course comes with its place in that order (1 is the next to play
-    after the bottom seat), which a narrow screen follows when it stacks them.
+    The viewer (a spectator: the first seat) sits at the bottom; the others follow in
+    turn order (clockwise): up the left side, across the top from left to right, down
+    the right side. Each list is in turn order, so the left side is listed bottom up.
     """
 
     bottom: Course | None = None
-    left: list[tuple[int, Course]] = field(default_factory=list)
-    top: list[tuple[int, Course]] = field(default_factory=list)
-    right: list[tuple[int, Course]] = field(default_factory=list)
-
-    @property
-    def others(self) -> int:
-        return len(self.left) + len(self.top) + len(self.right)
+    left: list[Course] = field(default_factory=list)
+    top: list[Course] = field(default_factory=list)
+    right: list[Course] = field(default_factory=list)
 
 
 def seating(courses: list[Course], me: Seat | None) -> Seating:
@@ -92,13 +87,11 @@ def seating(courses: list[Course], me: Seat | None) -> Seating:
     )
     # One seat on each side from three others, two from six; the rest across the top.
     sides = 0 if len(others) < 3 else 1 if len(others) < 6 else 2
-    numbered = list(enumerate(others, start=1))
     return Seating(
         bottom=bottom,
-        # The left side is read from the top down, so the next seat comes last.
-        left=numbered[:sides][::-1],
-        top=numbered[sides : len(others) - sides],
-        right=numbered[len(others) - sides :] if sides else [],
+        left=others[:sides],
+        top=others[sides : len(others) - sides],
+        right=others[len(others) - sides :] if sides else [],
     )
 
 
