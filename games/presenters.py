@@ -61,6 +61,41 @@ class Course:
 
 
 @dataclass
+class Seating:
+    """Where the courses sit around the felt, as people sit at a real table.
+
+    The viewer (a spectator: the first seat) sits at the bottom; the others follow in
+    turn order (clockwise): up the left side, across the top from left to right, down
+    the right side. Each list is in turn order, so the left side is listed bottom up.
+    """
+
+    bottom: Course | None = None
+    left: list[Course] = field(default_factory=list)
+    top: list[Course] = field(default_factory=list)
+    right: list[Course] = field(default_factory=list)
+
+
+def seating(courses: list[Course], me: Seat | None) -> Seating:
+    """Seat `courses` around the felt for a viewer in seat `me` (None: a spectator)."""
+    if not courses:
+        return Seating()
+    bottom_position = me.position if me is not None else min(c.position for c in courses)
+    bottom = next((c for c in courses if c.position == bottom_position), courses[0])
+    others = sorted(
+        (c for c in courses if c is not bottom),
+        key=lambda c: (c.position - bottom.position) % len(courses),
+    )
+    # One seat on each side from three others, two from six; the rest across the top.
+    sides = 0 if len(others) < 3 else 1 if len(others) < 6 else 2
+    return Seating(
+        bottom=bottom,
+        left=others[:sides],
+        top=others[sides : len(others) - sides],
+        right=others[len(others) - sides :] if sides else [],
+    )
+
+
+@dataclass
 class Controls:
     """The actions the viewer may take now: only these become buttons."""
 
@@ -131,6 +166,7 @@ def table_context(
         "hole": hole,
         "controls": Controls(),
         "courses": [],
+        "seating": Seating(),
         "view": None,
         "log": [],
         "scorecard": data.scorecard,
@@ -158,10 +194,12 @@ def table_context(
     if table.status != Table.Status.PLAYING:
         actions = []
     controls = controls_for(actions, hole, table, me)
+    courses = courses_for(table, seats, hole, view, my_seat, controls, actions, html)
     context.update(
         view=view,
         controls=controls,
-        courses=courses_for(table, seats, hole, view, my_seat, controls, actions, html),
+        courses=courses,
+        seating=seating(courses, me),
         held=card_name(table.variant, view["held"]) if view["held"] is not None else None,
         held_tone=tone(table.variant, view["held"]),
         discard=card_name(table.variant, view["discard_top"])

@@ -38,38 +38,67 @@
     focusedId = active && active.id ? active.id : null;
     focusInBoard = !!(active && active.closest && active.closest("#table-board"));
   });
+  // Where play goes on after a swap took the focused control away: the next thing to do
+  // on the felt (never "Leave the match", below it). With nothing to do yet (another
+  // player's turn), the first control of a later frame takes the focus.
+  const PLAY = "#table-board .felt button:not([disabled]), #table-board .felt input[type=checkbox]";
+  let awaitingControl = false;
+  document.addEventListener("focusin", function (event) {
+    if (!event.target.closest("#table-board .felt")) awaitingControl = false;
+  });
   document.addEventListener("htmx:wsAfterMessage", function () {
     restoreChoices();
     announce();
     startCountdowns();
-    if (!focusedId || (document.activeElement && document.activeElement.id === focusedId)) return;
-    const again = document.getElementById(focusedId);
+    const active = document.activeElement;
+    const lost = !active || active === document.body;
+    if (!lost && (!focusedId || active.id === focusedId)) return;
+    const again = focusedId && document.getElementById(focusedId);
     if (again) {
       again.focus({ preventScroll: true });
-    } else if (focusInBoard) {
-      // The control used is gone (a card was drawn): go on to the next thing to do.
-      const next = document.querySelector(
-        "#table-board button:not([disabled]), #table-board input[type=checkbox]"
-      );
+    } else if (focusInBoard || awaitingControl) {
+      const next = document.querySelector(PLAY);
+      awaitingControl = !next;
       if (next) next.focus({ preventScroll: true });
     }
   });
 
-  // One polite sentence for screen readers, only when it says something new.
-  let lastSaid = null;
+  // Screen readers hear, politely, every move new since the last frame (oldest first),
+  // then what the table waits for; nothing when nothing changed.
+  let lastLog = null;
+  let lastTurn = null;
+  function logLines() {
+    return Array.from(document.querySelectorAll("#table-log .log-list li")).map(function (li) {
+      return li.textContent.trim();
+    });
+  }
+  // The lines of `now` (newest first) that `before` did not end on: the smallest shift
+  // that lines the rest of `now` up with the start of `before`.
+  function newLines(before, now) {
+    for (let shift = 0; shift < now.length; shift++) {
+      if (now.slice(shift).every(function (line, i) { return before[i] === line; })) {
+        return now.slice(0, shift);
+      }
+    }
+    return now;
+  }
   function announce() {
     const status = document.getElementById("table-status");
     const region = document.getElementById("table-announce");
     if (!status || !region) return;
-    const text = status.dataset.announce || "";
-    if (lastSaid === null) {
-      lastSaid = text; // the page itself already shows it
+    const lines = logLines();
+    const turn = status.dataset.turnText || "";
+    if (lastLog === null) { // the page itself already shows all this
+      lastLog = lines;
+      lastTurn = turn;
       return;
     }
-    if (text !== lastSaid) {
-      lastSaid = text;
-      region.textContent = text;
+    const moves = newLines(lastLog, lines).reverse();
+    if (moves.length || turn !== lastTurn) {
+      region.textContent = moves.map(function (line) { return line + ". "; }).join("") + turn;
     }
+    lastLog = lines;
+    lastTurn = turn;
   }
 
   // The server renders how many seconds are left; this only ticks them down.

@@ -425,7 +425,7 @@ async def test_a_player_back_at_a_kept_seat_takes_it_over_by_acting(settings):
 async def test_frames_carry_a_polite_sentence_for_screen_readers():
     table, ana, ben = await two_players()
     ana_ws, frame = await connect(ana, table.pk)
-    assert 'data-announce="Your tee off: turn up 2 cards."' in frame
+    assert 'data-turn-text="Your tee off: turn up 2 cards."' in frame
     # The live region itself is never swapped, so it is read when its text changes.
     assert 'id="table-announce"' not in frame
     await ana_ws.disconnect()
