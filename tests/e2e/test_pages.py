@@ -197,3 +197,26 @@ def test_player_page_tiles_fill_their_rows_and_charts_share_one_text_size(
     expect(page.get_by_text("Plackett–Luce", exact=False)).to_be_visible()
     page.screenshot(path=f"var/screenshots/player-{viewport['width']}.png", full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_rules_page_links_carry_no_bullets_panels_stand_apart_and_examples_use_card_tiles(
+    daphne_server, page, viewport
+):
+    page.set_viewport_size(viewport)
+    page.goto(daphne_server.url + "/rules/")
+    markers = page.locator(".rules nav li").evaluate_all(
+        "items => items.map((li) => getComputedStyle(li).listStyleType)"
+    )
+    assert set(markers) == {"none"}, markers
+    gaps = page.locator(".rules > .panel").evaluate_all(
+        "panels => panels.slice(1).map((panel, i) =>"
+        " panel.getBoundingClientRect().top - panels[i].getBoundingClientRect().bottom)"
+    )
+    assert min(gaps) >= 8, f"gaps between panels: {gaps}"
+    # The table's own tiles: sized and coloured by its stylesheet, pairs outlined.
+    tile = page.locator(".rule-example .card.paired").first
+    expect(tile).to_be_visible()
+    width = tile.evaluate("el => el.getBoundingClientRect().width")
+    assert 30 < width < 60
+    page.screenshot(path=f"var/screenshots/rules-{viewport['width']}.png", full_page=True)
