@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from games import services as games
@@ -220,3 +221,44 @@ def test_rules_page_links_carry_no_bullets_panels_stand_apart_and_examples_use_c
     width = tile.evaluate("el => el.getBoundingClientRect().width")
     assert 30 < width < 60
     page.screenshot(path=f"var/screenshots/rules-{viewport['width']}.png", full_page=True)
+
+
+# Serious and critical findings fail the audit; so do moderate ones (a skipped heading
+# level), which the pages have none of either.
+AUDITED = ("moderate", "serious", "critical")
+
+
+def serious_findings(page) -> list[str]:
+    """axe-core's findings on the page shown now, at the impacts audited."""
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']}: "
+        + "; ".join(node["target"][0] for node in v["nodes"][:5])
+        for v in results.response["violations"]
+        if v["impact"] in AUDITED
+    ]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, league, viewport):
+    context = playwright_browser.new_context(viewport=viewport)
+    page = context.new_page()
+    found = {}
+    for path in ["/", "/rules/", "/accounts/signup/", "/accounts/login/"]:
+        page.goto(daphne_server.url + path)
+        page.wait_for_load_state("networkidle")
+        found[path] = serious_findings(page)
+    context.close()
+
+    context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
+    for path in ["/", "/play/", "/accounts/profile/", *league_paths(league)]:
+        page.goto(daphne_server.url + path)
+        page.wait_for_load_state("networkidle")
+        found[path] = serious_findings(page)
+    # The live table, once its socket has drawn it.
+    page.goto(daphne_server.url + league.table.get_absolute_url())
+    page.wait_for_selector("#table-board:not([inert])", state="attached")
+    found["table"] = serious_findings(page)
+    context.close()
+    found = {path: problems for path, problems in found.items() if problems}
+    assert not found, "\n".join(f"{path}: {problems}" for path, problems in found.items())
