@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -30,6 +31,7 @@ from tests.factories import (
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
 
 
@@ -139,10 +141,17 @@ def overlaps(boxes: list[dict]) -> list[str]:
 def check_phone_layout(page, server, path: str) -> None:
     page.goto(server.url + path)
     page.wait_for_load_state("networkidle")
+    name = path.strip("/").replace("/", "-") or "home"
+    page.screenshot(path=str(SCREENSHOTS / f"phone-{name}.png"), full_page=True)
     sideways = page.evaluate(
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert sideways <= 0, f"{path} scrolls sideways by {sideways}px"
+    # Nor does a table inside it: each fits the screen.
+    inside = page.locator(".table-wrap").evaluate_all(
+        "wraps => wraps.map((wrap) => wrap.scrollWidth - wrap.clientWidth).filter((d) => d > 0)"
+    )
+    assert not inside, f"{path}: a table scrolls sideways by {inside}px"
     found = overlaps(page.evaluate(CONTROL_BOXES))
     assert not found, f"{path}: {found}"
 
@@ -196,7 +205,7 @@ def test_player_page_tiles_fill_their_rows_and_charts_share_one_text_size(
     expect(page.get_by_text("μ ± σ")).to_have_count(0)
     page.get_by_text("How the rating is worked out").click()
     expect(page.get_by_text("Plackett–Luce", exact=False)).to_be_visible()
-    page.screenshot(path=f"var/screenshots/player-{viewport['width']}.png", full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"player-{viewport['width']}.png"), full_page=True)
     context.close()
 
 
@@ -220,7 +229,7 @@ def test_rules_page_links_carry_no_bullets_panels_stand_apart_and_examples_use_c
     expect(tile).to_be_visible()
     width = tile.evaluate("el => el.getBoundingClientRect().width")
     assert 30 < width < 60
-    page.screenshot(path=f"var/screenshots/rules-{viewport['width']}.png", full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"rules-{viewport['width']}.png"), full_page=True)
 
 
 # Serious and critical findings fail the audit; so do moderate ones (a skipped heading
