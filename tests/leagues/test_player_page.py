@@ -125,3 +125,19 @@ def test_a_wide_histogram_labels_only_as_many_scores_as_fit():
     labelled = [bar.label for bar in chart.bars if bar.labelled]
     assert labelled[0] == "-10" and len(labelled) <= charts.MAX_LABELS
     assert all(bar.labelled for bar in charts.histogram([(1, 2), (16, 3)]).bars)
+
+
+def test_ratings_read_in_plain_words_with_the_method_one_click_away(client, history):
+    cn = history
+    client.force_login(cn.member)
+    for url in (
+        reverse("leagues:league", args=[cn.league.pk]),
+        reverse("leagues:player", args=[cn.league.pk, cn.member.pk]),
+    ):
+        html = client.get(url).content.decode()
+        shown, _, rest = html.partition("<details")
+        method, _, after = rest.partition("</details>")
+        assert "goes up when" in shown
+        assert "Plackett–Luce" in method and "μ − 3σ" in method
+        for jargon in ("Plackett", "μ", "σ", "Ordinal", "ordinal"):
+            assert jargon not in shown.split("<main")[1] + after, (url, jargon)
