@@ -27,6 +27,7 @@ from tests.factories import (
     open_table,
     played_table,
 )
+from tests.games.helpers import current, next_actor, quick_action
 
 pytestmark = pytest.mark.e2e
 
@@ -47,6 +48,7 @@ class League:
     results: str
     correct: str
     table: Table
+    replay: str
 
 
 @pytest.fixture
@@ -70,6 +72,19 @@ def league(daphne_server) -> League:
         host=organiser, variant="play-nine", seat_count=2, players=[organiser, ann]
     )
     table = games.start_match(table=table, by=organiser)
+    # A second match whose first hole is over, for its replay (cards and scorecard).
+    played = games.create_table(host=ann, variant="golf-6", seat_count=2, players=[ann, bea])
+    games.start_match(table=played, by=ann)
+    players = {0: ann, 1: bea}
+    while not played.holes.filter(number=1, finished_at__isnull=False).exists():
+        played, hole, state = current(played.pk)
+        seat = next_actor(state)
+        games.apply_move(
+            table_id=played.pk,
+            player=players[hole.seat_positions[seat]],
+            action=quick_action(state, seat),
+            version=played.version,
+        )
     return League(
         club=club.get_absolute_url(),
         league=league.get_absolute_url(),
@@ -79,6 +94,7 @@ def league(daphne_server) -> League:
         results=f"/leagues/tables/{waiting.pk}/results/",
         correct=f"/leagues/tables/{done.pk}/correct/",
         table=table,
+        replay=f"/tables/{played.pk}/holes/1/?move=3",
     )
 
 
@@ -279,6 +295,14 @@ def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, leagu
         page.goto(daphne_server.url + path)
         page.wait_for_load_state("networkidle")
         found[path] = serious_findings(page)
+    context.close()
+    # A hole's replay, as one who played it sees it.
+    context, page = signed_in(playwright_browser, daphne_server, "ann", viewport)
+    page.goto(daphne_server.url + league.replay)
+    expect(page.get_by_role("heading", name=re.compile("Hole 1 replay"))).to_be_visible()
+    found[league.replay] = serious_findings(page)
+    context.close()
+    context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
     # The live table, once its socket has drawn it.
     page.goto(daphne_server.url + league.table.get_absolute_url())
     page.wait_for_selector("#table-board:not([inert])", state="attached")
