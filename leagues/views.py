@@ -46,7 +46,7 @@ SEATING_CHOICES_KEY = "leagues:seating"
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """The welcome page; a signed-in player also sees their tables and a quick start."""
-    context = {"games": [rules.name for rules in engine.VARIANTS.values()]}
+    context = {"games": list(engine.VARIANTS.items())}
     if request.user.is_authenticated:
         context["my_tables"] = games_selectors.my_tables(request.user)
         # Someone who has just signed up is greeted by the sign-up's message alone.

@@ -45,5 +45,6 @@ def test_the_examples_are_drawn_with_the_tables_card_tiles_and_outline_the_pairs
 
 def test_home_page_names_every_game(client):
     html = client.get(reverse("home")).content.decode()
-    for rules in engine.VARIANTS.values():
-        assert rules.name in html
+    assert f"{len(engine.VARIANTS)} games" in html
+    for key, rules in engine.VARIANTS.items():
+        assert f'<a href="{reverse("games:rules")}#{key}">{rules.name}</a>' in html
