@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import engine
 
-from . import live, presenters, selectors, services
+from . import live, presenters, rule_examples, selectors, services
 from .forms import CreateTableForm, JoinForm
 from .models import Hole, Seat, Table
 
@@ -237,4 +237,8 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules.html", {"variants": engine.VARIANTS})
+    """The rules in plain words, with worked examples scored by the engine."""
+    examples = {
+        key.replace("-", "_"): found for key, found in rule_examples.examples_by_variant().items()
+    }
+    return render(request, "games/rules.html", {"variants": engine.VARIANTS, "examples": examples})

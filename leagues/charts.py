@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 30
+MAX_LABELS = 16
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Bar:
     height: float
     label: str
     count: int
+    labelled: bool = True
 
 
 @dataclass(frozen=True)
@@ -64,8 +66,22 @@ class Histogram:
 
 
 def _ticks(low: float, high: float, scale, digits: int) -> list[Tick]:
-    middle = (low + high) / 2
-    return [Tick(scale(v), f"{v:.{digits}f}") for v in dict.fromkeys((low, middle, high))]
+    """Ticks at both ends and the middle; a middle that would read like an end is left out."""
+    ticks: dict[str, Tick] = {}
+    for value in (low, high, (low + high) / 2):
+        label = f"{value:.{digits}f}"
+        ticks.setdefault(label, Tick(scale(value), label))
+    return sorted(ticks.values(), key=lambda tick: -tick.y)
+
+
+def _count_step(top: int) -> int:
+    """A whole step between count ticks (1, 2, 5, 10, 20, ...) giving at most five ticks."""
+    step, factors = 1, (2, 2.5, 2)
+    i = 0
+    while top / step > 4:
+        step = int(step * factors[i % 3])
+        i += 1
+    return step
 
 
 def line_chart(values: Sequence[tuple[str, float]], *, digits: int = 0) -> LineChart | None:
@@ -96,10 +112,14 @@ def histogram(counts: Sequence[tuple[int, int]]) -> Histogram | None:
         return None
     by_score = dict(counts)
     scores = list(range(min(by_score), max(by_score) + 1))
-    top = max(by_score.values())
+    # A count is a whole number: the axis climbs in whole steps up to a tick.
+    step = _count_step(max(by_score.values()))
+    top = -(-max(by_score.values()) // step) * step
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     slot = plot_w / len(scores)
+    # Every score is labelled while the labels fit; past that, every n-th one.
+    every = -(-len(scores) // MAX_LABELS)
     bars = []
     for i, score in enumerate(scores):
         count = by_score.get(score, 0)
@@ -112,10 +132,12 @@ def histogram(counts: Sequence[tuple[int, int]]) -> Histogram | None:
                 height=height,
                 label=str(score),
                 count=count,
+                labelled=(score - scores[0]) % every == 0,
             )
         )
 
     def y_of(value: float) -> float:
         return TOP + plot_h * (top - value) / top
 
-    return Histogram(bars=bars, ticks=_ticks(0, top, y_of, 0))
+    ticks = [Tick(y_of(v), str(v)) for v in range(0, top + 1, step)]
+    return Histogram(bars=bars, ticks=ticks)

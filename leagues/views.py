@@ -22,6 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import get_text_list, slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import engine
 from games import selectors as games_selectors
 from games.engine.match import HOLES
 from games.models import Table
@@ -51,7 +52,7 @@ SEATING_CHOICES_KEY = "leagues:seating"
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """The welcome page; a signed-in player also sees their tables and a quick start."""
-    context = {}
+    context = {"games": list(engine.VARIANTS.items())}
     if request.user.is_authenticated:
         context["my_tables"] = games_selectors.my_tables(request.user)
         # Someone who has just signed up is greeted by the sign-up's message alone.

@@ -53,7 +53,7 @@ def test_the_page_draws_accessible_svg_charts_and_the_rating_history(client, his
     assert '<desc id="spread-desc">' in html
     assert 'role="img"' in html
     assert "01 Mar: 30; 08 Mar: 40." in html
-    assert "Rating over time" in html and "± " in html
+    assert "Rating over time" in html and "<summary>How the rating is worked out</summary>" in html
     assert "<script" not in html.split("</main>")[0].split('<main id="main"')[1]
 
 
@@ -98,3 +98,46 @@ def test_histogram_has_a_bar_for_every_score_between_the_extremes():
     assert [b.label for b in chart.bars] == ["-2", "-1", "0", "1"]
     assert [b.count for b in chart.bars] == [1, 0, 0, 4]
     assert chart.bars[3].height == charts.HEIGHT - charts.TOP - charts.BOTTOM
+
+
+@pytest.mark.parametrize("most", [1, 2, 3, 5, 9, 16, 40])
+def test_histogram_ticks_count_holes_in_distinct_whole_steps_up_to_the_tallest_bar(most):
+    chart = charts.histogram([(0, 1), (3, most)])
+    labels = [tick.label for tick in chart.ticks]
+    values = [int(label) for label in labels]
+    assert values[0] == 0 and values[-1] >= most
+    assert len(set(labels)) == len(labels) and values == sorted(values)
+    assert 2 <= len(values) <= 5
+    # The top tick sits at the top of the tallest bar's slot, at the axis's own scale.
+    plot_height = charts.HEIGHT - charts.TOP - charts.BOTTOM
+    expected = chart.ticks[-1].y + plot_height * (values[-1] - most) / values[-1]
+    assert chart.bars[-1].y == pytest.approx(expected)
+
+
+def test_line_chart_ticks_never_repeat_a_label():
+    chart = charts.line_chart([("a", 30), ("b", 31)])
+    labels = [tick.label for tick in chart.ticks]
+    assert labels == ["30", "31"]
+
+
+def test_a_wide_histogram_labels_only_as_many_scores_as_fit():
+    chart = charts.histogram([(-10, 2), (40, 3)])
+    labelled = [bar.label for bar in chart.bars if bar.labelled]
+    assert labelled[0] == "-10" and len(labelled) <= charts.MAX_LABELS
+    assert all(bar.labelled for bar in charts.histogram([(1, 2), (16, 3)]).bars)
+
+
+def test_ratings_read_in_plain_words_with_the_method_one_click_away(client, history):
+    cn = history
+    client.force_login(cn.member)
+    for url in (
+        reverse("leagues:league", args=[cn.league.pk]),
+        reverse("leagues:player", args=[cn.league.pk, cn.member.pk]),
+    ):
+        html = client.get(url).content.decode()
+        shown, _, rest = html.partition("<details")
+        method, _, after = rest.partition("</details>")
+        assert "goes up when" in shown
+        assert "Plackett–Luce" in method and "μ − 3σ" in method
+        for jargon in ("Plackett", "μ", "σ", "Ordinal", "ordinal"):
+            assert jargon not in shown.split("<main")[1] + after, (url, jargon)

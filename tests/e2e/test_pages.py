@@ -1,0 +1,312 @@
+"""In a real browser: every page outside the table's board reads well, on a desktop and on
+a phone, and passes an axe-core audit."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from games import services as games
+from games.models import Table
+from leagues.models import NightTable
+from leagues.services import rebuild_ratings
+from tests.factories import (
+    PASSWORD,
+    even_holes,
+    make_club,
+    make_league,
+    make_night,
+    make_player,
+    make_season,
+    open_table,
+    played_table,
+)
+from tests.games.helpers import current, next_actor, quick_action
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@dataclass
+class League:
+    """The paths of a small league's pages, seen by its organiser."""
+
+    club: str
+    league: str
+    season: str
+    night: str
+    player: str
+    results: str
+    correct: str
+    table: Table
+    replay: str
+
+
+@pytest.fixture
+def league(daphne_server) -> League:
+    organiser = make_player("olive", display_name="Olive Organiser")
+    ann, bea, cat, dan = (
+        make_player(name.lower(), display_name=name) for name in ("Ann", "Bea", "Cat", "Dan")
+    )
+    club = make_club("Fairway Golf Club", organiser=organiser, members=[ann, bea, cat, dan])
+    league = make_league(club)
+    season = make_season(league)
+    first = make_night(season, date(2026, 3, 3))
+    played_table(first, [ann, bea, cat], even_holes(30, 40, 35))
+    night = make_night(season, date(2026, 3, 10))
+    night.players.set([ann, bea, cat, dan, organiser])
+    done = played_table(night, [ann, bea], even_holes(28, 33))
+    # A paper table of four (the widest results form a league night has), no results yet.
+    waiting: NightTable = open_table(night, [cat, dan, organiser, bea])
+    rebuild_ratings(league=league)
+    table = games.create_table(
+        host=organiser, variant="play-nine", seat_count=2, players=[organiser, ann]
+    )
+    table = games.start_match(table=table, by=organiser)
+    # A second match whose first hole is over, for its replay (cards and scorecard).
+    played = games.create_table(host=ann, variant="golf-6", seat_count=2, players=[ann, bea])
+    games.start_match(table=played, by=ann)
+    players = {0: ann, 1: bea}
+    while not played.holes.filter(number=1, finished_at__isnull=False).exists():
+        played, hole, state = current(played.pk)
+        seat = next_actor(state)
+        games.apply_move(
+            table_id=played.pk,
+            player=players[hole.seat_positions[seat]],
+            action=quick_action(state, seat),
+            version=played.version,
+        )
+    return League(
+        club=club.get_absolute_url(),
+        league=league.get_absolute_url(),
+        season=season.get_absolute_url(),
+        night=night.get_absolute_url(),
+        player=f"/leagues/{league.pk}/players/{ann.pk}/",
+        results=f"/leagues/tables/{waiting.pk}/results/",
+        correct=f"/leagues/tables/{done.pk}/correct/",
+        table=table,
+        replay=f"/tables/{played.pk}/holes/1/?move=3",
+    )
+
+
+def signed_in(browser, server, username: str, viewport: dict):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server.url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    return context, page
+
+
+def league_paths(pages: League) -> list[str]:
+    return [
+        "/leagues/",
+        pages.club,
+        pages.league,
+        pages.season,
+        pages.night,
+        pages.player,
+        pages.results,
+        pages.correct,
+    ]
+
+
+# The boxes of every visible control; a control inside another (a link in a label) is
+# one control.
+CONTROL_BOXES = """
+() => {
+  const selector = "a[href], button, input:not([type=hidden]), select, textarea, summary";
+  const all = Array.from(document.querySelectorAll(selector));
+  const boxes = [];
+  for (const el of all) {
+    if (all.some((other) => other !== el && other.contains(el))) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || style.display === "none") continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2 || r.right <= 0) continue;  // hidden or off screen
+    const name = (el.getAttribute("aria-label") || el.textContent || el.name || el.id).trim();
+    boxes.push({name: el.tagName + " " + name.slice(0, 30),
+                left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX,
+                bottom: r.bottom + scrollY});
+  }
+  return boxes;
+}
+"""
+
+
+def overlaps(boxes: list[dict]) -> list[str]:
+    found = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            wide = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            high = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if wide > 1 and high > 1:
+                found.append(f"{a['name']!r} and {b['name']!r} overlap by {wide:.0f}x{high:.0f}")
+    return found
+
+
+def check_phone_layout(page, server, path: str) -> None:
+    page.goto(server.url + path)
+    page.wait_for_load_state("networkidle")
+    name = path.strip("/").replace("/", "-") or "home"
+    page.screenshot(path=str(SCREENSHOTS / f"phone-{name}.png"), full_page=True)
+    sideways = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert sideways <= 0, f"{path} scrolls sideways by {sideways}px"
+    # Nor does a table inside it: each fits the screen.
+    inside = page.locator(".table-wrap").evaluate_all(
+        "wraps => wraps.map((wrap) => wrap.scrollWidth - wrap.clientWidth).filter((d) => d > 0)"
+    )
+    assert not inside, f"{path}: a table scrolls sideways by {inside}px"
+    found = overlaps(page.evaluate(CONTROL_BOXES))
+    assert not found, f"{path}: {found}"
+
+
+def test_on_a_phone_no_page_scrolls_sideways_and_no_control_overlaps_another(
+    daphne_server, playwright_browser, league
+):
+    context, page = signed_in(playwright_browser, daphne_server, "olive", PHONE)
+    for path in ["/", "/play/", "/rules/", *league_paths(league)]:
+        check_phone_layout(page, daphne_server, path)
+    context.close()
+
+
+def items_per_menu_row(page) -> list[int]:
+    middles = page.locator(".nav-links > li").evaluate_all(
+        "items => items.map((li) => { const r = li.getBoundingClientRect();"
+        " return Math.round((r.top + r.bottom) / 2); })"
+    )
+    return [middles.count(top) for top in dict.fromkeys(middles)]
+
+
+def test_on_a_phone_the_menu_keeps_log_out_beside_the_other_links(
+    daphne_server, playwright_browser, league
+):
+    context, page = signed_in(playwright_browser, daphne_server, "olive", PHONE)
+    rows = items_per_menu_row(page)
+    assert min(rows) > 1, f"a menu item alone on a row: items per row {rows}"
+    context.close()
+    # Signed out, "Sign up" keeps its place beside "Log in" too.
+    context = playwright_browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(daphne_server.url + "/")
+    rows = items_per_menu_row(page)
+    assert min(rows) > 1, f"a menu item alone on a row: items per row {rows}"
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_player_page_tiles_fill_their_rows_and_charts_share_one_text_size(
+    daphne_server, playwright_browser, league, viewport
+):
+    context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
+    page.goto(daphne_server.url + league.player)
+    tops = page.locator(".stats .stat").evaluate_all(
+        "tiles => tiles.map((tile) => Math.round(tile.getBoundingClientRect().top))"
+    )
+    rows = [tops.count(top) for top in dict.fromkeys(tops)]
+    assert len(set(rows)) == 1 and rows[0] > 1, f"tiles per row: {rows}"
+    sizes = page.locator("svg.chart").evaluate_all(
+        "charts => charts.map((chart) => chart.querySelector('text.axis')"
+        ".getBoundingClientRect().height)"
+    )
+    assert len(sizes) == 3
+    assert max(sizes) < min(sizes) * 1.2, f"axis text heights: {sizes}"
+    # The histogram counts holes in whole, distinct steps.
+    ticks = page.locator("#spread-heading + svg text.axis[text-anchor=end][dominant-baseline]")
+    labels = ticks.all_text_contents()
+    assert labels == sorted(set(labels), key=int) and labels[0] == "0"
+    # The rating reads in plain words; the method stays one click away.
+    summary = page.locator(".stats .stat").last
+    expect(summary).to_contain_text("rating")
+    expect(page.get_by_text("Plackett–Luce", exact=False)).to_be_hidden()
+    expect(page.get_by_text("μ ± σ")).to_have_count(0)
+    page.get_by_text("How the rating is worked out").click()
+    expect(page.get_by_text("Plackett–Luce", exact=False)).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / f"player-{viewport['width']}.png"), full_page=True)
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_rules_page_links_carry_no_bullets_panels_stand_apart_and_examples_use_card_tiles(
+    daphne_server, page, viewport
+):
+    page.set_viewport_size(viewport)
+    page.goto(daphne_server.url + "/rules/")
+    markers = page.locator(".rules nav li").evaluate_all(
+        "items => items.map((li) => getComputedStyle(li).listStyleType)"
+    )
+    assert set(markers) == {"none"}, markers
+    gaps = page.locator(".rules > .panel").evaluate_all(
+        "panels => panels.slice(1).map((panel, i) =>"
+        " panel.getBoundingClientRect().top - panels[i].getBoundingClientRect().bottom)"
+    )
+    assert min(gaps) >= 8, f"gaps between panels: {gaps}"
+    # The table's own tiles: sized and coloured by its stylesheet, pairs outlined.
+    tile = page.locator(".rule-example .card.paired").first
+    expect(tile).to_be_visible()
+    width = tile.evaluate("el => el.getBoundingClientRect().width")
+    assert 30 < width < 60
+    page.screenshot(path=str(SCREENSHOTS / f"rules-{viewport['width']}.png"), full_page=True)
+
+
+# Serious and critical findings fail the audit; so do moderate ones (a skipped heading
+# level), which the pages have none of either.
+AUDITED = ("moderate", "serious", "critical")
+
+
+def serious_findings(page) -> list[str]:
+    """axe-core's findings on the page shown now, at the impacts audited."""
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']}: "
+        + "; ".join(node["target"][0] for node in v["nodes"][:5])
+        for v in results.response["violations"]
+        if v["impact"] in AUDITED
+    ]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, league, viewport):
+    context = playwright_browser.new_context(viewport=viewport)
+    page = context.new_page()
+    found = {}
+    for path in ["/", "/rules/", "/accounts/signup/", "/accounts/login/"]:
+        page.goto(daphne_server.url + path)
+        page.wait_for_load_state("networkidle")
+        found[path] = serious_findings(page)
+    context.close()
+
+    context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
+    for path in ["/", "/play/", "/accounts/profile/", *league_paths(league)]:
+        page.goto(daphne_server.url + path)
+        page.wait_for_load_state("networkidle")
+        found[path] = serious_findings(page)
+    context.close()
+    # A hole's replay, as one who played it sees it.
+    context, page = signed_in(playwright_browser, daphne_server, "ann", viewport)
+    page.goto(daphne_server.url + league.replay)
+    expect(page.get_by_role("heading", name=re.compile("Hole 1 replay"))).to_be_visible()
+    found[league.replay] = serious_findings(page)
+    context.close()
+    context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
+    # The live table, once its socket has drawn it.
+    page.goto(daphne_server.url + league.table.get_absolute_url())
+    page.wait_for_selector("#table-board:not([inert])", state="attached")
+    found["table"] = serious_findings(page)
+    context.close()
+    found = {path: problems for path, problems in found.items() if problems}
+    assert not found, "\n".join(f"{path}: {problems}" for path, problems in found.items())
