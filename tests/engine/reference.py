@@ -145,14 +145,13 @@ def legal_actions(state: NaiveState, seat) -> list[dict]:
     if not _seated(state, seat) or state.phase == OVER:
         return []
     rules = VARIANTS[state.variant]
-    swaps = [{"type": "swap", "positions": list(pair)} for pair in _PAIRS[state.variant]]
     if state.phase == TEE_OFF:
         if not state.teed_off[seat]:
             return [
                 {"type": "tee_off", "positions": list(positions)}
                 for positions in _TEE_OFFS[state.variant]
             ]
-        return swaps if rules.can_swap else []
+        return _swaps(state.variant) if rules.can_swap else []
     if state.turn != seat:
         return []
     if state.holding is None:
@@ -164,7 +163,7 @@ def legal_actions(state: NaiveState, seat) -> list[dict]:
         if rules.can_knock and state.phase == PLAY:
             actions.append({"type": "knock"})
         if rules.can_swap and not state.drawn[seat]:
-            actions.extend(swaps)
+            actions.extend(_swaps(state.variant))
         return actions
     actions = [{"type": "replace", "position": position} for position in range(rules.size)]
     if state.held_from == "pile":
@@ -178,6 +177,10 @@ def legal_actions(state: NaiveState, seat) -> list[dict]:
         if rules.may_discard(up.count(False)):
             actions.append({"type": "discard"})
     return actions
+
+
+def _swaps(variant: str) -> list[dict]:
+    return [{"type": "swap", "positions": list(pair)} for pair in _PAIRS[variant]]
 
 
 _FIELDS = {
