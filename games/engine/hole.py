@@ -78,6 +78,9 @@ def _evolve(state: HoleState, changes: dict[str, Any]) -> HoleState:
     return new
 
 
+_new_state = object.__new__
+
+
 def _successor(state: HoleState) -> tuple[HoleState, dict[str, Any]]:
     # A copy of `state` and its attribute dict, for a handler to change before the
     # state leaves it: the same as _evolve, without a dict of changes between.
@@ -178,9 +181,6 @@ _TEE_OFFS: dict[str, list[tuple[int, ...]]] = {
 _PAIRS: dict[str, list[tuple[int, ...]]] = {
     key: list(combinations(range(rules.size), 2)) for key, rules in VARIANTS.items()
 }
-_DRAW_PILE = {"type": "draw", "source": "pile"}
-_DRAW_DISCARD = {"type": "draw", "source": "discard"}
-_KNOCK = {"type": "knock"}
 
 
 def _seated(state: HoleState, seat: object) -> bool:
@@ -195,7 +195,7 @@ def legal_actions(state: HoleState, seat: int) -> list[Action]:
     if phase == TEE_OFF:
         if not state.teed_off[seat]:
             return [
-                {"type": "tee_off", "positions": list(positions)}
+                {"type": "tee_off", "positions": [*positions]}
                 for positions in _TEE_OFFS[state.variant]
             ]
         if VARIANTS[state.variant].can_swap:
@@ -207,36 +207,48 @@ def legal_actions(state: HoleState, seat: int) -> list[Action]:
         rules = VARIANTS[state.variant]
         actions: list[Action] = []
         if state.draw_pile:
-            actions.append(_DRAW_PILE.copy())
+            actions.append({"type": "draw", "source": "pile"})
         if state.discard_pile:
-            actions.append(_DRAW_DISCARD.copy())
+            actions.append({"type": "draw", "source": "discard"})
         if rules.can_knock and phase == PLAY:
-            actions.append(_KNOCK.copy())
+            actions.append({"type": "knock"})
         if rules.can_swap and not state.drawn[seat]:
             actions.extend(_swaps(state.variant))
         return actions
     # Holding a card: the choices depend only on the game, where the card came from
     # and which of the seat's cards are face up, so each such list is made once and
     # handed out as fresh copies the caller may change.
-    return list(
-        map(dict.copy, _holding_actions(state.variant, state.held_from, state.face_up[seat]))
-    )
+    return list(map(dict.copy, _HOLDING[state.variant][state.held_from][state.face_up[seat]]))
 
 
-@functools.cache
-def _holding_actions(variant: str, held_from: str, face_up: tuple[bool, ...]) -> tuple[Action, ...]:
-    rules = VARIANTS[variant]
-    actions = [{"type": "replace", "position": position} for position in range(rules.size)]
-    if held_from == "pile":
-        if rules.can_flip:
-            actions.extend(
-                {"type": "flip", "position": position}
-                for position, up in enumerate(face_up)
-                if not up
-            )
-        if rules.may_discard(face_up.count(False)):
-            actions.append({"type": "discard"})
-    return tuple(actions)
+class _HoldingActions(dict):
+    """The actions of a seat holding a card, by its face-up flags, made when first asked."""
+
+    def __init__(self, rules: Variant, held_from: str) -> None:
+        super().__init__()
+        self.rules = rules
+        self.held_from = held_from
+
+    def __missing__(self, face_up: tuple[bool, ...]) -> tuple[Action, ...]:
+        rules = self.rules
+        actions = [{"type": "replace", "position": position} for position in range(rules.size)]
+        if self.held_from == "pile":
+            if rules.can_flip:
+                actions.extend(
+                    {"type": "flip", "position": position}
+                    for position, up in enumerate(face_up)
+                    if not up
+                )
+            if rules.may_discard(face_up.count(False)):
+                actions.append({"type": "discard"})
+        self[face_up] = made = tuple(actions)
+        return made
+
+
+_HOLDING = {
+    key: {source: _HoldingActions(rules, source) for source in ("pile", "discard")}
+    for key, rules in VARIANTS.items()
+}
 
 
 def _swaps(variant: str) -> list[Action]:
@@ -267,16 +279,20 @@ def apply_action(state: HoleState, seat: int, action: Action) -> HoleState:
     if type(action) is not dict:
         raise IllegalAction("That is not a move.")
     kind = action.get("type")
-    fields = _FIELDS.get(kind) if type(kind) is str else None
-    if fields is None:
+    entry = _KINDS.get(kind) if type(kind) is str else None
+    if entry is None:
         raise IllegalAction("That is not a move of this game.")
-    if action.keys() != fields:
+    # "type" is there, so the keys are the move's fields when the count and the
+    # move's other field (if it has one) are right.
+    count, other, handler = entry
+    if len(action) != count or (other is not None and other not in action):
+        fields = _FIELDS[kind]
         missing = sorted(fields - action.keys())
         if missing:
             raise IllegalAction(f"This move needs {_NAMES[missing[0]]}.")
         extra = sorted(str(key) for key in action.keys() - fields)
         raise IllegalAction(f"This move does not take {extra[0]!r}.")
-    return _HANDLERS[kind](state, seat, action)
+    return handler(state, seat, action)
 
 
 def _position(variant: str, value: object) -> int:
@@ -346,18 +362,13 @@ def _draw(state: HoleState, seat: int, action: Action) -> HoleState:
         _my_turn(state, seat)
     if state.holding is not None:
         raise IllegalAction("You already drew a card.")
-    if source == "discard":
-        pile = state.discard_pile
-        if not pile:
-            raise IllegalAction("The discard pile is empty.")
-        new, changes = _successor(state)
-        changes["held"] = pile[-1]
-        changes["discard_pile"] = pile[:-1]
-    else:
+    new = _new_state(HoleState)
+    changes = new.__dict__
+    if source == "pile":
         pile = state.draw_pile
         if not pile:
             raise IllegalAction("The draw pile is empty.")
-        new, changes = _successor(state)
+        changes.update(state.__dict__)
         changes["held"] = pile[-1]
         if len(pile) > 1:
             changes["draw_pile"] = pile[:-1]
@@ -371,6 +382,13 @@ def _draw(state: HoleState, seat: int, action: Action) -> HoleState:
             changes["draw_pile"] = tuple(refill)
             changes["discard_pile"] = state.discard_pile[-1:]
             changes["rng_state"] = rng.getstate()
+    else:
+        pile = state.discard_pile
+        if not pile:
+            raise IllegalAction("The discard pile is empty.")
+        changes.update(state.__dict__)
+        changes["held"] = pile[-1]
+        changes["discard_pile"] = pile[:-1]
     changes["holding"] = seat
     changes["held_from"] = source
     changes["version"] = state.version + 1
@@ -386,17 +404,23 @@ def _replace(state: HoleState, seat: int, action: Action) -> HoleState:
         _position(state.variant, position)
     if state.holding != seat or state.turn != seat or state.phase == TEE_OFF:
         _holding(state, seat)
-    layout = state.layouts[seat]
-    old = layout[position]
-    new, changes = _successor(state)
+    new = _new_state(HoleState)
+    changes = new.__dict__
+    changes.update(state.__dict__)
     layouts = list(state.layouts)
-    layouts[seat] = layout[:position] + (state.held,) + layout[position + 1 :]
+    layout = list(layouts[seat])
+    old = layout[position]
+    layout[position] = state.held
+    layouts[seat] = tuple(layout)
     changes["layouts"] = tuple(layouts)
     up = state.face_up[seat]
     if not up[position]:
-        up = up[:position] + (True,) + up[position + 1 :]
-        changes["face_up"] = _set(state.face_up, seat, up)
-    return _end_turn(state, seat, new, changes, old, up)
+        face_up = list(state.face_up)
+        flags = list(up)
+        flags[position] = True
+        face_up[seat] = up = tuple(flags)
+        changes["face_up"] = tuple(face_up)
+    return _end_turn(state, seat, new, old, up)
 
 
 def _flip(state: HoleState, seat: int, action: Action) -> HoleState:
@@ -414,9 +438,9 @@ def _flip(state: HoleState, seat: int, action: Action) -> HoleState:
     if up[position]:
         raise IllegalAction("That card is already face up.")
     new, changes = _successor(state)
-    up = up[:position] + (True,) + up[position + 1 :]
+    up = _set(up, position, True)
     changes["face_up"] = _set(state.face_up, seat, up)
-    return _end_turn(state, seat, new, changes, state.held, up)
+    return _end_turn(state, seat, new, state.held, up)
 
 
 def _discard(state: HoleState, seat: int, action: Action) -> HoleState:
@@ -429,8 +453,8 @@ def _discard(state: HoleState, seat: int, action: Action) -> HoleState:
         if rules.can_skip:
             raise IllegalAction("You may skip only when exactly one of your cards is face down.")
         raise IllegalAction(f"{rules.name} has no plain discard: use the card.")
-    new, changes = _successor(state)
-    return _end_turn(state, seat, new, changes, state.held, up)
+    new, _ = _successor(state)
+    return _end_turn(state, seat, new, state.held, up)
 
 
 def _knock(state: HoleState, seat: int, action: Action) -> HoleState:
@@ -475,15 +499,11 @@ def _swap(state: HoleState, seat: int, action: Action) -> HoleState:
 
 
 def _end_turn(
-    state: HoleState,
-    seat: int,
-    new: HoleState,
-    changes: dict[str, Any],
-    discard: Card,
-    up: tuple[bool, ...],
+    state: HoleState, seat: int, new: HoleState, discard: Card, up: tuple[bool, ...]
 ) -> HoleState:
-    """Lay `discard` on the discard pile, then pass the turn or end the hole; `up` is
-    the seat's face-up flags after the action."""
+    """Lay `discard` on the discard pile, then pass the turn or end the hole: `new` is
+    the successor so far and `up` the seat's face-up flags after the action."""
+    changes = new.__dict__
     changes["discard_pile"] = state.discard_pile + (discard,)
     changes["discarded"] = state.discarded + (discard,)
     changes["holding"] = None
@@ -499,7 +519,9 @@ def _end_turn(
         if rules.last_turns_after_out and phase == PLAY:
             phase = changes["phase"] = FINAL_TURNS
             finisher = changes["finisher"] = seat
-    following = (seat + 1) % state.players
+    following = seat + 1
+    if following == state.players:
+        following = 0
     if phase == FINAL_TURNS and following == finisher:
         return _finish(new)
     changes["turn"] = following
@@ -532,6 +554,11 @@ _HANDLERS = {
     "discard": _discard,
     "knock": _knock,
     "swap": _swap,
+}
+# Each move's field count, its field beside "type" (or None), and its handler.
+_KINDS = {
+    kind: (len(fields), next(iter(fields - {"type"}), None), _HANDLERS[kind])
+    for kind, fields in _FIELDS.items()
 }
 
 
