@@ -88,14 +88,19 @@ def _plain(value):
 
 
 def new_hole(variant, players, *, seed=None, deck=None, dealer=0) -> NaiveState:
-    """The engine's deal, for valid arguments (the bench and the tests pass only those)."""
+    """The engine's deal; a seed must be given (the engine picks one where it is not)."""
     rules = VARIANTS[variant]
+    if type(players) is not int or not rules.min_players <= players <= rules.max_players:
+        raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players.")
+    if type(dealer) is not int or not 0 <= dealer < players:
+        raise ValueError("The dealer must be one of the seats.")
     if deck is not None:
         cards = list(deck)
         assert Counter(cards) == Counter(rules.deck(players))
         seed = 0 if seed is None else seed
         rng = random.Random(seed)
     else:
+        assert seed is not None
         rng = random.Random(seed)
         cards = rules.deck(players)
         rng.shuffle(cards)
