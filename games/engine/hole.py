@@ -84,7 +84,7 @@ _new_state = object.__new__
 def _successor(state: HoleState) -> tuple[HoleState, dict[str, Any]]:
     # A copy of `state` and its attribute dict, for a handler to change before the
     # state leaves it: the same as _evolve, without a dict of changes between.
-    new = object.__new__(HoleState)
+    new = _new_state(HoleState)
     attributes = new.__dict__
     attributes.update(state.__dict__)
     return new, attributes
@@ -240,21 +240,22 @@ def legal_actions(state: HoleState, seat: int) -> list[Action]:
     # Holding a card: the choices depend only on the game, where the card came from
     # and which of the seat's cards are face up, so each such list is made once and
     # handed out as fresh copies the caller may change.
-    return list(map(dict.copy, _HOLDING[state.variant][state.held_from][state.face_up[seat]]))
+    from_pile = state.held_from == "pile"
+    return list(map(dict.copy, _HOLDING[state.variant][from_pile][state.face_up[seat]]))
 
 
 class _HoldingActions(dict):
     """The actions of a seat holding a card, by its face-up flags, made when first asked."""
 
-    def __init__(self, rules: Variant, held_from: str) -> None:
+    def __init__(self, rules: Variant, from_pile: bool) -> None:
         super().__init__()
         self.rules = rules
-        self.held_from = held_from
+        self.from_pile = from_pile
 
     def __missing__(self, face_up: tuple[bool, ...]) -> tuple[Action, ...]:
         rules = self.rules
         actions = [{"type": "replace", "position": position} for position in range(rules.size)]
-        if self.held_from == "pile":
+        if self.from_pile:
             if rules.can_flip:
                 actions.extend(
                     {"type": "flip", "position": position}
@@ -268,7 +269,7 @@ class _HoldingActions(dict):
 
 
 _HOLDING = {
-    key: {source: _HoldingActions(rules, source) for source in ("pile", "discard")}
+    key: {from_pile: _HoldingActions(rules, from_pile) for from_pile in (True, False)}
     for key, rules in VARIANTS.items()
 }
 

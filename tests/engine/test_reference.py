@@ -95,7 +95,8 @@ def test_same_refusals_as_the_reference(game, seed, data):
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_earlier_states_never_change(variant):
-    """Every state of a hole keeps its values and views while later actions are applied."""
+    """Every state of a hole keeps its values and views while later actions are applied,
+    and the parts states share are tuples, which no caller can change."""
     rng = random.Random(7)
     players = VARIANTS[variant].min_players
     state = new_hole(variant, players, seed=7)
@@ -109,6 +110,9 @@ def test_earlier_states_never_change(variant):
     for earlier, values, seen in kept:
         assert reference.as_values(earlier) == values
         assert view(earlier, 0) == seen
+        for name in ("layouts", "face_up", "draw_pile", "discard_pile", "teed_off", "drawn"):
+            assert type(getattr(earlier, name)) is tuple
+        assert all(type(row) is tuple for row in (*earlier.layouts, *earlier.face_up))
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
