@@ -8,6 +8,7 @@ so an action costs a few small tuple copies rather than a copy of the whole hole
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -77,6 +78,25 @@ def _evolve(state: HoleState, changes: dict[str, Any]) -> HoleState:
     return new
 
 
+_new_state = object.__new__
+
+
+def _successor(state: HoleState) -> tuple[HoleState, dict[str, Any]]:
+    # A copy of `state` and its attribute dict, for a handler to change before the
+    # state leaves it: the same as _evolve, without a dict of changes between.
+    new = _new_state(HoleState)
+    attributes = new.__dict__
+    attributes.update(state.__dict__)
+    return new, attributes
+
+
+def _build(fields: dict[str, Any]) -> HoleState:
+    # A new state from every field, as the dataclass's __init__ would set them.
+    new = object.__new__(HoleState)
+    new.__dict__.update(fields)
+    return new
+
+
 def _new_seed() -> int:
     # The operating system's entropy, so no global random state is touched.
     return random.SystemRandom().getrandbits(63)
@@ -98,7 +118,7 @@ def new_hole(
         raise ValueError("The dealer must be one of the seats.")
     if seed is not None and type(seed) not in (int, str):
         raise ValueError("A seed is an int or a string.")
-    full_deck = rules.deck(players)
+    full_deck = list(_deck(rules.key, players))
     if deck is not None:
         cards = list(deck)
         card_type = type(full_deck[0])
@@ -112,40 +132,67 @@ def new_hole(
         seed = _new_seed() if seed is None else seed
         rng = random.Random(seed)
         cards = full_deck
-        rng.shuffle(cards)
+        shuffle(cards, rng)
 
-    size = rules.size
-    layouts: list[list[Card]] = [[] for _ in range(players)]
-    index = 0
-    for _ in range(size):
-        for offset in range(1, players + 1):
-            layouts[(dealer + offset) % players].append(cards[index])
-            index += 1
-    discard = (cards[index],)
-    draw_pile = tuple(reversed(cards[index + 1 :]))
-    hidden = (False,) * size
-    return HoleState(
-        variant=rules.key,
-        players=players,
-        dealer=dealer,
-        seed=seed,
-        phase=TEE_OFF,
-        turn=None,
-        version=0,
-        layouts=tuple(tuple(layout) for layout in layouts),
-        face_up=(hidden,) * players,
-        draw_pile=draw_pile,
-        discard_pile=discard,
-        holding=None,
-        held=None,
-        held_from=None,
-        teed_off=(False,) * players,
-        drawn=(False,) * players,
-        finisher=None,
-        discarded=discard,
-        rng_state=rng.getstate(),
-        scores=None,
+    # One card at a time from the dealer's left: the seat `offset` places after the
+    # dealer gets every `players`-th card from deck index `offset - 1`.
+    dealt = rules.size * players
+    layouts = [None] * players
+    for offset in range(1, players + 1):
+        layouts[(dealer + offset) % players] = tuple(cards[offset - 1 : dealt : players])
+    discard = (cards[dealt],)
+    hidden = (False,) * rules.size
+    return _build(
+        {
+            "variant": rules.key,
+            "players": players,
+            "dealer": dealer,
+            "seed": seed,
+            "phase": TEE_OFF,
+            "turn": None,
+            "version": 0,
+            "layouts": tuple(layouts),
+            "face_up": (hidden,) * players,
+            "draw_pile": tuple(cards[:dealt:-1]),
+            "discard_pile": discard,
+            "holding": None,
+            "held": None,
+            "held_from": None,
+            "teed_off": (False,) * players,
+            "drawn": (False,) * players,
+            "finisher": None,
+            "discarded": discard,
+            "rng_state": rng.getstate(),
+            "scores": None,
+        }
     )
+
+
+# The bit lengths `random.Random` asks for when it picks below each bound.
+_BITS = [bound.bit_length() for bound in range(1024)]
+
+
+def shuffle(cards: list, rng: random.Random) -> None:
+    """`rng.shuffle(cards)`, card for card and number for number, at half the cost.
+
+    The same Fisher-Yates walk as `random.Random.shuffle`, with its `_randbelow`
+    written in place: each swap index comes from `getrandbits` of the bound's bit
+    length, drawn again while it is not below the bound. A test holds the two
+    equal, so a hole replays from its seed exactly as before."""
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for top in range(len(cards) - 1, 0, -1):
+        bound = top + 1
+        width = bits[bound] if bound < 1024 else bound.bit_length()
+        other = getrandbits(width)
+        while other >= bound:
+            other = getrandbits(width)
+        cards[top], cards[other] = cards[other], cards[top]
+
+
+@functools.cache
+def _deck(variant: str, players: int) -> tuple[Card, ...]:
+    return tuple(VARIANTS[variant].deck(players))
 
 
 # Position sets are computed once per game: every tee off and every swap.
@@ -164,43 +211,67 @@ def _seated(state: HoleState, seat: object) -> bool:
 
 def legal_actions(state: HoleState, seat: int) -> list[Action]:
     """Every action `seat` may take now; empty when none, or when it is not at the table."""
-    if not _seated(state, seat) or state.phase == OVER:
+    if type(seat) is not int or not 0 <= seat < state.players:
         return []
-    rules = VARIANTS[state.variant]
-    if state.phase == TEE_OFF:
+    phase = state.phase
+    if phase == TEE_OFF:
         if not state.teed_off[seat]:
             return [
-                {"type": "tee_off", "positions": list(positions)}
+                {"type": "tee_off", "positions": [*positions]}
                 for positions in _TEE_OFFS[state.variant]
             ]
-        if rules.can_swap:
+        if VARIANTS[state.variant].can_swap:
             return _swaps(state.variant)
         return []
-    if state.turn != seat:
+    if phase == OVER or state.turn != seat:
         return []
     if state.holding is None:
+        rules = VARIANTS[state.variant]
         actions: list[Action] = []
         if state.draw_pile:
             actions.append({"type": "draw", "source": "pile"})
         if state.discard_pile:
             actions.append({"type": "draw", "source": "discard"})
-        if rules.can_knock and state.phase == PLAY:
+        if rules.can_knock and phase == PLAY:
             actions.append({"type": "knock"})
         if rules.can_swap and not state.drawn[seat]:
             actions.extend(_swaps(state.variant))
         return actions
-    actions = [{"type": "replace", "position": position} for position in range(rules.size)]
-    if state.held_from == "pile":
-        face_up = state.face_up[seat]
-        if rules.can_flip:
-            actions.extend(
-                {"type": "flip", "position": position}
-                for position, up in enumerate(face_up)
-                if not up
-            )
-        if rules.may_discard(face_up.count(False)):
-            actions.append({"type": "discard"})
-    return actions
+    # Holding a card: the choices depend only on the game, where the card came from
+    # and which of the seat's cards are face up, so each such list is made once and
+    # handed out as fresh copies the caller may change.
+    from_pile = state.held_from == "pile"
+    return list(map(dict.copy, _HOLDING[state.variant][from_pile][state.face_up[seat]]))
+
+
+class _HoldingActions(dict):
+    """The actions of a seat holding a card, by its face-up flags, made when first asked."""
+
+    def __init__(self, rules: Variant, from_pile: bool) -> None:
+        super().__init__()
+        self.rules = rules
+        self.from_pile = from_pile
+
+    def __missing__(self, face_up: tuple[bool, ...]) -> tuple[Action, ...]:
+        rules = self.rules
+        actions = [{"type": "replace", "position": position} for position in range(rules.size)]
+        if self.from_pile:
+            if rules.can_flip:
+                actions.extend(
+                    {"type": "flip", "position": position}
+                    for position, up in enumerate(face_up)
+                    if not up
+                )
+            if rules.may_discard(face_up.count(False)):
+                actions.append({"type": "discard"})
+        self[face_up] = made = tuple(actions)
+        return made
+
+
+_HOLDING = {
+    key: {from_pile: _HoldingActions(rules, from_pile) for from_pile in (True, False)}
+    for key, rules in VARIANTS.items()
+}
 
 
 def _swaps(variant: str) -> list[Action]:
@@ -219,43 +290,49 @@ _FIELDS = {
     "swap": frozenset({"type", "positions"}),
 }
 _NAMES = {"positions": "the positions", "source": "a source", "position": "a position"}
+_SIZES = {key: rules.size for key, rules in VARIANTS.items()}
 
 
 def apply_action(state: HoleState, seat: int, action: Action) -> HoleState:
     """Apply one action of `seat` and return the new state; `IllegalAction` if not allowed."""
-    if not _seated(state, seat):
+    if type(seat) is not int or not 0 <= seat < state.players:
         raise IllegalAction("You are not seated at this table.")
     if state.phase == OVER:
         raise IllegalAction("The hole is over.")
     if type(action) is not dict:
         raise IllegalAction("That is not a move.")
     kind = action.get("type")
-    fields = _FIELDS.get(kind) if type(kind) is str else None
-    if fields is None:
+    entry = _KINDS.get(kind) if type(kind) is str else None
+    if entry is None:
         raise IllegalAction("That is not a move of this game.")
-    if action.keys() != fields:
+    # "type" is there, so the keys are the move's fields when the count and the
+    # move's other field (if it has one) are right.
+    count, other, handler = entry
+    if len(action) != count or (other is not None and other not in action):
+        fields = _FIELDS[kind]
         missing = sorted(fields - action.keys())
         if missing:
             raise IllegalAction(f"This move needs {_NAMES[missing[0]]}.")
         extra = sorted(str(key) for key in action.keys() - fields)
         raise IllegalAction(f"This move does not take {extra[0]!r}.")
-    return _HANDLERS[kind](state, seat, action, VARIANTS[state.variant])
+    return handler(state, seat, action)
 
 
-def _position(rules: Variant, value: object) -> int:
+def _position(variant: str, value: object) -> int:
     if type(value) is not int:
         raise IllegalAction("A position is a whole number.")
-    if not 0 <= value < rules.size:
-        raise IllegalAction(f"There is no position {value}; positions run 0 to {rules.size - 1}.")
+    size = _SIZES[variant]
+    if not 0 <= value < size:
+        raise IllegalAction(f"There is no position {value}; positions run 0 to {size - 1}.")
     return value
 
 
-def _positions(rules: Variant, value: object, count: int) -> tuple[int, ...]:
+def _positions(variant: str, value: object, count: int) -> tuple[int, ...]:
     if type(value) is not list:
         raise IllegalAction("Positions come as a list.")
     if len(value) != count:
         raise IllegalAction(f"Choose exactly {count} cards.")
-    positions = tuple(sorted(_position(rules, item) for item in value))
+    positions = tuple(sorted(_position(variant, item) for item in value))
     if len(set(positions)) != count:
         raise IllegalAction("Choose different cards, not the same one twice.")
     return positions
@@ -268,8 +345,20 @@ def _my_turn(state: HoleState, seat: int) -> None:
         raise IllegalAction("It is not your turn.")
 
 
-def _tee_off(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
-    positions = _positions(rules, action["positions"], rules.opening_flips)
+def _holding(state: HoleState, seat: int) -> None:
+    _my_turn(state, seat)
+    if state.holding != seat:
+        raise IllegalAction("Take a card first.")
+
+
+# The handlers of the actions played on every turn (draw, replace, flip) check the
+# common case inline and call the helpers above only to word a refusal.
+
+
+def _tee_off(state: HoleState, seat: int, action: Action) -> HoleState:
+    positions = _positions(
+        state.variant, action["positions"], VARIANTS[state.variant].opening_flips
+    )
     if state.phase != TEE_OFF:
         raise IllegalAction("Tee off is over.")
     if state.teed_off[seat]:
@@ -278,101 +367,121 @@ def _tee_off(state: HoleState, seat: int, action: Action, rules: Variant) -> Hol
     for position in positions:
         up[position] = True
     teed_off = _set(state.teed_off, seat, True)
-    changes: dict[str, Any] = {
-        "face_up": _set(state.face_up, seat, tuple(up)),
-        "teed_off": teed_off,
-        "version": state.version + 1,
-    }
-    if all(teed_off):
+    new, changes = _successor(state)
+    changes["face_up"] = _set(state.face_up, seat, tuple(up))
+    changes["teed_off"] = teed_off
+    changes["version"] = state.version + 1
+    if False not in teed_off:
         changes["phase"] = PLAY
         changes["turn"] = (state.dealer + 1) % state.players
-    return _evolve(state, changes)
+    return new
 
 
-def _draw(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+def _draw(state: HoleState, seat: int, action: Action) -> HoleState:
     source = action["source"]
     if type(source) is not str or source not in ("pile", "discard"):
         raise IllegalAction('Draw from the "pile" or from the "discard" pile.')
-    _my_turn(state, seat)
+    if state.turn != seat or state.phase == TEE_OFF:
+        _my_turn(state, seat)
     if state.holding is not None:
         raise IllegalAction("You already drew a card.")
-    changes: dict[str, Any] = {
-        "holding": seat,
-        "held_from": source,
-        "version": state.version + 1,
-    }
-    if not state.drawn[seat]:
-        changes["drawn"] = _set(state.drawn, seat, True)
-    if source == "discard":
-        if not state.discard_pile:
+    new = _new_state(HoleState)
+    changes = new.__dict__
+    if source == "pile":
+        pile = state.draw_pile
+        if not pile:
+            raise IllegalAction("The draw pile is empty.")
+        changes.update(state.__dict__)
+        changes["held"] = pile[-1]
+        if len(pile) > 1:
+            changes["draw_pile"] = pile[:-1]
+        else:
+            # Decision: the draw that empties the pile shuffles the discard pile, all
+            # but its top card, into a new draw pile with the hole's own random source.
+            rng = random.Random(0)
+            rng.setstate(state.rng_state)
+            refill = list(state.discard_pile[:-1])
+            shuffle(refill, rng)
+            changes["draw_pile"] = tuple(refill)
+            changes["discard_pile"] = state.discard_pile[-1:]
+            changes["rng_state"] = rng.getstate()
+    else:
+        pile = state.discard_pile
+        if not pile:
             raise IllegalAction("The discard pile is empty.")
-        changes["held"] = state.discard_pile[-1]
-        changes["discard_pile"] = state.discard_pile[:-1]
-        return _evolve(state, changes)
-    if not state.draw_pile:
-        raise IllegalAction("The draw pile is empty.")
-    changes["held"] = state.draw_pile[-1]
-    draw_pile = state.draw_pile[:-1]
-    if not draw_pile:
-        # Decision: the draw that empties the pile shuffles the discard pile, all
-        # but its top card, into a new draw pile with the hole's own random source.
-        rng = random.Random(0)
-        rng.setstate(state.rng_state)
-        refill = list(state.discard_pile[:-1])
-        rng.shuffle(refill)
-        draw_pile = tuple(refill)
-        changes["discard_pile"] = state.discard_pile[-1:]
-        changes["rng_state"] = rng.getstate()
-    changes["draw_pile"] = draw_pile
-    return _evolve(state, changes)
+        changes.update(state.__dict__)
+        changes["held"] = pile[-1]
+        changes["discard_pile"] = pile[:-1]
+    changes["holding"] = seat
+    changes["held_from"] = source
+    changes["version"] = state.version + 1
+    drawn = state.drawn
+    if not drawn[seat]:
+        changes["drawn"] = _set(drawn, seat, True)
+    return new
 
 
-def _holding(state: HoleState, seat: int) -> None:
-    _my_turn(state, seat)
-    if state.holding != seat:
-        raise IllegalAction("Take a card first.")
-
-
-def _replace(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
-    position = _position(rules, action["position"])
-    _holding(state, seat)
-    layout = state.layouts[seat]
+def _replace(state: HoleState, seat: int, action: Action) -> HoleState:
+    position = action["position"]
+    if type(position) is not int or not 0 <= position < _SIZES[state.variant]:
+        _position(state.variant, position)
+    if state.holding != seat or state.turn != seat or state.phase == TEE_OFF:
+        _holding(state, seat)
+    new = _new_state(HoleState)
+    changes = new.__dict__
+    changes.update(state.__dict__)
+    layouts = list(state.layouts)
+    layout = list(layouts[seat])
     old = layout[position]
+    layout[position] = state.held
+    layouts[seat] = tuple(layout)
+    changes["layouts"] = tuple(layouts)
     up = state.face_up[seat]
-    changes: dict[str, Any] = {
-        "layouts": _set(state.layouts, seat, _set(layout, position, state.held)),
-    }
     if not up[position]:
-        changes["face_up"] = _set(state.face_up, seat, _set(up, position, True))
-    return _end_turn(state, seat, changes, old, rules)
+        face_up = list(state.face_up)
+        flags = list(up)
+        flags[position] = True
+        face_up[seat] = up = tuple(flags)
+        changes["face_up"] = tuple(face_up)
+    return _end_turn(state, seat, new, old, up)
 
 
-def _flip(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
-    position = _position(rules, action["position"])
+def _flip(state: HoleState, seat: int, action: Action) -> HoleState:
+    position = action["position"]
+    if type(position) is not int or not 0 <= position < _SIZES[state.variant]:
+        _position(state.variant, position)
+    rules = VARIANTS[state.variant]
     if not rules.can_flip:
         raise IllegalAction(f"{rules.name} has no flip: replace a card or discard.")
-    _holding(state, seat)
+    if state.holding != seat or state.turn != seat or state.phase == TEE_OFF:
+        _holding(state, seat)
     if state.held_from == "discard":
         raise IllegalAction("A card from the discard pile must replace one of yours.")
     up = state.face_up[seat]
     if up[position]:
         raise IllegalAction("That card is already face up.")
-    changes = {"face_up": _set(state.face_up, seat, _set(up, position, True))}
-    return _end_turn(state, seat, changes, state.held, rules)
+    new, changes = _successor(state)
+    up = _set(up, position, True)
+    changes["face_up"] = _set(state.face_up, seat, up)
+    return _end_turn(state, seat, new, state.held, up)
 
 
-def _discard(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+def _discard(state: HoleState, seat: int, action: Action) -> HoleState:
     _holding(state, seat)
     if state.held_from == "discard":
         raise IllegalAction("A card from the discard pile must replace one of yours.")
-    if not rules.may_discard(state.face_up[seat].count(False)):
+    rules = VARIANTS[state.variant]
+    up = state.face_up[seat]
+    if not rules.may_discard(up.count(False)):
         if rules.can_skip:
             raise IllegalAction("You may skip only when exactly one of your cards is face down.")
         raise IllegalAction(f"{rules.name} has no plain discard: use the card.")
-    return _end_turn(state, seat, {}, state.held, rules)
+    new, _ = _successor(state)
+    return _end_turn(state, seat, new, state.held, up)
 
 
-def _knock(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
+def _knock(state: HoleState, seat: int, action: Action) -> HoleState:
+    rules = VARIANTS[state.variant]
     if not rules.can_knock:
         raise IllegalAction(f"There is no knocking in {rules.name}.")
     _my_turn(state, seat)
@@ -380,17 +489,17 @@ def _knock(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleS
         raise IllegalAction("Knock at the start of your turn, before you draw.")
     if state.phase != PLAY:
         raise IllegalAction("Someone has already knocked.")
-    changes = {
-        "phase": FINAL_TURNS,
-        "finisher": seat,
-        "turn": (seat + 1) % state.players,
-        "version": state.version + 1,
-    }
-    return _evolve(state, changes)
+    new, changes = _successor(state)
+    changes["phase"] = FINAL_TURNS
+    changes["finisher"] = seat
+    changes["turn"] = (seat + 1) % state.players
+    changes["version"] = state.version + 1
+    return new
 
 
-def _swap(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleState:
-    first, second = _positions(rules, action["positions"], 2)
+def _swap(state: HoleState, seat: int, action: Action) -> HoleState:
+    first, second = _positions(state.variant, action["positions"], 2)
+    rules = VARIANTS[state.variant]
     if not rules.can_swap:
         raise IllegalAction(f"There is no rearranging in {rules.name}.")
     if state.phase == TEE_OFF:
@@ -405,38 +514,41 @@ def _swap(state: HoleState, seat: int, action: Action, rules: Variant) -> HoleSt
     up = list(state.face_up[seat])
     layout[first], layout[second] = layout[second], layout[first]
     up[first], up[second] = up[second], up[first]
-    changes = {
-        "layouts": _set(state.layouts, seat, tuple(layout)),
-        "face_up": _set(state.face_up, seat, tuple(up)),
-        "version": state.version + 1,
-    }
-    return _evolve(state, changes)
+    new, changes = _successor(state)
+    changes["layouts"] = _set(state.layouts, seat, tuple(layout))
+    changes["face_up"] = _set(state.face_up, seat, tuple(up))
+    changes["version"] = state.version + 1
+    return new
 
 
 def _end_turn(
-    state: HoleState, seat: int, changes: dict[str, Any], discard: Card, rules: Variant
+    state: HoleState, seat: int, new: HoleState, discard: Card, up: tuple[bool, ...]
 ) -> HoleState:
-    """Lay `discard` on the discard pile, then pass the turn or end the hole."""
+    """Lay `discard` on the discard pile, then pass the turn or end the hole: `new` is
+    the successor so far and `up` the seat's face-up flags after the action."""
+    changes = new.__dict__
     changes["discard_pile"] = state.discard_pile + (discard,)
     changes["discarded"] = state.discarded + (discard,)
     changes["holding"] = None
     changes["held"] = None
     changes["held_from"] = None
     changes["version"] = state.version + 1
-    face_up = changes.get("face_up", state.face_up)
     phase = state.phase
     finisher = state.finisher
-    if False not in face_up[seat]:
+    if False not in up:
+        rules = VARIANTS[state.variant]
         if rules.ends_at_once:
-            return _finish(_evolve(state, changes))
+            return _finish(new)
         if rules.last_turns_after_out and phase == PLAY:
             phase = changes["phase"] = FINAL_TURNS
             finisher = changes["finisher"] = seat
-    following = (seat + 1) % state.players
+    following = seat + 1
+    if following == state.players:
+        following = 0
     if phase == FINAL_TURNS and following == finisher:
-        return _finish(_evolve(state, changes))
+        return _finish(new)
     changes["turn"] = following
-    return _evolve(state, changes)
+    return new
 
 
 def _finish(state: HoleState) -> HoleState:
@@ -465,6 +577,11 @@ _HANDLERS = {
     "discard": _discard,
     "knock": _knock,
     "swap": _swap,
+}
+# Each move's field count, its field beside "type" (or None), and its handler.
+_KINDS = {
+    kind: (len(fields), next(iter(fields - {"type"}), None), _HANDLERS[kind])
+    for kind, fields in _FIELDS.items()
 }
 
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .cards import HOLE_IN_ONE
+from .cards import HOLE_IN_ONE, Card
 
 if TYPE_CHECKING:
     from .variants import Variant
 
 Groups = list[tuple[int, ...]]
+#: Scores a layout of real cards; a `KeyError` or `TypeError` for anything else.
+CardScorer = Callable[[Sequence[Card]], int]
 
 
 class Scoring:
@@ -52,6 +54,19 @@ class Scoring:
         paired = {position for group in groups for position in group}
         total = sum(value for position, value in enumerate(values) if position not in paired)
         return total + self.bonus(cols, ranks, groups)
+
+    def card_scorer(
+        self, rows: int, cols: int, ranks: Mapping[Card, Hashable], values: Mapping[Card, int]
+    ) -> CardScorer:
+        """The scoring of a game's layouts of real cards (of the right size), built once
+        per game with its card tables: the hot path of a hole's end and of `score_layout`."""
+
+        def score(cards: Sequence[Card]) -> int:
+            return self.score(
+                rows, cols, [ranks[card] for card in cards], [values[card] for card in cards]
+            )
+
+        return score
 
 
 class ColumnScoring(Scoring):
@@ -118,6 +133,71 @@ class ColumnScoring(Scoring):
             else:
                 total += values[top] + values[bottom]
         return total + self.pairs_score(paired) if paired else total
+
+    def card_scorer(
+        self, rows: int, cols: int, ranks: Mapping[Card, Hashable], values: Mapping[Card, int]
+    ) -> CardScorer:
+        if rows != 2:
+            return super().card_scorer(rows, cols, ranks, values)
+        columns = [(top, top + cols) for top in range(cols)]
+        # What the matched columns' ranks score together, worked out once per set of ranks.
+        pairs_scores: dict[tuple[Hashable, ...], int] = {}
+
+        def paired_score(paired: list[Hashable]) -> int:
+            key = tuple(paired)
+            extra = pairs_scores.get(key)
+            if extra is None:
+                extra = pairs_scores[key] = self.pairs_score(paired)
+            return extra
+
+        if ranks.keys() == values.keys() and all(
+            ranks[card] == card == values[card] for card in ranks
+        ):
+            # Each card is its own rank and value (Play Nine): once a set has checked
+            # them all, score the cards as they are. A stand-in equal to a card that
+            # passed the check (True for 1) still scores as an int, as it did.
+            known = frozenset(ranks)
+
+            def score_own(cards: Sequence[Card]) -> int:
+                if not known.issuperset(cards):
+                    raise KeyError
+                total = 0
+                paired = None
+                for upper, lower in columns:
+                    top = cards[upper]
+                    bottom = cards[lower]
+                    if top != bottom:
+                        total += top + bottom
+                    elif paired is None:
+                        paired = [top]
+                    else:
+                        paired.append(top)
+                if paired is not None:
+                    total += paired_score(paired)
+                return total if type(total) is int else int(total)
+
+            return score_own
+
+        cells = {card: (ranks[card], values[card]) for card in ranks.keys() & values.keys()}
+        look = cells.__getitem__
+
+        def score(cards: Sequence[Card]) -> int:
+            total = 0
+            paired = None
+            for upper, lower in columns:
+                top, top_value = look(cards[upper])
+                bottom, bottom_value = look(cards[lower])
+                if top != bottom:
+                    total += top_value + bottom_value
+                elif paired is None:
+                    paired = [top]
+                else:
+                    paired.append(top)
+            if paired is not None:
+                total += paired_score(paired)
+            return total
+
+        return score
 
 
 class PlayNineScoring(ColumnScoring):

@@ -23,6 +23,7 @@ from .cards import (
 )
 from .layouts import (
     AdjacentScoring,
+    CardScorer,
     ColumnScoring,
     Groups,
     PlayNineScoring,
@@ -127,8 +128,18 @@ class Variant:
 
     def score(self, cards: Sequence[Card]) -> int:
         """The strokes of a fully face-up layout (row-major); `ValueError` if it is not one."""
-        ranks, values = self._read(cards, "A layout to score must hold only {} cards, all face up.")
-        return self.scoring.score(self.rows, self.cols, ranks, values)
+        if len(cards) != self.rows * self.cols:
+            raise ValueError(f"A {self.name} layout holds {self.size} cards.")
+        try:
+            return self._score_cards(cards)
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"A layout to score must hold only {self.name} cards, all face up."
+            ) from None
+
+    @functools.cached_property
+    def _score_cards(self) -> CardScorer:
+        return self.scoring.card_scorer(self.rows, self.cols, self.ranks, self.values)
 
     def score_ranks(self, ranks: Sequence[Hashable], values: Sequence[float]) -> float:
         """The strokes of a layout given each card's rank and value, unchecked, so that
@@ -255,12 +266,13 @@ VARIANTS: dict[str, Variant] = {
 
 def get_variant(variant: str | Variant) -> Variant:
     """The `Variant` for a key (or the variant itself); `ValueError` when unknown."""
-    if isinstance(variant, Variant):
+    if isinstance(variant, str):
+        rules = VARIANTS.get(variant)
+        if rules is not None:
+            return rules
+    elif isinstance(variant, Variant):
         return variant
-    try:
-        return VARIANTS[variant]
-    except (KeyError, TypeError):
-        raise ValueError(f"Unknown variant {variant!r}.") from None
+    raise ValueError(f"Unknown variant {variant!r}.")
 
 
 # --- the public functions by key, each asking the variant -----------------------------------

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.engine import VARIANTS, new_hole, view
+from games.engine.hole import shuffle
 
 
 def test_cards_are_dealt_one_at_a_time_from_the_dealers_left():
@@ -128,3 +131,17 @@ def test_variants_table():
         "golf-9-3deck": (3, 3, 2, 8, 3),
     }
     assert VARIANTS["play-nine"].name == "Play Nine"
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 52, 108, 162, 1023, 1024, 1500])
+def test_the_engine_shuffles_exactly_as_random_does(size):
+    """Holes dealt and refilled before keep replaying: the engine's shuffle moves the
+    cards and the random source exactly as `random.Random.shuffle` does."""
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        cards = list(range(size))
+        expected = list(cards)
+        shuffle(cards, ours)
+        theirs.shuffle(expected)
+        assert cards == expected
+        assert ours.getstate() == theirs.getstate()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -231,4 +232,28 @@ def test_two_row_columns_score_one_by_one_as_their_pair_groups_say(variant):
         ranks = [rules.ranks[card] for card in cards]
         values = [rules.values[card] for card in cards]
         general = Scoring.score(rules.scoring, rules.rows, rules.cols, ranks, values)
-        assert score_layout(variant, cards) == general, cards
+        score = score_layout(variant, cards)
+        assert score == general, cards
+        assert type(score) is int
+        assert score_layout(variant, tuple(cards)) == score
+
+
+@pytest.mark.parametrize(
+    ("variant", "cards", "message"),
+    [
+        ("play-nine", [1, 2, 3, 4, 5, 6, 7, None], "only Play Nine cards, all face up"),
+        ("play-nine", [1, 2, 3, 4, 5, 6, 7, -1], "only Play Nine cards, all face up"),
+        ("play-nine", [1, 2, 3, 4, 5, 6, 7, [8]], "only Play Nine cards, all face up"),
+        ("play-nine", [1, 2, 3, 4, 5, 6, 7, "7S"], "only Play Nine cards, all face up"),
+        ("play-nine", [1, 2, 3], "A Play Nine layout holds 8 cards."),
+        ("golf-6", ["AS", "2H", "3D", "4C", "5S", 5], "only 6-card Golf cards, all face up"),
+        ("golf-6", ["AS", "2H", "3D", "4C", "5S", "JK"], "only 6-card Golf cards, all face up"),
+        ("golf-4", ["AS", "2H", "3D", None], "only 4-card Golf (knocking) cards, all face up"),
+        ("golf-9", ["AS"] * 8 + [{}], "only 9-card Golf cards, all face up"),
+    ],
+)
+def test_score_layout_names_what_is_wrong(variant, cards, message):
+    """A face-down, unknown or unhashable card, or a layout of the wrong size, is refused
+    with a sentence that says so."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        score_layout(variant, cards)
