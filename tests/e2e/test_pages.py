@@ -134,6 +134,7 @@ CONTROL_BOXES = """
     if (all.some((other) => other !== el && other.contains(el))) continue;
     const style = getComputedStyle(el);
     if (style.visibility === "hidden" || style.display === "none") continue;
+    if (!el.checkVisibility()) continue;  // inside a closed <details>, say
     const r = el.getBoundingClientRect();
     if (r.width < 2 || r.height < 2 || r.right <= 0) continue;  // hidden or off screen
     const name = (el.getAttribute("aria-label") || el.textContent || el.name || el.id).trim();
