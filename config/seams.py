@@ -3,9 +3,11 @@
 Fairway leans on a few internals where the libraries offer no public way:
 
 - channels-redis's pub/sub layer (`PubSubChannelLayer`): a table's announcements reach
-  this process's own viewers at once, and what is published while Redis answers goes
+  this process's own viewers at once, what is published while Redis answers goes
   out in one pipeline (channels-redis publishes one message at a time, and under load
-  announcements queued behind each other for hundreds of milliseconds);
+  announcements queued behind each other for hundreds of milliseconds), and once Redis
+  answers again after an outage every connection is told that news may have been lost
+  (`RESUMED`);
 - daphne's `WebSocketProtocol.serverClose` (`allow_restart_codes`): close codes 1012
   and 1013, so that htmx reconnects after a restart;
 - asgiref's thread-local naming the server's event loop (`server_loop`): a write on a
@@ -25,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -42,6 +45,8 @@ from channels_redis.pubsub import (
 )
 from channels_redis.utils import _wrap_close, decode_hosts
 from django.core.exceptions import ImproperlyConfigured
+
+logger = logging.getLogger(__name__)
 
 #: The versions each seam was written for, as pinned in requirements.txt.
 WRITTEN_FOR = {
@@ -154,6 +159,9 @@ def on_daphne_shutdown(close: Callable[[], Awaitable[None]]) -> None:
 
 #: Bytes of the token that opens every group message a loop's layer publishes.
 ORIGIN_BYTES = 8
+#: The message every connection of a process gets once Redis answers again after an
+#: outage: what was published meanwhile, by this process or others, never arrived.
+RESUMED = {"type": "layer.resumed"}
 
 
 class PubSubChannelLayer(RedisPubSubChannelLayer):
@@ -224,6 +232,37 @@ class _Shard(RedisSingleShardConnection):
                 for *_, sent in batch:
                     if not sent.done():
                         sent.set_result(None)
+
+    async def _do_receiving(self) -> None:
+        # As channels-redis's loop, but it notices an outage and its end. redis-py
+        # reconnects on the next read and subscribes again to everything; messages
+        # published in between are gone, so each connection is told to catch up.
+        lost = False
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=0.1
+                    )
+                    if lost:
+                        lost = False
+                        logger.warning("Redis answers again: every connection catches up.")
+                        self._resumed()
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
+                raise
+            except Exception as error:
+                if not lost:
+                    logger.error("Lost Redis (%s): news waits until it answers.", error)
+                lost = True
+                await asyncio.sleep(1)
+
+    def _resumed(self) -> None:
+        data = self.channel_layer.channel_layer.serialize(RESUMED)
+        for queue in self.channel_layer.channels.values():
+            queue.put_nowait(data)
 
     def _receive_message(self, message) -> None:
         if message is not None:
@@ -305,6 +344,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def release(self) -> None:
         """Let go of what the connection holds beyond its life (its groups). Runs once
         the connection ends, however it ends; channels' own loop has no such step."""
+
+    async def layer_resumed(self, message: dict) -> None:
+        """Redis answers again after an outage (`RESUMED`): news sent meanwhile was lost."""
 
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)

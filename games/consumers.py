@@ -255,6 +255,11 @@ class TableConsumer(LiveConsumer):
         if event.get("wake", True):
             autoplay.ensure_started().poke(self.table_id)
 
+    async def layer_resumed(self, event: dict) -> None:
+        """Redis is back after an outage: news of moves made meanwhile on other processes
+        never came, so show the table as it stands (the parts that changed)."""
+        await self.send_render()
+
     async def send_render(
         self, alert: str = "", version: int | None = None, news: dict | None = None
     ) -> None:
