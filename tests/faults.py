@@ -128,3 +128,24 @@ class PostgresCluster:
     def remove(self) -> None:
         self.stop("immediate")
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def copy_database(source_url: str, cluster: PostgresCluster, name: str) -> str:
+    """Back up the database at `source_url` with pg_dump and restore it into a fresh
+    database `name` of `cluster`, as the README's drill does: the new database's URL."""
+    with tempfile.TemporaryDirectory() as work:
+        dump = Path(work) / "fairway.dump"
+        subprocess.run(
+            [str(PG_BIN / "pg_dump"), "--format=custom", f"--file={dump}", source_url],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        url = cluster.create_database(name)
+        subprocess.run(
+            [str(PG_BIN / "pg_restore"), "--no-owner", f"--dbname={url}", str(dump)],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+    return url

@@ -10,19 +10,26 @@ free port, so it can stop and start it, and runs in the PostgreSQL phase of the 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import time
 
+import psycopg
 import pytest
 from django.conf import settings
+from django.db import connection, transaction
+from websockets.sync.client import connect
 
-from games import engine, selectors, services
+from games import consumers, engine, selectors, services
+from games.engine import state_to_dict
 from games.models import Move, Table
+from games.selectors import replay_states
 from tests import services as outside
-from tests.conftest import DaphneServer, require
+from tests.conftest import DaphneServer, database_url, require
 from tests.factories import make_player
-from tests.faults import RedisServer
+from tests.faults import PostgresCluster, RedisServer, copy_database
+from tests.games.conftest import session_cookie
 from tests.games.helpers import current, quick_action
 from tests.games.test_consumers import frame_for
 from tests.games.test_restart import open_socket, wait_for
@@ -110,6 +117,24 @@ def person_to_act(table: Table) -> tuple[int, dict, int] | None:
     raise AssertionError("no one may act at a settled table")
 
 
+def people_move(table: Table, seats: dict[int, Seat], moves: int) -> list[int]:
+    """People make `moves` moves, bots answering: the versions they were made on. Each
+    is applied and its mover shown it at once, through the mover's own process."""
+    made = []
+    for _ in range(moves):
+        turn = person_to_act(table)
+        if turn is None:
+            break
+        position, action, version = turn
+        seats[position].ws.send(frame_for(action, version))
+        mover = seats[position]
+        assert wait_for(lambda v=version, m=mover: version_of(table) > v or m.alerts, 15)
+        assert not seats[position].alerts, seats[position].alerts
+        assert seats[position].shown(version + 1, 10)
+        made.append(version)
+    return made
+
+
 def four_seats() -> tuple[Table, object, object]:
     """A match in play: Ana and Ben (positions 0 and 1) and two bots."""
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
@@ -167,26 +192,7 @@ def test_redis_away_for_30_s_mid_hole_loses_no_move_and_every_seat_catches_up(
             for seat in seats.values():
                 seat.read(10)
 
-            def play(moves: int) -> list[int]:
-                """People make `moves` moves (bots answer): the versions they were made on."""
-                made = []
-                for _ in range(moves):
-                    turn = person_to_act(table)
-                    if turn is None:
-                        break
-                    position, action, version = turn
-                    seats[position].ws.send(frame_for(action, version))
-                    # Applied (the version moves on) or refused with a message.
-                    assert wait_for(
-                        lambda v=version, p=position: version_of(table) > v or seats[p].alerts,
-                        15,
-                    )
-                    assert not seats[position].alerts, seats[position].alerts
-                    # The mover is shown its move at once, through its own process.
-                    assert seats[position].shown(version + 1, 10)
-                    made.append(version)
-                return made
-
+            play = functools.partial(people_move, table, seats)
             play(2)
             now = version_of(table)
             assert all(seat.shown(now, 10) for seat in seats.values())
@@ -232,3 +238,158 @@ def test_redis_away_for_30_s_mid_hole_loses_no_move_and_every_seat_catches_up(
             assert Move.objects.filter(hole__table=table).count() >= 8
     finally:
         redis.stop()
+
+
+# --- PostgreSQL restarts ----------------------------------------------------------------
+
+
+def socket_for(server: DaphneServer, cookie: bytes, table: Table):
+    return connect(
+        f"{server.ws_url}/ws/tables/{table.pk}/",
+        additional_headers={"Origin": "http://127.0.0.1", "Cookie": cookie.decode()},
+        open_timeout=10,
+    )
+
+
+def fresh_connection() -> None:
+    """Forget this process's connections (the server they went to has gone)."""
+    connection.close()
+    if "pool" in connection.settings_dict.get("OPTIONS", {}):
+        connection.close_pool()
+
+
+@contextlib.contextmanager
+def orm_on(cluster: PostgresCluster, name: str):
+    """This process's ORM reads database `name` of `cluster` within the block."""
+    saved = dict(connection.settings_dict)
+    fresh_connection()
+    connection.settings_dict.update(
+        NAME=name, HOST="127.0.0.1", PORT=cluster.port, USER="postgres", PASSWORD=""
+    )
+    try:
+        yield
+    finally:
+        fresh_connection()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
+
+
+@contextlib.contextmanager
+def restored_copy(table: Table, people):
+    """The test database (with `table` in play and `people` signed in) restored into a
+    cluster of the test's own, and Redis of its own, two daphne processes serving them,
+    and the ORM here reading the copy: (cluster, servers, cookies)."""
+    require("postgres-cluster")
+    require("pg_dump")
+    require("redis-server")
+    cookies = [session_cookie(person) for person in people]
+    cluster = PostgresCluster()
+    redis = RedisServer()
+    try:
+        cluster.init().start()
+        redis.start()
+        url = copy_database(database_url(), cluster, "fairway")
+        with (
+            two_servers({"DATABASE_URL": url, "REDIS_URL": redis.url}) as servers,
+            orm_on(cluster, "fairway"),
+        ):
+            yield cluster, servers, cookies
+    finally:
+        redis.stop()
+        cluster.remove()
+
+
+def consistent(table: Table) -> None:
+    """The move log runs 1, 2, 3... in every hole, and each stored hole is its replay
+    (read under the table's lock, so that no writer is halfway)."""
+    with transaction.atomic():
+        Table.objects.select_for_update().get(pk=table.pk)
+        for hole in Table.objects.get(pk=table.pk).holes.all():
+            seqs = list(hole.moves.values_list("seq", flat=True))
+            assert seqs == list(range(1, len(seqs) + 1))
+            assert hole.state == state_to_dict(replay_states(hole)[-1][0])
+
+
+def told(mover: Seat, version: int) -> str:
+    """What the mover of a move made on `version` is told: an alert, or (none) its move
+    shown."""
+    deadline = time.monotonic() + 40
+    while not mover.alerts and (mover.version or 0) <= version:
+        assert time.monotonic() < deadline, "the mover was told nothing"
+        mover.read(deadline - time.monotonic())
+    return mover.alerts.pop() if mover.alerts else ""
+
+
+def test_postgres_restarting_mid_hole_applies_a_move_in_flight_once_or_not_at_all(
+    transactional_db,
+):
+    """PostgreSQL restarts while a player's move is on its way. The move is applied once
+    or not at all and the player is told which; the socket stays open; each worker gets
+    new connections on its own and play goes on, bots included."""
+    require_postgres_database()
+    table, ana, ben = four_seats()
+    with restored_copy(table, [ana, ben]) as (cluster, (one, two), cookies):
+        with (
+            socket_for(one, cookies[0], table) as ana_ws,
+            socket_for(two, cookies[1], table) as ben_ws,
+        ):
+            seats = {0: Seat(ana_ws, "Ana"), 1: Seat(ben_ws, "Ben")}
+            for seat in seats.values():
+                seat.read(10)
+            assert people_move(table, seats, 2)
+
+            def moves() -> int:
+                return Move.objects.filter(hole__table=table).count()
+
+            # A move surely in flight: it waits on the table's row, held here, when the
+            # database restarts. Its transaction dies with the server: not made.
+            position, action, version = person_to_act(table)
+            mover, before = seats[position], moves()
+            locker = psycopg.connect(cluster.url("fairway"))
+            try:
+                locker.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [table.pk])
+                mover.ws.send(frame_for(action, version))
+                with connection.cursor() as cursor:
+                    assert wait_for(lambda: a_move_waits(cursor), 15)
+                cluster.stop("fast")
+            finally:
+                with contextlib.suppress(psycopg.Error):
+                    locker.close()
+            fresh_connection()
+            cluster.start()
+            assert told(mover, version) == consumers.MOVE_NOT_MADE
+            assert version_of(table) == version and moves() == before
+            # Try again: the workers reconnected on their own.
+            assert people_move(table, seats, 3)
+
+            # A move just sent when the server restarts: made or not, and said so.
+            position, action, version = person_to_act(table)
+            mover, before = seats[position], moves()
+            mover.ws.send(frame_for(action, version))
+            cluster.stop("fast")
+            fresh_connection()
+            cluster.start()
+            message = told(mover, version)
+            made = version_of(table) > version
+            assert message in {"", consumers.MOVE_MADE, consumers.MOVE_NOT_MADE}
+            assert made == (message != consumers.MOVE_NOT_MADE)
+            if not made:
+                assert moves() == before
+
+            assert people_move(table, seats, 4)
+            now = version_of(table)
+            assert all(seat.shown(now, 10) for seat in seats.values())
+            assert not [seat.alerts for seat in seats.values() if seat.alerts]
+        for server in (one, two):
+            assert server.process.poll() is None
+        consistent(table)
+
+
+def a_move_waits(cursor) -> bool:
+    """A move's statement (the one-statement move, or the locking read of a move on an old
+    copy) waits on a lock."""
+    cursor.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        " AND (query LIKE '%%INSERT INTO \"games_move\"%%' OR query LIKE '%%FOR UPDATE OF t%%')"
+    )
+    return cursor.fetchone()[0] > 0
