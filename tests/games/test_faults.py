@@ -393,3 +393,60 @@ def a_move_waits(cursor) -> bool:
         " AND (query LIKE '%%INSERT INTO \"games_move\"%%' OR query LIKE '%%FOR UPDATE OF t%%')"
     )
     return cursor.fetchone()[0] > 0
+
+
+# --- backup and restore -----------------------------------------------------------------
+
+
+def test_a_backup_restored_into_a_fresh_database_resumes_the_tables_in_play(transactional_db):
+    """The README's drill: pg_dump while two workers serve a hole in play (bots moving),
+    the workers stop, the dump is restored into a fresh database of another server and a
+    worker started on it. The table resumes where the backup has it: its people are
+    still signed in, their moves apply, bots play on, every hole is its replay."""
+    require_postgres_database()
+    require("redis-server")
+    require("postgres-cluster")
+    require("pg_dump")
+    table, ana, ben = four_seats()
+    cookies = [session_cookie(person) for person in (ana, ben)]
+    redis, cluster = RedisServer(), PostgresCluster()
+    try:
+        redis.start()
+        cluster.init().start()
+        with (
+            two_servers({"REDIS_URL": redis.url}) as (one, two),
+            socket_for(one, cookies[0], table) as ana_ws,
+            socket_for(two, cookies[1], table) as ben_ws,
+        ):
+            seats = {0: Seat(ana_ws, "Ana"), 1: Seat(ben_ws, "Ben")}
+            for seat in seats.values():
+                seat.read(10)
+            # The backup, taken as a move and the bots' answers are under way.
+            position, action, version = person_to_act(table)
+            seats[position].ws.send(frame_for(action, version))
+            copy_database(database_url(), cluster, "fairway_restored")
+        url = cluster.url("fairway_restored")
+        restored = DaphneServer(extra_env={**QUICK, "DATABASE_URL": url, "REDIS_URL": redis.url})
+        with orm_on(cluster, "fairway_restored"):
+            consistent(table)
+            bots_moved = Move.objects.filter(hole__table=table, by_bot=True).count()
+            at_backup = version_of(table)
+            try:
+                restored.start()
+                with (
+                    socket_for(restored, cookies[0], table) as ana_ws,
+                    socket_for(restored, cookies[1], table) as ben_ws,
+                ):
+                    seats = {0: Seat(ana_ws, "Ana"), 1: Seat(ben_ws, "Ben")}
+                    for seat in seats.values():
+                        seat.read(10)
+                        assert seat.version >= at_backup
+                    assert people_move(table, seats, 4)
+                assert restored.process.poll() is None
+            finally:
+                restored.stop()
+            consistent(table)
+            assert Move.objects.filter(hole__table=table, by_bot=True).count() > bots_moved
+    finally:
+        redis.stop()
+        cluster.remove()
