@@ -10,6 +10,8 @@ Fairway leans on a few internals where the libraries offer no public way:
   (`RESUMED`);
 - daphne's `WebSocketProtocol.serverClose` (`allow_restart_codes`): close codes 1012
   and 1013, so that htmx reconnects after a restart;
+- daphne's `WebSocketProtocol.onOpen` (`drop_slow_readers`): a client that stops
+  reading is dropped instead of Twisted buffering what it is sent without bound;
 - asgiref's thread-local naming the server's event loop (`server_loop`): a write on a
   worker thread hands its announcement to the loop instead of waiting for it;
 - psycopg's server-binding cursor class as Django wraps it (`server_binding_cursor`):
@@ -29,6 +31,7 @@ import contextlib
 import functools
 import logging
 import os
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version
@@ -124,6 +127,85 @@ def allow_restart_codes() -> None:
 
     server_close.allows_restart_codes = True
     WebSocketProtocol.serverClose = server_close
+
+
+#: The kernel's send buffer of each WebSocket connection (it doubles it for its own use).
+SEND_BUFFER_BYTES = 256 * 1024
+
+
+class _SlowReaderGuard:
+    """A streaming producer on a WebSocket's transport. Twisted pauses it while more
+    than its buffer (64 KiB) waits to be written to the client, and resumes it once that
+    is written: paused for `seconds`, the client reads too slowly and is dropped."""
+
+    def __init__(self, protocol, seconds: float, previous=None) -> None:
+        self.protocol = protocol
+        self.seconds = seconds
+        self.previous = previous
+        self.timer = None
+
+    def pauseProducing(self) -> None:
+        if self.previous is not None:
+            self.previous.pauseProducing()
+        if self.timer is None:
+            from twisted.internet import reactor
+
+            self.timer = reactor.callLater(self.seconds, self.drop)
+
+    def resumeProducing(self) -> None:
+        if self.previous is not None:
+            self.previous.resumeProducing()
+        self._stand_down()
+
+    def stopProducing(self) -> None:
+        if self.previous is not None:
+            self.previous.stopProducing()
+        self._stand_down()
+
+    def _stand_down(self) -> None:
+        if self.timer is not None and self.timer.active():
+            self.timer.cancel()
+        self.timer = None
+
+    def drop(self) -> None:
+        self.timer = None
+        logger.warning("Dropped a WebSocket client that read nothing for %s s", self.seconds)
+        self.protocol.dropConnection(abort=True)
+
+
+def drop_slow_readers(seconds: float) -> None:
+    """Drop a WebSocket client that has left more than the socket's send buffer and 64
+    KiB unread for `seconds` (a no-op without daphne, or when `seconds` is 0). Twisted
+    buffers whatever is written to a connection, without bound, however slowly the
+    client reads; dropped, the client reconnects (htmx does after 1006) and gets a full
+    render."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:
+        return
+    original = getattr(WebSocketProtocol.onOpen, "wrapped", WebSocketProtocol.onOpen)
+    if not seconds:
+        WebSocketProtocol.onOpen = original
+        return
+
+    def on_open(self) -> None:
+        original(self)
+        # Linux grows a socket's send buffer up to 4 MiB, which hides a stalled client
+        # from Twisted for minutes; a fixed one still holds seconds of frames.
+        with contextlib.suppress(AttributeError, OSError):
+            self.transport.getHandle().setsockopt(
+                socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES
+            )
+        # The HTTP channel that made the upgrade is the transport's producer still: the
+        # guard takes its place and passes each call on to it.
+        transport = self.transport
+        guard = _SlowReaderGuard(self, seconds, getattr(transport, "producer", None))
+        if guard.previous is not None:
+            transport.unregisterProducer()
+        transport.registerProducer(guard, True)
+
+    on_open.wrapped = original
+    WebSocketProtocol.onOpen = on_open
 
 
 def on_daphne_start(start: Callable[[], object]) -> None:

@@ -9,10 +9,14 @@ free port, so it can stop and start it, and runs in the PostgreSQL phase of the 
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
 import json
+import os
 import re
+import socket
+import threading
 import time
 
 import psycopg
@@ -450,3 +454,98 @@ def test_a_backup_restored_into_a_fresh_database_resumes_the_tables_in_play(tran
     finally:
         redis.stop()
         cluster.remove()
+
+
+# --- a client that reads nothing ----------------------------------------------------
+
+
+def masked(text: str) -> bytes:
+    """A client's text frame (clients mask theirs)."""
+    payload, mask = text.encode(), os.urandom(4)
+    length = len(payload)
+    size = bytes([0x80 | length]) if length < 126 else bytes([0xFE]) + length.to_bytes(2, "big")
+    return bytes([0x81]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def reader_that_stops(server: DaphneServer, cookie: bytes, table: Table) -> socket.socket:
+    """A socket to the table that reads the handshake's answer and nothing more, with a
+    small receive buffer, as a client on a link that has stalled."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            f"GET /ws/tables/{table.pk}/ HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nOrigin: http://127.0.0.1\r\n"
+            f"Cookie: {cookie.decode()}\r\n\r\n"
+        ).encode()
+    )
+    answer = b""
+    while not answer.endswith(b"\r\n\r\n"):
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return sock
+
+
+#: How long the stalled client keeps asking without reading: the issue's minute.
+STALLED = 60.0
+
+
+def test_a_client_that_reads_nothing_is_dropped_and_the_others_play_on(transactional_db):
+    """Ana's second tab stalls: it reads nothing, yet asks for the whole table 8 times a
+    second (each answer a full render). The server does not buffer its frames for ever:
+    within the minute it drops the connection, which then reconnects and gets the table
+    as it stands. Meanwhile Ana and Ben, on both processes, play on and see every move."""
+    require_postgres_database()
+    require("redis-server")
+    table, ana, ben = four_seats()
+    cookie = session_cookie(ana)
+    redis = RedisServer().start()
+    try:
+        with (
+            two_servers({"REDIS_URL": redis.url}) as (one, two),
+            open_socket(one, ana, table) as ana_ws,
+            open_socket(two, ben, table) as ben_ws,
+        ):
+            seats = {0: Seat(ana_ws, "Ana"), 1: Seat(ben_ws, "Ben")}
+            for seat in seats.values():
+                seat.read(10)
+            stalled = reader_that_stops(one, cookie, table)
+            dropped = threading.Event()
+            stop = threading.Event()
+
+            def ask() -> None:
+                sync = masked(json.dumps({"type": "sync", "version": "0"}))
+                try:
+                    while not stop.wait(0.125):
+                        stalled.sendall(sync)
+                except OSError:  # reset by the server
+                    dropped.set()
+
+            asker = threading.Thread(target=ask)
+            asker.start()
+            started, made = time.monotonic(), []
+            try:
+                while not dropped.is_set() and time.monotonic() - started < STALLED:
+                    # Until the hole is over (the next waits on a long pause).
+                    made += people_move(table, seats, 1)
+                    dropped.wait(0.5)
+                assert dropped.wait(max(0.0, STALLED - (time.monotonic() - started)))
+            finally:
+                stop.set()
+                asker.join()
+                stalled.close()
+            assert logged(one, "Dropped a WebSocket client") == ["Dropped a WebSocket client"]
+            # The others played on meanwhile, each move shown to its mover at once (by
+            # people_move); now both are shown the table as it stands.
+            assert made
+            now = version_of(table)
+            assert all(seat.shown(now, 10) for seat in seats.values())
+            # The dropped tab reconnects, as htmx does after 1006, and is resynced.
+            with socket_for(one, cookie, table) as again:
+                assert f'data-version="{version_of(table)}"' in again.recv(timeout=10)
+            assert one.process.poll() is None
+    finally:
+        redis.stop()
