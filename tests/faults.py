@@ -102,8 +102,9 @@ class PostgresCluster:
         return self
 
     def stop(self, mode: str = "fast") -> None:
-        """Stop the server: `fast` ends every session at once (their transactions roll
-        back), as a restart by an administrator or a supervisor does."""
+        """Stop the server: `fast` ends every session (their open transactions roll back),
+        as a restart by an administrator or a supervisor does; `immediate` exits at once,
+        as a crash, and the next start recovers."""
         if (self.data / "postmaster.pid").exists():
             self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
 
