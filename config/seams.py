@@ -3,11 +3,15 @@
 Fairway leans on a few internals where the libraries offer no public way:
 
 - channels-redis's pub/sub layer (`PubSubChannelLayer`): a table's announcements reach
-  this process's own viewers at once, and what is published while Redis answers goes
+  this process's own viewers at once, what is published while Redis answers goes
   out in one pipeline (channels-redis publishes one message at a time, and under load
-  announcements queued behind each other for hundreds of milliseconds);
+  announcements queued behind each other for hundreds of milliseconds), and once Redis
+  answers again after an outage every connection is told that news may have been lost
+  (`RESUMED`);
 - daphne's `WebSocketProtocol.serverClose` (`allow_restart_codes`): close codes 1012
   and 1013, so that htmx reconnects after a restart;
+- daphne's `WebSocketProtocol.onOpen` (`drop_slow_readers`): a client that stops
+  reading is dropped instead of Twisted buffering what it is sent without bound;
 - asgiref's thread-local naming the server's event loop (`server_loop`): a write on a
   worker thread hands its announcement to the loop instead of waiting for it;
 - psycopg's server-binding cursor class as Django wraps it (`server_binding_cursor`):
@@ -25,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version
@@ -42,6 +48,8 @@ from channels_redis.pubsub import (
 )
 from channels_redis.utils import _wrap_close, decode_hosts
 from django.core.exceptions import ImproperlyConfigured
+
+logger = logging.getLogger(__name__)
 
 #: The versions each seam was written for, as pinned in requirements.txt.
 WRITTEN_FOR = {
@@ -121,6 +129,85 @@ def allow_restart_codes() -> None:
     WebSocketProtocol.serverClose = server_close
 
 
+#: The kernel's send buffer of each WebSocket connection (it doubles it for its own use).
+SEND_BUFFER_BYTES = 256 * 1024
+
+
+class _SlowReaderGuard:
+    """A streaming producer on a WebSocket's transport. Twisted pauses it while more
+    than its buffer (64 KiB) waits to be written to the client, and resumes it once that
+    is written: paused for `seconds`, the client reads too slowly and is dropped."""
+
+    def __init__(self, protocol, seconds: float, previous=None) -> None:
+        self.protocol = protocol
+        self.seconds = seconds
+        self.previous = previous
+        self.timer = None
+
+    def pauseProducing(self) -> None:
+        if self.previous is not None:
+            self.previous.pauseProducing()
+        if self.timer is None:
+            from twisted.internet import reactor
+
+            self.timer = reactor.callLater(self.seconds, self.drop)
+
+    def resumeProducing(self) -> None:
+        if self.previous is not None:
+            self.previous.resumeProducing()
+        self._stand_down()
+
+    def stopProducing(self) -> None:
+        if self.previous is not None:
+            self.previous.stopProducing()
+        self._stand_down()
+
+    def _stand_down(self) -> None:
+        if self.timer is not None and self.timer.active():
+            self.timer.cancel()
+        self.timer = None
+
+    def drop(self) -> None:
+        self.timer = None
+        logger.warning("Dropped a WebSocket client that read nothing for %s s", self.seconds)
+        self.protocol.dropConnection(abort=True)
+
+
+def drop_slow_readers(seconds: float) -> None:
+    """Drop a WebSocket client that has left more than the socket's send buffer and 64
+    KiB unread for `seconds` (a no-op without daphne, or when `seconds` is 0). Twisted
+    buffers whatever is written to a connection, without bound, however slowly the
+    client reads; dropped, the client reconnects (htmx does after 1006) and gets a full
+    render."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:
+        return
+    original = getattr(WebSocketProtocol.onOpen, "wrapped", WebSocketProtocol.onOpen)
+    if not seconds:
+        WebSocketProtocol.onOpen = original
+        return
+
+    def on_open(self) -> None:
+        original(self)
+        # Linux grows a socket's send buffer up to 4 MiB, which hides a stalled client
+        # from Twisted for minutes; a fixed one still holds seconds of frames.
+        with contextlib.suppress(AttributeError, OSError):
+            self.transport.getHandle().setsockopt(
+                socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES
+            )
+        # The HTTP channel that made the upgrade is the transport's producer still: the
+        # guard takes its place and passes each call on to it.
+        transport = self.transport
+        guard = _SlowReaderGuard(self, seconds, getattr(transport, "producer", None))
+        if guard.previous is not None:
+            transport.unregisterProducer()
+        transport.registerProducer(guard, True)
+
+    on_open.wrapped = original
+    WebSocketProtocol.onOpen = on_open
+
+
 def on_daphne_start(start: Callable[[], object]) -> None:
     """Call `start()` in daphne's event loop as soon as it runs (a no-op elsewhere).
 
@@ -154,6 +241,9 @@ def on_daphne_shutdown(close: Callable[[], Awaitable[None]]) -> None:
 
 #: Bytes of the token that opens every group message a loop's layer publishes.
 ORIGIN_BYTES = 8
+#: The message every connection of a process gets once Redis answers again after an
+#: outage: what was published meanwhile, by this process or others, never arrived.
+RESUMED = {"type": "layer.resumed"}
 
 
 class PubSubChannelLayer(RedisPubSubChannelLayer):
@@ -224,6 +314,37 @@ class _Shard(RedisSingleShardConnection):
                 for *_, sent in batch:
                     if not sent.done():
                         sent.set_result(None)
+
+    async def _do_receiving(self) -> None:
+        # As channels-redis's loop, but it notices an outage and its end. redis-py
+        # reconnects on the next read and subscribes again to everything; messages
+        # published in between are gone, so each connection is told to catch up.
+        lost = False
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=0.1
+                    )
+                    if lost:
+                        lost = False
+                        logger.warning("Redis answers again: every connection catches up.")
+                        self._resumed()
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
+                raise
+            except Exception as error:
+                if not lost:
+                    logger.error("Lost Redis (%s): news waits until it answers.", error)
+                lost = True
+                await asyncio.sleep(1)
+
+    def _resumed(self) -> None:
+        data = self.channel_layer.channel_layer.serialize(RESUMED)
+        for queue in self.channel_layer.channels.values():
+            queue.put_nowait(data)
 
     def _receive_message(self, message) -> None:
         if message is not None:
@@ -305,6 +426,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def release(self) -> None:
         """Let go of what the connection holds beyond its life (its groups). Runs once
         the connection ends, however it ends; channels' own loop has no such step."""
+
+    async def layer_resumed(self, message: dict) -> None:
+        """Redis answers again after an outage (`RESUMED`): news sent meanwhile was lost."""
 
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)

@@ -167,6 +167,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# A WebSocket client that leaves over 64 KiB unread this long is dropped (it reconnects
+# and resyncs) rather than have the server buffer its frames without bound; 0: never.
+FAIRWAY_WS_SLOW_SECONDS = float(os.environ.get("FAIRWAY_WS_SLOW_SECONDS", "10"))
+
 # Live play: how long a bot waits before its move and the end of a hole stays shown.
 FAIRWAY_BOT_DELAY = float(os.environ.get("FAIRWAY_BOT_DELAY", "0.8"))
 FAIRWAY_HOLE_PAUSE = float(os.environ.get("FAIRWAY_HOLE_PAUSE", "4"))

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import InterfaceError, OperationalError, connections
 from django.utils import timezone
 
 from . import services, store
@@ -113,8 +113,12 @@ class Driver:
                     self.due.update((t, now + wait) for t, wait in found.items())
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as error:
                 logger.exception("The table driver failed; it retries at the next sweep.")
+                if isinstance(error, (OperationalError, InterfaceError)):
+                    # PostgreSQL restarted: the pool's other idle connections are broken too.
+                    with contextlib.suppress(Exception):
+                        await database_sync_to_async(store.discard_broken_connections)()
                 self.due.clear()
                 self.next_sweep = loop.time() + SWEEP_SECONDS
             if self.changed:

@@ -11,6 +11,10 @@ it keeps on), and when the server shuts down every connection is closed with 101
 so that htmx reconnects (to this process once restarted, or to another).
 A client that may have missed news sends `{"type": "sync", "version": V}` now and
 then and gets a full render when V is not the table's version.
+
+Should the database go away in the middle of a move (PostgreSQL restarting), the
+connection stays open: once the database answers, the player is told whether the move
+was made, with the table as it stands.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 import weakref
 from typing import Any
@@ -25,13 +30,17 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
 
 from config.seams import LiveConsumer
 
-from . import announce, autoplay, frames, live, services
+from . import announce, autoplay, frames, live, services, store
 from .autoplay import move_call
 from .models import Table
-from .selectors import may_watch, signed_in, table_version
+from .selectors import made_since, may_watch, signed_in, table_version
+
+logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 ACTION_TYPES = {"tee_off", "draw", "replace", "flip", "discard", "knock", "swap"}
@@ -50,6 +59,17 @@ CLOSE_FLOOD = 4429
 CLOSE_SIGN_IN = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_RESTART = 1012
+# The database lost in the middle of a move: how long to wait for it to answer again
+# (a PostgreSQL restart takes a few seconds), and what the player is told.
+LOST_DATABASE_SECONDS = 30
+MOVE_MADE = "The server lost its database for a moment, but your move was made."
+MOVE_NOT_MADE = "The server lost its database for a moment: your move was not made. Try again."
+MOVE_UNKNOWN = (
+    "The server has lost its database: your move may not have been made. "
+    "The table shows how it stands once the database is back."
+)
+#: The errors of a database connection that broke (PostgreSQL restarting or gone).
+LOST = (OperationalError, InterfaceError)
 
 
 class TokenBucket:
@@ -217,6 +237,7 @@ class TableConsumer(LiveConsumer):
                 self.shown = {}
                 await self.send_render()
             return
+        since = timezone.now()
         try:
             if kind == "next_hole":
                 await move_call(services.next_hole)(
@@ -238,6 +259,33 @@ class TableConsumer(LiveConsumer):
             await self.send_render(alert=str(error))
         except services.GameError as error:
             await self.send_alert(str(error))
+        except LOST:
+            logger.warning("Lost the database during a move at table %s", self.table_id)
+            await self.tell_whether_made(kind, version, since)
+
+    async def tell_whether_made(self, kind: str, version: int, since) -> None:
+        """The database broke off a move made on `version` at `since`: once it answers,
+        say whether the move was applied (the table as it stands with it)."""
+        deadline = time.monotonic() + LOST_DATABASE_SECONDS
+        while True:
+            try:
+                await database_sync_to_async(store.discard_broken_connections)()
+                if kind == "next_hole":
+                    now = await database_sync_to_async(table_version)(self.table_id)
+                    made = now is not None and now > version
+                else:
+                    made = await database_sync_to_async(made_since)(
+                        self.table_id, self.user, kind, since
+                    )
+                break
+            except LOST:
+                if time.monotonic() > deadline:
+                    await self.send_alert(MOVE_UNKNOWN)
+                    return
+                await asyncio.sleep(1)
+        self.shown = {}
+        if not await self.send_render(alert=MOVE_MADE if made else MOVE_NOT_MADE):
+            await self.send_alert(MOVE_UNKNOWN)
 
     async def account_changed(self, event: dict) -> None:
         """The account was saved: a new password signs out every other session, and
@@ -255,12 +303,25 @@ class TableConsumer(LiveConsumer):
         if event.get("wake", True):
             autoplay.ensure_started().poke(self.table_id)
 
+    async def layer_resumed(self, event: dict) -> None:
+        """Redis is back after an outage: news of moves made meanwhile on other processes
+        never came, so show the table as it stands (the parts that changed)."""
+        await self.send_render()
+
     async def send_render(
         self, alert: str = "", version: int | None = None, news: dict | None = None
-    ) -> None:
+    ) -> bool:
+        """Send the parts of the table that changed since this connection's last frame;
+        False when the database could not be read (the page's sync catches up later)."""
         # A version this process holds, or can make from the announced news, renders
         # from memory; anything else takes one read that the table's viewers share.
-        parts = await frames.live_parts(self.table_id, self.user, alert, version, news)
+        try:
+            parts = await frames.live_parts(self.table_id, self.user, alert, version, news)
+        except LOST:
+            logger.warning("Lost the database rendering table %s", self.table_id)
+            with contextlib.suppress(*LOST):
+                await database_sync_to_async(store.discard_broken_connections)()
+            return False
         # Only the parts that changed since this connection's last frame: the scorecard,
         # a third of a frame, stays as it is through a hole, and so does the keyboard's
         # place on it. The alert is always sent, as a page's own requests swap it too.
@@ -269,6 +330,7 @@ class TableConsumer(LiveConsumer):
         )
         self.shown = parts
         await self.send(text_data=html)
+        return True
 
     async def send_alert(self, message: str) -> None:
         await self.send(text_data=live.render_alert(message))

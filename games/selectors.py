@@ -264,6 +264,19 @@ def table_version(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
+def made_since(table_id: int, player, kind: str, since: datetime) -> bool:
+    """Whether `player` has made a move of `kind` at the table since `since`: after the
+    database was lost in the middle of a move, whether the move was applied."""
+    position = (
+        Seat.objects.filter(table_id=table_id, player=player).values_list("position", flat=True)
+    ).first()
+    moves = Move.objects.filter(hole__table_id=table_id, created_at__gte=since, by_bot=False)
+    return any(
+        move.hole.seat_positions[move.seat] == position and move.action.get("type") == kind
+        for move in moves.select_related("hole")
+    )
+
+
 # --- what a table waits for ----------------------------------------------------------
 
 

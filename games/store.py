@@ -48,6 +48,19 @@ def bound_cursor():
     return connection.make_cursor(cursor)
 
 
+def discard_broken_connections() -> None:
+    """After a connection turned out broken (PostgreSQL restarted), test every idle one
+    of the worker's pool and replace those that fail, instead of failing once more with
+    each. A check on every checkout would cost each move a round trip; this costs one
+    per idle connection, after a failure only."""
+    if connection.vendor != "postgresql":
+        return
+    connection.close()  # Django replaces a broken connection on its next use.
+    pool = connection.pool
+    if pool is not None:
+        pool.check()
+
+
 def insert(cursor, obj, *, returning: bool = False) -> None:
     """INSERT `obj` as one row. Its primary key stays unset; with `returning`, the
     statement returns it for the caller to fetch from `cursor` (after the pipeline)."""

@@ -1,4 +1,6 @@
-"""Which outside services the suite can reach: PostgreSQL, Redis, Chromium.
+"""Which outside services the suite can reach: PostgreSQL, Redis, Chromium, and the
+server programs that fault tests start for themselves (redis-server, initdb and pg_ctl,
+pg_dump and pg_restore).
 
 As a script (`python tests/services.py postgres redis`) it exits 0 when all are there.
 When one is missing it exits 1 with a note (the suite skips that part), or, under
@@ -11,10 +13,19 @@ import os
 import shutil
 import socket
 import sys
+from pathlib import Path
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 POSTGRES_ADDR = ("127.0.0.1", 5432)
 REDIS_ADDR = ("127.0.0.1", 6379)
+#: PostgreSQL's server programs (initdb, pg_ctl) and its clients of the same version.
+PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+#: Programs a fault test runs, by the name the test requires.
+PROGRAMS = {
+    "redis-server": ["redis-server"],
+    "postgres-cluster": [str(PG_BIN / "initdb"), str(PG_BIN / "pg_ctl")],
+    "pg_dump": [str(PG_BIN / n) for n in ("pg_dump", "pg_restore", "createdb")],
+}
 
 
 def in_ci() -> bool:
@@ -38,6 +49,9 @@ def missing(name: str) -> str | None:
     if name == "chromium":
         found = os.path.exists(CHROMIUM) or shutil.which("chromium")
         return None if found else f"Chromium is not installed at {CHROMIUM}"
+    if name in PROGRAMS:
+        absent = [p for p in PROGRAMS[name] if shutil.which(p) is None]
+        return f"{', '.join(absent)} not found" if absent else None
     raise ValueError(f"unknown service {name!r}")
 
 
