@@ -1,9 +1,13 @@
-"""The live parts of a table page: alert, status, board, scorecard and move log.
+"""The live parts of a table page (alert, status, board, scorecard, move log), and
+every other fragment that shows cards.
 
-Every move re-renders some of them for every viewer of the table, so they are Jinja2
-templates (`games/jinja2/games/live/`), which compile to Python and render several
-times faster than Django's. The table page renders the same templates, so what a
-player sees after a reload and after a push cannot drift apart.
+Every move re-renders some of the live parts for every viewer of the table, so they
+are Jinja2 templates (`games/jinja2/games/live/`), which compile to Python and render
+several times faster than Django's. The table page renders the same templates, so
+what a player sees after a reload and after a push cannot drift apart. So that cards
+are drawn one way everywhere, every fragment that shows them (a replay's felt, the
+rules' examples) is a Jinja2 template too (`fragment`), each card drawn by
+`cards.tile`; the pages around them stay Django templates.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from jinja2 import ChainableUndefined, Environment, Template
 
-from .templatetags.cards import course
+from .cards import course, slot_tile, tile
 
 PARTS = ("alert", "status", "board", "scorecard", "log")
 
@@ -26,6 +30,8 @@ def environment(**options) -> Environment:
     env.globals.update(
         url=lambda name, *args: reverse(name, args=args),
         course_html=course,
+        card=tile,
+        slot_card=slot_tile,
     )
     return env
 
@@ -42,6 +48,11 @@ def render(part: str, context: dict) -> SafeString:
         if not env.auto_reload:  # Jinja2's own lookup costs as much as a small render.
             _templates[part] = template
     return mark_safe(template.render(context))
+
+
+def fragment(name: str, context: dict) -> SafeString:
+    """The fragment `games/<name>.html` (one that shows cards) for a Django page."""
+    return mark_safe(engines["jinja2"].env.get_template(f"games/{name}.html").render(context))
 
 
 def page_parts(context: dict) -> dict[str, SafeString]:

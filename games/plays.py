@@ -63,14 +63,15 @@ class Step:
     moves: tuple[Move, ...] = ()
     #: `after.hole` is a new hole (its id is known once written).
     dealt: bool = False
-    #: Seat positions whose bot gave the seat back to its player by their acting.
-    taken_back: tuple[int, ...] = ()
+    #: Seats whose bot changes, as (position, the new bot level: "" for none).
+    seats_changed: tuple[tuple[int, str], ...] = ()
     #: What other processes make the version from (None: they read it instead).
     news: dict | None = None
 
     @property
     def hole_over(self) -> bool:
-        return not self.dealt and self.after.hole.finished_at is not None
+        """A move of this step ended the hole."""
+        return bool(self.moves) and self.after.hole.finished_at is not None
 
     @property
     def match_over(self) -> bool:
@@ -157,13 +158,13 @@ def play(
         grid = grid.scored(hole.number, dict(zip(hole.seat_positions, state.scores, strict=True)))
         if grid.status().over:
             table.status, table.finished_at = Table.Status.FINISHED, at
-    seats, taken_back = before.seats, ()
+    seats, changed = before.seats, ()
     if not by_bot and person.bot_level:
         seats = {**seats, position: dataclasses.replace(person, bot_level="")}
-        taken_back = (position,)
+        changed = ((position, ""),)
     after = Snapshot(table, hole, state, grid, seats)
     news = None
-    if table.status == Table.Status.PLAYING and not taken_back:
+    if table.status == Table.Status.PLAYING and not changed:
         news = {
             "move": {
                 "hole": hole.pk,
@@ -173,7 +174,19 @@ def play(
                 "at": at.timestamp(),
             }
         }
-    return Step(before, after, (move,), taken_back=taken_back, news=news)
+    return Step(before, after, (move,), seats_changed=changed, news=news)
+
+
+def hand_over(before: Snapshot, position: int, level: str, at: datetime) -> Step:
+    """The seat at `position` is played from now on by a bot at `level` (its player
+    stepped away), or by its player again (`level` ""). Other processes read it."""
+    if before.table.status != Table.Status.PLAYING:
+        raise GameError("The match is not in play.")
+    seat = before.seats[position]
+    seats = {**before.seats, position: dataclasses.replace(seat, bot_level=level)}
+    table = _next_table(before.table, at)
+    after = Snapshot(table, before.hole, before.state, before.grid, seats)
+    return Step(before, after, seats_changed=((position, level),))
 
 
 def then(first: Step, second: Step) -> Step:
@@ -185,7 +198,7 @@ def then(first: Step, second: Step) -> Step:
         first.before,
         second.after,
         first.moves + second.moves,
-        taken_back=first.taken_back + second.taken_back,
+        seats_changed=first.seats_changed + second.seats_changed,
         news=news,
     )
 

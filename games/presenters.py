@@ -18,9 +18,9 @@ from django.utils import timezone
 from games import engine
 from games.engine.match import HOLES
 
+from .cards import course as course_html
 from .models import Hole, Seat, Table
 from .selectors import TableData, pending, table_data, viewer_seat
-from .templatetags.cards import course as course_html
 
 
 @dataclass

@@ -350,15 +350,16 @@ def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -
 
 def _change(
     table_id: int,
-    version: int,
-    derive: Callable[[plays.Snapshot], plays.Step],
+    version: int | None,
+    derive: Callable[[plays.Snapshot], plays.Step | None],
     *,
     held: Holding | None = None,
     stale: str = STALE,
-) -> MoveResult:
-    """The one way a table changes in play: read it, check the caller's version, derive
-    the next version (`plays`), write it on condition that the table is still at the
-    version read (`store.write`), then announce it.
+) -> MoveResult | None:
+    """The one way a table changes in play: read it, check the caller's version (None:
+    the caller asks of the table as it stands), derive the next version (`plays`; None:
+    nothing to do), write it on condition that the table is still at the version read
+    (`store.write`), then announce it.
 
     `held`: the table at `version` as the caller's process holds it, which saves the
     read, and which renders the caller's process's frames of the step ahead while it
@@ -372,7 +373,7 @@ def _change(
             snapshot, fresh = selectors.snapshot(table_id), True
             if snapshot is None:
                 raise GameError("There is no such table.")
-        if snapshot.table.version != version:
+        if version is not None and snapshot.table.version != version:
             raise StaleVersion(stale)
         try:
             step = derive(snapshot)
@@ -381,6 +382,8 @@ def _change(
                 raise
             snapshot = None
             continue
+        if step is None:
+            return None
         if held is not None and not fresh:
             held.ahead(step)
         hole_id = store.write(_rows(step))
@@ -409,11 +412,14 @@ def _change(
 def _rows(step: plays.Step) -> store.Change:
     """The rows that write `step`."""
     before, after = step.before, step.after
-    hole = copy.copy(after.hole)
-    hole.state = state_to_dict(after.state)
     table_fields = ["version", "turn_started_at"]
     if step.match_over:
         table_fields += ["status", "finished_at"]
+    bots = step.seats_changed
+    if not step.moves and not step.dealt:  # a seat changing hands
+        return store.Change(before.table.version, after.table, table_fields, None, [], bots=bots)
+    hole = copy.copy(after.hole)
+    hole.state = state_to_dict(after.state)
     if step.dealt:
         return store.Change(before.table.version, after.table, table_fields, hole, None)
     hole_fields = ["state", "version"]
@@ -430,41 +436,41 @@ def _rows(step: plays.Step) -> store.Change:
         moves=step.moves,
         strokes=strokes,
         results=results,
-        taken_back=step.taken_back,
+        bots=bots,
     )
 
 
 def leave_match(*, table: Table, player) -> None:
     """Hand `player`'s seat to a bot for the rest of the match; acting again takes it back."""
-    with transaction.atomic():
-        locked = _locked(table.pk)
-        if locked.status != Table.Status.PLAYING:
+
+    def step(snapshot: plays.Snapshot) -> plays.Step | None:
+        if snapshot.table.status != Table.Status.PLAYING:
             raise GameError("The match is not in play.")
-        seat = locked.seats.select_for_update().filter(player=player).first()
-        if seat is None:
+        position = snapshot.position_of(player.pk)
+        if position is None:
             raise GameError("You have no seat at this table.")
-        if not seat.bot_level:
-            seat.bot_level = TIMER_BOT_LEVEL
-            seat.save(update_fields=["bot_level"])
-            _touch(locked)
-            locked.save(update_fields=["version", "turn_started_at"])
-            announce.table_changed(locked)
+        if snapshot.seats[position].bot_level:
+            return None
+        return plays.hand_over(snapshot, position, TIMER_BOT_LEVEL, timezone.now())
+
+    _change(table.pk, None, step)
     table.refresh_from_db()
 
 
 def return_to_match(*, table: Table, player) -> None:
     """Take back a seat a bot was keeping for `player`."""
-    with transaction.atomic():
-        locked = _locked(table.pk)
-        seat = locked.seats.select_for_update().filter(player=player).first()
-        if seat is None:
+
+    def step(snapshot: plays.Snapshot) -> plays.Step | None:
+        position = snapshot.position_of(player.pk)
+        if position is None:
             raise GameError("You have no seat at this table.")
-        if seat.bot_level and locked.status == Table.Status.PLAYING:
-            seat.bot_level = ""
-            seat.save(update_fields=["bot_level"])
-            _touch(locked)
-            locked.save(update_fields=["version", "turn_started_at"])
-            announce.table_changed(locked)
+        if not snapshot.seats[position].bot_level:
+            return None
+        if snapshot.table.status != Table.Status.PLAYING:
+            return None
+        return plays.hand_over(snapshot, position, "", timezone.now())
+
+    _change(table.pk, None, step)
     table.refresh_from_db()
 
 

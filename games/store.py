@@ -207,20 +207,21 @@ class Change:
     version: int
     table: Table
     table_fields: list[str]
-    hole: Hole
-    hole_fields: list[str] | None  # None: the hole is new, inserted whole
+    hole: Hole | None
+    #: None: the hole is new, inserted whole; empty: it does not change.
+    hole_fields: list[str] | None
     moves: Sequence[Move] = ()
     #: (scorecard id, hole number, strokes) rows to insert or overwrite.
     strokes: Sequence[tuple[int, int, int]] = ()
     #: (scorecard id, total, place) of the cards whose results change.
     results: Sequence[tuple[int, int, int | None]] = ()
-    #: Seat positions whose bot leaves the seat to its player.
-    taken_back: Sequence[int] = ()
+    #: (seat position, bot level: "" for none) of the seats whose bot changes.
+    bots: Sequence[tuple[int, str]] = ()
 
 
 def write(change: Change) -> int | None:
     """Write `change` in one transaction if its table is still at `change.version`: the
-    hole's id back; else nothing written, None.
+    id of the hole written (the table's if none is) back; else nothing written, None.
 
     The table's row is updated first, on condition of its version, and every other row
     only if it was: every writer of a table moves its version on, so a change racing
@@ -246,24 +247,26 @@ def _write_rows(change: Change) -> int | None:
                 raise _Stale
             if change.hole_fields is None:
                 insert(cursor, change.hole, returning=True)
-                hole_id = cursor.fetchone()[0]
-            else:
+                written = cursor.fetchone()[0]
+            elif change.hole_fields:
                 update(cursor, change.hole, change.hole_fields)
-                hole_id = change.hole.pk
+                written = change.hole.pk
+            else:
+                written = change.table.pk
             for move in change.moves:
-                move.hole_id = hole_id
+                move.hole_id = written
                 insert(cursor, move)
             if change.strokes:
                 write_strokes(cursor, change.strokes, change.results)
-            if change.taken_back:
+            for position, level in change.bots:
                 cursor.execute(
-                    f"UPDATE {Seat._meta.db_table} SET bot_level = '' WHERE table_id = %s"
-                    f" AND position IN ({', '.join(['%s'] * len(change.taken_back))})",
-                    [change.table.pk, *change.taken_back],
+                    f"UPDATE {Seat._meta.db_table} SET bot_level = %s"
+                    " WHERE table_id = %s AND position = %s",
+                    [level, change.table.pk, position],
                 )
     except _Stale:
         return None
-    return hole_id
+    return written
 
 
 def _values(obj, fields) -> list:
@@ -287,9 +290,11 @@ def _write_statement(change: Change) -> int | None:
     if change.hole_fields is None:
         hole_fields = insert_fields(Hole)
         values += _values(hole, hole_fields)
-    else:
+    elif change.hole_fields:
         hole_fields = [Hole._meta.get_field(name) for name in change.hole_fields]
         values += [*_values(hole, hole_fields), hole.pk]
+    else:
+        hole_fields = []
     for move in change.moves:
         move.hole_id = hole.pk  # a new hole's moves: none yet
         values += _values(move, insert_fields(Move))
@@ -299,15 +304,16 @@ def _write_statement(change: Change) -> int | None:
     if change.results:
         ids, totals, places = zip(*change.results, strict=True)
         values += [list(ids), list(totals), list(places)]
-    if change.taken_back:
-        values += [table.pk, list(change.taken_back)]
+    if change.bots:
+        positions, levels = zip(*change.bots, strict=True)
+        values += [list(levels), list(positions), table.pk]
     sql = _statement(
         tuple(f.column for f in table_fields),
         tuple(f.column for f in hole_fields) if change.hole_fields is not None else None,
         len(change.moves),
         bool(change.strokes),
         bool(change.results),
-        bool(change.taken_back),
+        bool(change.bots),
     )
     with bound_cursor() as cursor:
         cursor.execute(sql, values)
@@ -322,7 +328,7 @@ def _statement(
     moves: int,
     strokes: bool,
     results: bool,
-    taken_back: bool,
+    bots: bool,
 ) -> str:
     """The statement of `_write_statement` for a change of this shape, its parameters
     in the order that function lists them."""
@@ -338,12 +344,14 @@ def _statement(
             f"h AS (INSERT INTO {holes} ({', '.join(q(f.column) for f in fields)})"
             f" SELECT {', '.join(['%s'] * len(fields))} FROM t RETURNING id)"
         )
-    else:
+    elif hole_columns:
         sets = ", ".join(f"{q(column)} = %s" for column in hole_columns)
         steps.append(
             f"h AS (UPDATE {holes} SET {sets} WHERE id = %s AND EXISTS (SELECT 1 FROM t)"
             " RETURNING id)"
         )
+    else:
+        steps.append("h AS (SELECT id FROM t)")
     fields = insert_fields(Move)
     for i in range(moves):
         steps.append(
@@ -363,10 +371,11 @@ def _statement(
             " FROM unnest(%s::integer[], %s::integer[], %s::integer[]) AS v(id, total, place)"
             " WHERE c.id = v.id AND EXISTS (SELECT 1 FROM t))"
         )
-    if taken_back:
+    if bots:
         steps.append(
-            f"b AS (UPDATE {seats} SET bot_level = '' WHERE table_id = %s"
-            " AND position = ANY(%s::integer[]) AND EXISTS (SELECT 1 FROM t))"
+            f"b AS (UPDATE {seats} s SET bot_level = v.level"
+            " FROM unnest(%s::varchar[], %s::integer[]) AS v(level, position)"
+            " WHERE s.table_id = %s AND s.position = v.position AND EXISTS (SELECT 1 FROM t))"
         )
     return f"WITH {', '.join(steps)} SELECT id FROM h"
 

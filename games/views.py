@@ -213,22 +213,26 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     seats = list(table.seats.select_related("player"))
     courses = presenters.courses_for(table, seats, hole, view, None, presenters.Controls(), [])
     names = {s.position: s.name for s in seats}
+    felt = {
+        "table": table,
+        "rules": engine.VARIANTS[table.variant],
+        "controls": presenters.Controls(),
+        "courses": courses,
+        "view": view,
+        "discard": presenters.card_name(table.variant, view["discard_top"])
+        if view["discard_top"] is not None
+        else None,
+        "discard_tone": presenters.tone(table.variant, view["discard_top"]),
+    }
     return render(
         request,
         "games/replay.html",
         {
             "table": table,
-            "rules": engine.VARIANTS[table.variant],
-            "controls": presenters.Controls(),
             "hole": hole,
             "step": step,
             "last": len(states) - 1,
-            "courses": courses,
-            "view": view,
-            "discard": presenters.card_name(table.variant, view["discard_top"])
-            if view["discard_top"] is not None
-            else None,
-            "discard_tone": presenters.tone(table.variant, view["discard_top"]),
+            "felt": live.fragment("replay_felt", felt),
             "sentence": f"{names[move.seat]} {move.summary}" if move else "The deal.",
             "holes": table.holes.filter(finished_at__isnull=False).order_by("number"),
         },
@@ -239,6 +243,7 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules in plain words, with worked examples scored by the engine."""
     examples = {
-        key.replace("-", "_"): found for key, found in rule_examples.examples_by_variant().items()
+        key.replace("-", "_"): live.fragment("rule_examples", {"examples": found})
+        for key, found in rule_examples.examples_by_variant().items()
     }
     return render(request, "games/rules.html", {"variants": engine.VARIANTS, "examples": examples})

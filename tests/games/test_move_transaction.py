@@ -530,10 +530,13 @@ def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
         )
         twins.append(services.start_match(table=table, by=ana))
     one, rows = twins
-    services.leave_match(table=one, player=ben)  # a bot keeps Ben's seat, then he acts
-    services.leave_match(table=rows, player=ben)
     writes = {one.pk: store._write_statement, rows.pk: store._write_rows}
     now = timezone.now()
+    for table in twins:  # a bot keeps Ben's seat, then he acts and takes it back
+        step = plays.hand_over(selectors.snapshot(table.pk), 1, "greedy", now)
+        assert writes[table.pk](services._rows(step)) is not None
+    assert _written(one) == _written(rows)
+    assert Seat.objects.get(table=rows, position=1).bot_level == "greedy"
     for _ in range(1000):
         for table in twins:
             snapshot = selectors.snapshot(table.pk)

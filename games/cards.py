@@ -1,8 +1,11 @@
-"""Card tiles and courses, as tags: every move re-renders a few dozen of them per viewer.
+"""Card tiles and courses: the one place a card's markup is written.
 
-They are built with plain string formatting rather than in a template, for speed.
-Every value that is not a number or one of the fixed words here goes through `_e`
-(HTML escaping, as Django's `escape` does it) before it is joined in.
+Every card on every page (a course's, the piles', a replay's, the rules' examples)
+is drawn by `tile`, which the Jinja2 templates call as `card(...)`. Every move
+re-renders a few dozen tiles per viewer, so they are built with plain string
+formatting rather than in a template. Every value that is not a number or one of the
+fixed words here goes through `_e` (HTML escaping, as Django's `escape` does it)
+before it is joined in.
 """
 
 from __future__ import annotations
@@ -10,31 +13,37 @@ from __future__ import annotations
 from html import escape as _escape
 from typing import TYPE_CHECKING
 
-from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 if TYPE_CHECKING:
     from games.presenters import Controls, Course, Slot
-
-register = template.Library()
 
 
 def _e(value) -> str:
     return _escape(str(value), quote=True)
 
 
+def _tile(tone: str, face=None, label=None, classes: str = "") -> str:
+    named = f' role="img" aria-label="{_e(label)}"' if label is not None else ' aria-hidden="true"'
+    shown = f'<span class="face" aria-hidden="true">{_e(face)}</span>' if face is not None else ""
+    return f'<span class="card {_e(tone)}{" " + classes if classes else ""}"{named}>{shown}</span>'
+
+
+def tile(tone: str, face=None, label=None, classes: str = "") -> SafeString:
+    """One card: `tone` its colour class ("back" face down, "empty" no card), `face` what
+    its face shows (None: nothing, as a face-down card carries no value), `label` what a
+    screen reader hears (None: hidden from it, as inside a button that says it all)."""
+    return mark_safe(_tile(tone, face, label, classes))
+
+
 def _card(slot: Slot) -> str:
-    paired = " paired" if slot.paired else ""
-    face = f'<span class="face" aria-hidden="true">{_e(slot.text)}</span>' if slot.face_up else ""
-    return (
-        f'<span class="card {_e(slot.tone)}{paired}" role="img" '
-        f'aria-label="{_e(slot.label)}{", paired" if slot.paired else ""}">{face}</span>'
-    )
+    label = f"{slot.label}, paired" if slot.paired else slot.label
+    face = slot.text if slot.face_up else None
+    return _tile(slot.tone, face, label, "paired" if slot.paired else "")
 
 
-@register.simple_tag
-def card(slot: Slot) -> SafeString:
-    """One card tile. A face-down card carries no value, only its label."""
+def slot_tile(slot: Slot) -> SafeString:
+    """The card of a course's slot (see `presenters.Slot`)."""
     return mark_safe(_card(slot))
 
 
@@ -74,7 +83,6 @@ def _tee_slot(slot: Slot) -> str:
     )
 
 
-@register.simple_tag
 def course(course: Course, rules, controls: Controls, version: int, phase: str) -> SafeString:
     """One seat's course in the variant's shape, with its buttons if it is the viewer's."""
     version = int(version)
