@@ -84,10 +84,12 @@ def create_table(
     turn_timer: int = 0,
     deal_seed: int | None = None,
     seats_assigned: bool = False,
+    stand_in_level: str = "",
 ) -> Table:
     """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level.
 
     With `seats_assigned` the seating is final: players neither join nor leave the table.
+    `stand_in_level` is the bot that plays a seat its player leaves (empty: the usual one).
     """
     rules = engine.VARIANTS.get(variant)
     if rules is None:
@@ -100,6 +102,8 @@ def create_table(
             raise GameError(f"There is no seat {position + 1} at a {seat_count}-seat table.")
         if level not in BOT_LEVELS:
             raise GameError(f"Bots play at one of these levels: {', '.join(BOT_LEVELS)}.")
+    if stand_in_level and stand_in_level not in BOT_LEVELS:
+        raise GameError(f"Bots play at one of these levels: {', '.join(BOT_LEVELS)}.")
     free = [p for p in range(seat_count) if p not in bots]
     players = list(players)
     if len(players) > len(free):
@@ -119,6 +123,7 @@ def create_table(
             is_public=is_public,
             turn_timer=turn_timer,
             seats_assigned=seats_assigned,
+            stand_in_level=stand_in_level,
             **fields,
         )
         seated = dict(zip(free, players, strict=False))
@@ -435,7 +440,10 @@ def _rows(step: plays.Step) -> store.Change:
 
 
 def leave_match(*, table: Table, player) -> None:
-    """Hand `player`'s seat to a bot for the rest of the match; acting again takes it back."""
+    """Hand `player`'s seat to a bot for the rest of the match; acting again takes it back.
+
+    The bot is the table's stand-in level if it has one, else the timer's.
+    """
     with transaction.atomic():
         locked = _locked(table.pk)
         if locked.status != Table.Status.PLAYING:
@@ -444,7 +452,7 @@ def leave_match(*, table: Table, player) -> None:
         if seat is None:
             raise GameError("You have no seat at this table.")
         if not seat.bot_level:
-            seat.bot_level = TIMER_BOT_LEVEL
+            seat.bot_level = locked.stand_in_level or TIMER_BOT_LEVEL
             seat.save(update_fields=["bot_level"])
             _touch(locked)
             locked.save(update_fields=["version", "turn_started_at"])
