@@ -49,6 +49,18 @@ from .models import (
 STAND_IN_LEVEL = "expert"
 
 
+#: The league's settings for nights missed and seats played by someone else.
+LEAGUE_RULES = (
+    "absence_points",
+    "absence_fixed_points",
+    "absence_needs_notice",
+    "bye_points",
+    "bye_fixed_points",
+    "substitute_counts",
+    "stand_in_counts",
+)
+
+
 class SeatingError(ValueError):
     """The night's players cannot be seated as asked; the message says why."""
 
@@ -133,9 +145,17 @@ def create_league(
     night_points: str = League.NightPoints.PLACE,
     points_from: str = League.Strokes.GROSS,
     by: Player,
+    **rules: object,
 ) -> League:
-    """A new league of the club (organisers only)."""
+    """A new league of the club (organisers only).
+
+    `rules` are the league's other settings by field name: what absences and byes earn,
+    whom a substitute's result counts for, whether a seat the bot finished counts.
+    """
     _require_organiser(by, club)
+    unknown = set(rules) - set(LEAGUE_RULES)
+    if unknown:
+        raise ValidationError(f"A league has no setting {sorted(unknown)[0]!r}.")
     league = League(
         club=club,
         name=name,
@@ -143,6 +163,7 @@ def create_league(
         points_per_place=points_per_place,
         night_points=night_points,
         points_from=points_from,
+        **rules,
     )
     league.full_clean()
     league.save()
