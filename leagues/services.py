@@ -484,6 +484,33 @@ def _create_live_table(*, host: Player, variant: str, players: Sequence[Player],
         raise SeatingError(str(error)) from error
 
 
+def _guests_on_paper(night: LeagueNight, seated: list[list[Player]], paper: int) -> None:
+    """Move the seats that guests play to the paper tables (the last `paper` of `seated`):
+    a guest has no account to play live with. Swaps each with someone at a paper table."""
+    guests = set(night.substitutes.filter(player__isnull=True).values_list("member_id", flat=True))
+    live, on_paper = seated[: len(seated) - paper], seated[len(seated) - paper :]
+    for table in live:
+        for index, player in enumerate(table):
+            if player.pk not in guests:
+                continue
+            swap = next(
+                (
+                    (other, i)
+                    for other in on_paper
+                    for i, p in enumerate(other)
+                    if p.pk not in guests
+                ),
+                None,
+            )
+            if swap is None:
+                raise SeatingError(
+                    f"{player.name}'s seat is played by a guest, who has no account to play "
+                    "live with: play more tables on paper."
+                )
+            other, i = swap
+            table[index], other[i] = other[i], table[index]
+
+
 def _byes(night: LeagueNight, players: list[Player], count: int, rng: random.Random):
     """The `count` players to sit out: fewest byes in the season first, at random among equals."""
     if not count:
@@ -575,6 +602,8 @@ def seat_night(
     else:
         raise SeatingError(f"Unknown seating method {method!r}.")
 
+    if kind == Table.Kind.LIVE:
+        _guests_on_paper(night, seated, paper_tables)
     seeds: dict[int, int] = {}
     created = []
     for number, table_players in enumerate(seated, start=1):
