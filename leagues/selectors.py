@@ -591,6 +591,9 @@ class MatchLine:
     net_total: Fraction = Fraction(0)
     #: The place at the table that earned points: the net one in a league playing net.
     place: int | None = None
+    #: Whom the result counts for when not the player (a substitute's, a seat the bot
+    #: finished): a name, or "nobody"; its points are then not the player's.
+    counts_for: str = ""
 
     @property
     def handicap_display(self) -> str:
@@ -662,18 +665,23 @@ def player_record(league: League, player: Player) -> PlayerRecord:
         .order_by("table__night_table__night__date", "table__night_table__night__pk", "table__pk")
     )
     scoring = Scoring(league, cards, {card.table.night_table.night for card in cards})
+    credit = credited_to(league, cards)
+    others = Player.objects.in_bulk({pk for pk in credit.values() if pk not in (None, player.pk)})
     live_cards = []
     for card in cards:
         night_table = card.table.night_table
+        owner = credit[card.pk]
+        counts_for = "" if owner == player.pk else others[owner].name if owner else "nobody"
         record.matches.append(
             MatchLine(
                 night_table,
                 card,
                 night_table.night.date,
-                scoring.points(card),
+                0 if counts_for else scoring.points(card),
                 handicap=scoring.handicap(card),
                 net_total=scoring.net_total(card),
                 place=scoring.place(card),
+                counts_for=counts_for,
             )
         )
         record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)

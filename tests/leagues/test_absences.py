@@ -14,7 +14,7 @@ from games import services as game_services
 from games.models import Scorecard, Seat, Table
 from leagues import services
 from leagues.models import Absence, League, Substitute
-from leagues.selectors import absence_rule, season_standings
+from leagues.selectors import absence_rule, player_record, season_standings
 from tests.factories import (
     even_holes,
     make_club,
@@ -383,3 +383,13 @@ def test_a_guests_seat_goes_to_a_paper_table(five_members):
         )
         assert paper.is_hand and not live.is_hand
         assert dan in {seat.player for seat in paper.table.seats.all()}
+
+
+def test_the_substitutes_page_says_whom_the_result_counts_for(substitute_night):
+    league, _season = substitute_night
+    eve = league.club.members.get(username="eve")
+    (line,) = player_record(league, eve).matches
+    assert (line.card.total, line.place, line.points, line.counts_for) == (30, 1, 0, "Dan")
+    _set(league, substitute_counts=League.SubstituteCounts.SUBSTITUTE)
+    (line,) = player_record(league, eve).matches
+    assert (line.points, line.counts_for) == (6, "")
