@@ -72,6 +72,12 @@ class Table(models.Model):
         help_text="The seats are the organiser's to assign (a league night's table): "
         "no one takes or gives up a seat at the table itself.",
     )
+    stand_in_level = models.CharField(
+        max_length=10,
+        blank=True,
+        help_text="The bot level that plays a seat its player leaves mid-match; "
+        "empty for the usual stand-in.",
+    )
     invite_code = models.CharField(max_length=20, default=new_invite_code, unique=True)
     turn_timer = models.PositiveSmallIntegerField(choices=Timer.choices, default=Timer.OFF)
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -84,10 +84,12 @@ def create_table(
     turn_timer: int = 0,
     deal_seed: int | None = None,
     seats_assigned: bool = False,
+    stand_in_level: str = "",
 ) -> Table:
     """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level.
 
     With `seats_assigned` the seating is final: players neither join nor leave the table.
+    `stand_in_level` is the bot that plays a seat its player leaves (empty: the usual one).
     """
     rules = engine.VARIANTS.get(variant)
     if rules is None:
@@ -100,6 +102,8 @@ def create_table(
             raise GameError(f"There is no seat {position + 1} at a {seat_count}-seat table.")
         if level not in BOT_LEVELS:
             raise GameError(f"Bots play at one of these levels: {', '.join(BOT_LEVELS)}.")
+    if stand_in_level and stand_in_level not in BOT_LEVELS:
+        raise GameError(f"Bots play at one of these levels: {', '.join(BOT_LEVELS)}.")
     free = [p for p in range(seat_count) if p not in bots]
     players = list(players)
     if len(players) > len(free):
@@ -119,6 +123,7 @@ def create_table(
             is_public=is_public,
             turn_timer=turn_timer,
             seats_assigned=seats_assigned,
+            stand_in_level=stand_in_level,
             **fields,
         )
         seated = dict(zip(free, players, strict=False))
@@ -441,7 +446,10 @@ def _rows(step: plays.Step) -> store.Change:
 
 
 def leave_match(*, table: Table, player) -> None:
-    """Hand `player`'s seat to a bot for the rest of the match; acting again takes it back."""
+    """Hand `player`'s seat to a bot for the rest of the match; acting again takes it back.
+
+    The bot is the table's stand-in level if it has one, else the timer's.
+    """
 
     def step(snapshot: plays.Snapshot) -> plays.Step | None:
         if snapshot.table.status != Table.Status.PLAYING:
@@ -451,7 +459,8 @@ def leave_match(*, table: Table, player) -> None:
             raise GameError("You have no seat at this table.")
         if snapshot.seats[position].bot_level:
             return None
-        return plays.hand_over(snapshot, position, TIMER_BOT_LEVEL, timezone.now())
+        level = snapshot.table.stand_in_level or TIMER_BOT_LEVEL
+        return plays.hand_over(snapshot, position, level, timezone.now())
 
     _change(table.pk, None, step)
     table.refresh_from_db()

@@ -19,6 +19,7 @@ from games.scorecards import HandScoreError, check_hand_scores, hole_name, hole_
 
 from . import selectors, services
 from .models import (
+    Absence,
     Club,
     League,
     LeagueNight,
@@ -29,6 +30,7 @@ from .models import (
     Rating,
     ScoreCorrection,
     Season,
+    Substitute,
 )
 
 
@@ -216,6 +218,25 @@ class NightTableInline(ClubScoped, admin.TabularInline):
         return night_table.table.get_status_display()
 
 
+class AbsenceInline(ClubScoped, admin.TabularInline):
+    """Read only: absences are marked on the night's page, which checks them."""
+
+    model = Absence
+    club_path = "night__season__league__club"
+    parent_club_path = "season__league__club"
+    organiser_can_add = False
+    extra = 0
+    fields = ("player", "kind")
+    readonly_fields = fields
+    can_delete = False
+
+
+class SubstituteInline(AbsenceInline):
+    model = Substitute
+    fields = ("member", "player", "guest_name")
+    readonly_fields = fields
+
+
 @admin.register(LeagueNight)
 class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "season__league__club"
@@ -228,7 +249,7 @@ class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
     search_fields = ("season__name", "season__league__name")
     date_hierarchy = "date"
     filter_horizontal = ("players",)
-    inlines = [NightTableInline]
+    inlines = [NightTableInline, AbsenceInline, SubstituteInline]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(tables_n=Count("tables", distinct=True))

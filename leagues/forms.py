@@ -65,13 +65,54 @@ class TimeInput(forms.TimeInput):
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ("name", "variant", "points_per_place", "night_points", "points_from")
+        fields = (
+            "name",
+            "variant",
+            "points_per_place",
+            "night_points",
+            "points_from",
+            "absence_points",
+            "absence_fixed_points",
+            "absence_needs_notice",
+            "bye_points",
+            "bye_fixed_points",
+            "substitute_counts",
+            "stand_in_counts",
+        )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Left out, a night earns points by place, as before the choice existed.
         self.fields["night_points"].required = False
         self.fields["points_from"].required = False
+        # Absences, byes and substitutes keep the league's defaults when left out.
+        for name in (
+            "absence_points",
+            "absence_fixed_points",
+            "bye_points",
+            "bye_fixed_points",
+            "substitute_counts",
+        ):
+            self.fields[name].required = False
+
+    def _or_default(self, name: str):
+        value = self.cleaned_data.get(name)
+        return League._meta.get_field(name).default if value in (None, "") else value
+
+    def clean_absence_points(self) -> str:
+        return self._or_default("absence_points")
+
+    def clean_absence_fixed_points(self) -> int:
+        return self._or_default("absence_fixed_points")
+
+    def clean_bye_points(self) -> str:
+        return self._or_default("bye_points")
+
+    def clean_bye_fixed_points(self) -> int:
+        return self._or_default("bye_fixed_points")
+
+    def clean_substitute_counts(self) -> str:
+        return self._or_default("substitute_counts")
 
     def clean_night_points(self) -> str:
         return self.cleaned_data.get("night_points") or League.NightPoints.PLACE
@@ -147,8 +188,64 @@ class SeatingForm(forms.Form):
         "deals each gets a deal sheet, so it deals the same courses.",
     )
 
+    byes = forms.BooleanField(
+        required=False,
+        label="Full tables only",
+        help_text="The players left over sit the night out with a bye (those with the fewest "
+        "byes this season first); the league says what a bye earns.",
+    )
+
     def clean_paper_tables(self) -> int:
         return self.cleaned_data.get("paper_tables") or 0
+
+
+class AbsenceForm(forms.Form):
+    """A member away tonight, with or without notice."""
+
+    prefix = "absence"
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Member away")
+    notice = forms.TypedChoiceField(
+        choices=[("1", "With notice"), ("0", "Without notice")],
+        coerce=lambda value: value == "1",
+        initial="1",
+        widget=forms.RadioSelect,
+        label="Told the club",
+    )
+
+    def __init__(self, *args, members, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = members
+
+
+class SubstituteForm(forms.Form):
+    """Who plays for a member tonight: another member, or a guest named here."""
+
+    prefix = "substitute"
+
+    member = forms.ModelChoiceField(queryset=Player.objects.none(), label="Plays for")
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), required=False, label="Substitute (a member)"
+    )
+    guest_name = forms.CharField(
+        max_length=40,
+        required=False,
+        label="or a guest's name",
+        help_text="A guest has no account: they play the member's own seat, at a paper table.",
+    )
+
+    def __init__(self, *args, members, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = members
+        self.fields["player"].queryset = members
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if bool(cleaned.get("player")) == bool((cleaned.get("guest_name") or "").strip()):
+            raise forms.ValidationError(
+                "Name one substitute: a member, or a guest who has no account."
+            )
+        return cleaned
 
 
 class HandResultsForm(forms.Form):

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 
 from games.models import Scorecard, variant_choices
@@ -112,6 +113,16 @@ class League(models.Model):
         GROSS = "gross", "Gross: strokes as played"
         NET = "net", "Net: strokes less the handicap"
 
+    class Missed(models.TextChoices):
+        NOTHING = "nothing", "Nothing"
+        FIXED = "fixed", "A fixed number of points"
+        AVERAGE = "average", "The member's season average points per night"
+
+    class SubstituteCounts(models.TextChoices):
+        MEMBER = "member", "For the member who was away"
+        SUBSTITUTE = "substitute", "For the substitute"
+        TABLE = "table", "Only for the table (places, not standings)"
+
     class NightPoints(models.TextChoices):
         PLACE = "place", "By place at the table"
         MATCHPOINTS = "matchpoints", "By duplicate matchpoint percentage, ranked across the night"
@@ -145,6 +156,42 @@ class League(models.Model):
         verbose_name="points are earned by",
         help_text="Net strokes take each player's handicap off, so that a newer player can "
         "win a night.",
+    )
+    absence_points = models.CharField(
+        max_length=8,
+        choices=Missed.choices,
+        default=Missed.NOTHING,
+        verbose_name="an absence earns",
+    )
+    absence_fixed_points = models.PositiveSmallIntegerField(
+        default=0, verbose_name="fixed points for an absence"
+    )
+    absence_needs_notice = models.BooleanField(
+        default=True,
+        verbose_name="only an absence with notice earns them",
+        help_text="An absence without notice then earns nothing.",
+    )
+    bye_points = models.CharField(
+        max_length=8,
+        choices=Missed.choices,
+        default=Missed.AVERAGE,
+        verbose_name="a bye earns",
+        help_text="A bye: present, but left over when the tables are filled evenly.",
+    )
+    bye_fixed_points = models.PositiveSmallIntegerField(
+        default=0, verbose_name="fixed points for a bye"
+    )
+    substitute_counts = models.CharField(
+        max_length=10,
+        choices=SubstituteCounts.choices,
+        default=SubstituteCounts.MEMBER,
+        verbose_name="a substitute's result counts",
+    )
+    stand_in_counts = models.BooleanField(
+        default=True,
+        verbose_name="a result finished by the bot counts",
+        help_text="When a member leaves a live table mid-match the expert bot plays their "
+        "seat out; if this is off, that match earns them nothing.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -240,6 +287,69 @@ class LeagueNight(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:night", args=[self.pk])
+
+
+class Absence(models.Model):
+    """A member who did not play a night: away (with or without notice), or given a bye."""
+
+    class Kind(models.TextChoices):
+        NOTICE = "notice", "Absent, with notice"
+        NO_NOTICE = "no_notice", "Absent, without notice"
+        BYE = "bye", "Bye"
+
+    night = models.ForeignKey(LeagueNight, on_delete=models.CASCADE, related_name="absences")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+
+    class Meta:
+        ordering = ["night", "player__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="unique_absence"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_kind_display()}, {self.night}"
+
+
+class Substitute(models.Model):
+    """Someone who plays a night for an absent member: another member, or a named guest.
+
+    A member substitute sits at the night's tables as themselves; a guest, who has no
+    account, plays the member's own seat (at a paper table) under the member's card.
+    """
+
+    night = models.ForeignKey(LeagueNight, on_delete=models.CASCADE, related_name="substitutes")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="substituted"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="substitutions",
+    )
+    guest_name = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["night", "member__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "member"], name="unique_substitute"),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False, guest_name="")
+                | Q(player__isnull=True) & ~Q(guest_name=""),
+                name="substitute_member_or_guest",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} for {self.member}, {self.night}"
+
+    @property
+    def name(self) -> str:
+        return self.player.name if self.player_id else f"{self.guest_name} (guest)"
 
 
 class NightNotice(models.Model):

@@ -6,6 +6,7 @@ stored, so a correction shows at once.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -16,11 +17,12 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
-from games.models import Hole, Scorecard, ScorecardHole, Table
+from games.models import Hole, Scorecard, ScorecardHole, Seat, Table
 from games.scorecards import Grid, hole_name
 
 from . import duplicate, handicaps
 from .models import (
+    Absence,
     Club,
     FrozenStanding,
     League,
@@ -32,6 +34,7 @@ from .models import (
     RatingChange,
     ScoreCorrection,
     Season,
+    Substitute,
 )
 
 TIE_BREAK_RULE = (
@@ -216,6 +219,10 @@ class StandingRow:
     net_strokes: Fraction = Fraction(0)
     #: Whether ties on points go by net strokes per hole (a league playing net).
     by_net: bool = False
+    #: Nights away, byes, and the points they earned (included in `points`).
+    absences: int = 0
+    byes: int = 0
+    missed_points: int = 0
 
     @property
     def mean(self) -> Fraction | None:
@@ -283,6 +290,40 @@ def points_rule(league: League) -> str:
     return rule
 
 
+def _earns(how: str, fixed: int) -> str:
+    if how == League.Missed.FIXED:
+        return f"{fixed} point{'s' if fixed != 1 else ''}"
+    if how == League.Missed.AVERAGE:
+        return "the player's average points per night played this season (rounded, halves up)"
+    return "nothing"
+
+
+def absence_rule(league: League) -> str:
+    """What absences, substitutes, byes and a seat the bot finished earn, in words."""
+    away = _earns(league.absence_points, league.absence_fixed_points)
+    if league.absence_needs_notice and league.absence_points != League.Missed.NOTHING:
+        away = f"An absence with notice earns {away}; one without notice, nothing."
+    else:
+        away = f"An absence earns {away}."
+    bye = (
+        "A bye (present, but left over when only full tables are seated) earns "
+        f"{_earns(league.bye_points, league.bye_fixed_points)}."
+    )
+    substitute = {
+        League.SubstituteCounts.MEMBER: "A substitute's result counts for the member who was away.",
+        League.SubstituteCounts.SUBSTITUTE: "A substitute's result counts for the "
+        "substitute (a guest's for nobody); the member who was away earns nothing.",
+        League.SubstituteCounts.TABLE: "A substitute's result counts only for the table: "
+        "its places stand, the standings leave it out.",
+    }[league.substitute_counts]
+    stand_in = "A member who leaves a live table mid-match has their seat played out by " + (
+        "the expert bot, and the result counts for them."
+        if league.stand_in_counts
+        else "the expert bot; that result earns them nothing."
+    )
+    return f"{away} {bye} {substitute} {stand_in}"
+
+
 def _ranks(values: Sequence[Fraction]) -> list[int]:
     """Places for values where lower is better, equal values sharing a place."""
     return [1 + sum(other < value for other in values) for value in values]
@@ -333,20 +374,107 @@ class Scoring:
         return self.league.points_for(self.place(card))
 
 
+def credited_to(league: League, cards: Iterable[Scorecard]) -> dict[int, int | None]:
+    """Whom each card's result (annotated `night_id`) counts for in the standings.
+
+    Its player, unless a substitute played it (the league's rule: the member who was
+    away, the substitute, or nobody; a guest is not in the standings), or its player
+    left the match for the bot to finish and the league does not count that (nobody).
+    """
+    cards = list(cards)
+    nights = {card.night_id for card in cards}
+    members, guests = {}, set()
+    for sub in Substitute.objects.filter(night_id__in=nights):
+        if sub.player_id:
+            members[sub.night_id, sub.player_id] = sub.member_id
+        else:
+            guests.add((sub.night_id, sub.member_id))
+    left = set()
+    if not league.stand_in_counts:
+        left = set(
+            Seat.objects.filter(
+                table_id__in={card.table_id for card in cards}, player__isnull=False
+            )
+            .exclude(bot_level="")
+            .values_list("table_id", "player_id")
+        )
+    rule = league.substitute_counts
+    credit: dict[int, int | None] = {}
+    for card in cards:
+        key = (card.night_id, card.player_id)
+        owner: int | None = card.player_id
+        if key in members:
+            owner = {
+                League.SubstituteCounts.MEMBER: members[key],
+                League.SubstituteCounts.SUBSTITUTE: card.player_id,
+            }.get(rule)
+        elif key in guests and rule != League.SubstituteCounts.MEMBER:
+            owner = None
+        if (card.table_id, card.player_id) in left:
+            owner = None
+        credit[card.pk] = owner
+    return credit
+
+
+def _missed(how: str, fixed: int, average: Fraction) -> int:
+    """What a night missed earns: nothing, a fixed number, or the average (halves up)."""
+    if how == League.Missed.FIXED:
+        return fixed
+    if how == League.Missed.AVERAGE:
+        return math.floor(average + Fraction(1, 2))
+    return 0
+
+
 def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
     league = season.league
     rows: dict[int, StandingRow] = {}
     cards = list(_season_cards(season, before))
     nights = LeagueNight.objects.filter(pk__in={card.night_id for card in cards})
     scoring = Scoring(league, cards, nights)
+    credit = credited_to(league, cards)
+    absences = list(
+        Absence.objects.filter(night__in=nights).exclude(night__substitutes__member=F("player"))
+    )
+    people = Player.objects.in_bulk(
+        set(credit.values()) | {absence.player_id for absence in absences} - {None}
+    )
+
+    def row_of(player_id: int) -> StandingRow:
+        if player_id not in rows:
+            rows[player_id] = StandingRow(player=people[player_id], by_net=league.by_net)
+        return rows[player_id]
+
+    played: dict[int, set[int]] = defaultdict(set)
     for card in cards:
-        row = rows.setdefault(card.player_id, StandingRow(player=card.player, by_net=league.by_net))
+        owner = credit[card.pk]
+        if owner is None:
+            continue
+        row = row_of(owner)
         row.matches += 1
         row.holes += card.regulation_holes
         row.strokes += card.total
         row.net_strokes += scoring.net_total(card)
         row.wins += scoring.place(card) == 1
         row.points += scoring.points(card)
+        played[owner].add(card.night_id)
+    # Nights missed earn what the league says, the average from the nights played.
+    averages = {
+        pk: Fraction(row.points, len(played[pk])) if played[pk] else Fraction(0)
+        for pk, row in rows.items()
+    }
+    for absence in absences:
+        row = row_of(absence.player_id)
+        average = averages.get(absence.player_id, Fraction(0))
+        if absence.kind == Absence.Kind.BYE:
+            earned = _missed(league.bye_points, league.bye_fixed_points, average)
+            row.byes += 1
+        else:
+            row.absences += 1
+            earned = 0
+            if absence.kind == Absence.Kind.NOTICE or not league.absence_needs_notice:
+                earned = _missed(league.absence_points, league.absence_fixed_points, average)
+        row.missed_points += earned
+        row.points += earned
     ordered = sorted(rows.values(), key=StandingRow.sort_key)
     for index, row in enumerate(ordered):
         if index and row.level_key() == ordered[index - 1].level_key():
@@ -463,6 +591,9 @@ class MatchLine:
     net_total: Fraction = Fraction(0)
     #: The place at the table that earned points: the net one in a league playing net.
     place: int | None = None
+    #: Whom the result counts for when not the player (a substitute's, a seat the bot
+    #: finished): a name, or "nobody"; its points are then not the player's.
+    counts_for: str = ""
 
     @property
     def handicap_display(self) -> str:
@@ -534,18 +665,23 @@ def player_record(league: League, player: Player) -> PlayerRecord:
         .order_by("table__night_table__night__date", "table__night_table__night__pk", "table__pk")
     )
     scoring = Scoring(league, cards, {card.table.night_table.night for card in cards})
+    credit = credited_to(league, cards)
+    others = Player.objects.in_bulk({pk for pk in credit.values() if pk not in (None, player.pk)})
     live_cards = []
     for card in cards:
         night_table = card.table.night_table
+        owner = credit[card.pk]
+        counts_for = "" if owner == player.pk else others[owner].name if owner else "nobody"
         record.matches.append(
             MatchLine(
                 night_table,
                 card,
                 night_table.night.date,
-                scoring.points(card),
+                0 if counts_for else scoring.points(card),
                 handicap=scoring.handicap(card),
                 net_total=scoring.net_total(card),
                 place=scoring.place(card),
+                counts_for=counts_for,
             )
         )
         record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, time
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import get_text_list
 from openskill.models import PlackettLuce
@@ -27,6 +29,7 @@ from games.models import Scorecard, ScorecardHole, Table
 
 from . import selectors
 from .models import (
+    Absence,
     Club,
     FrozenStanding,
     League,
@@ -39,6 +42,22 @@ from .models import (
     RatingChange,
     ScoreCorrection,
     Season,
+    Substitute,
+)
+
+#: The bot that plays out the seat of a member who leaves a live league table.
+STAND_IN_LEVEL = "expert"
+
+
+#: The league's settings for nights missed and seats played by someone else.
+LEAGUE_RULES = (
+    "absence_points",
+    "absence_fixed_points",
+    "absence_needs_notice",
+    "bye_points",
+    "bye_fixed_points",
+    "substitute_counts",
+    "stand_in_counts",
 )
 
 
@@ -126,9 +145,17 @@ def create_league(
     night_points: str = League.NightPoints.PLACE,
     points_from: str = League.Strokes.GROSS,
     by: Player,
+    **rules: object,
 ) -> League:
-    """A new league of the club (organisers only)."""
+    """A new league of the club (organisers only).
+
+    `rules` are the league's other settings by field name: what absences and byes earn,
+    whom a substitute's result counts for, whether a seat the bot finished counts.
+    """
     _require_organiser(by, club)
+    unknown = set(rules) - set(LEAGUE_RULES)
+    if unknown:
+        raise ValidationError(f"A league has no setting {sorted(unknown)[0]!r}.")
     league = League(
         club=club,
         name=name,
@@ -136,6 +163,7 @@ def create_league(
         points_per_place=points_per_place,
         night_points=night_points,
         points_from=points_from,
+        **rules,
     )
     league.full_clean()
     league.save()
@@ -220,7 +248,102 @@ def set_night_players(*, night: LeagueNight, players: Sequence[Player], by: Play
     strangers = [p for p in players if p.pk not in members]
     if strangers:
         raise ValidationError(f"{strangers[0].name} is not a member of {club.name}.")
-    night.players.set(players)
+    with transaction.atomic():
+        night.players.set(players)
+        # Someone present is no longer away.
+        night.absences.filter(player__in=players).exclude(kind=Absence.Kind.BYE).delete()
+
+
+# --- Absences and substitutes ---------------------------------------------------------
+
+
+def _require_member(player: Player, club: Club) -> None:
+    if not Membership.objects.filter(club=club, player=player).exists():
+        raise ValidationError(f"{player.name} is not a member of {club.name}.")
+
+
+def _require_unseated(night: LeagueNight, player: Player) -> None:
+    seated = night.tables.filter(table__seats__player=player).first()
+    if seated is not None:
+        raise ValidationError(
+            f"{player.name} is seated at table {seated.number}: seat the night again first."
+        )
+
+
+@transaction.atomic
+def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player) -> Absence:
+    """Record a member as away for the night, with or without notice (not seated)."""
+    club = night.season.league.club
+    _require_organiser(by, club)
+    _require_open(night.season)
+    _require_member(player, club)
+    _require_unseated(night, player)
+    if night.substitutes.filter(player=player).exists():
+        raise ValidationError(f"{player.name} is a substitute tonight: remove that first.")
+    if night.substitutes.filter(member=player).exists():
+        raise ValidationError(f"{player.name} has a substitute tonight: remove that first.")
+    night.players.remove(player)
+    kind = Absence.Kind.NOTICE if notice else Absence.Kind.NO_NOTICE
+    absence, _ = Absence.objects.update_or_create(
+        night=night, player=player, defaults={"kind": kind}
+    )
+    return absence
+
+
+@transaction.atomic
+def clear_absence(*, night: LeagueNight, player: Player, by: Player) -> None:
+    """Take back an absence or a substitute for `player`; nobody is marked present."""
+    _require_organiser(by, night.season.league.club)
+    _require_open(night.season)
+    night.absences.filter(player=player).delete()
+    night.substitutes.filter(member=player).delete()
+
+
+@transaction.atomic
+def set_substitute(
+    *,
+    night: LeagueNight,
+    member: Player,
+    by: Player,
+    player: Player | None = None,
+    guest_name: str = "",
+) -> Substitute:
+    """Name who plays for an absent member tonight: another member, or a guest by name.
+
+    A member substitute is marked present in their own name. A guest has no account, so
+    the absent member's own seat is kept for them (at a paper table) and the card is
+    the member's; the league's rule then says whom the result counts for.
+    """
+    club = night.season.league.club
+    _require_organiser(by, club)
+    _require_open(night.season)
+    _require_member(member, club)
+    guest_name = " ".join(guest_name.split())
+    if (player is None) == (not guest_name):
+        raise ValidationError("Name one substitute: a member, or a guest who has no account.")
+    if len(guest_name) > 40:
+        raise ValidationError("A guest's name is at most 40 characters.")
+    if night.substitutes.filter(member=member).exists():
+        raise ValidationError(f"{member.name} has a substitute tonight already.")
+    if player is not None:
+        _require_member(player, club)
+        if player.pk == member.pk:
+            raise ValidationError("A member cannot stand in for themselves.")
+        if night.substitutes.filter(Q(player=player) | Q(member=player)).exists():
+            raise ValidationError(f"{player.name} already plays for someone tonight.")
+        if night.absences.filter(player=player).exists():
+            raise ValidationError(f"{player.name} is marked away tonight.")
+        _require_unseated(night, member)
+        night.players.remove(member)
+        night.players.add(player)
+    else:
+        # The member's seat is the guest's, so it stays in the member's name.
+        night.players.add(member)
+    # The substitute's result, by the league's rule, takes the place of an absence.
+    night.absences.filter(player=member).delete()
+    return Substitute.objects.create(
+        night=night, member=member, player=player, guest_name=guest_name
+    )
 
 
 # --- Public leagues, seasons' close ---------------------------------------------------
@@ -354,9 +477,53 @@ def _create_live_table(*, host: Player, variant: str, players: Sequence[Player],
             is_public=False,
             deal_seed=seed,
             seats_assigned=True,
+            # A member who leaves mid-match has their seat played out by the best bot.
+            stand_in_level=STAND_IN_LEVEL,
         )
     except ValueError as error:  # live play's refusals are sentences for the organiser
         raise SeatingError(str(error)) from error
+
+
+def _guests_on_paper(night: LeagueNight, seated: list[list[Player]], paper: int) -> None:
+    """Move the seats that guests play to the paper tables (the last `paper` of `seated`):
+    a guest has no account to play live with. Swaps each with someone at a paper table."""
+    guests = set(night.substitutes.filter(player__isnull=True).values_list("member_id", flat=True))
+    live, on_paper = seated[: len(seated) - paper], seated[len(seated) - paper :]
+    for table in live:
+        for index, player in enumerate(table):
+            if player.pk not in guests:
+                continue
+            swap = next(
+                (
+                    (other, i)
+                    for other in on_paper
+                    for i, p in enumerate(other)
+                    if p.pk not in guests
+                ),
+                None,
+            )
+            if swap is None:
+                raise SeatingError(
+                    f"{player.name}'s seat is played by a guest, who has no account to play "
+                    "live with: play more tables on paper."
+                )
+            other, i = swap
+            table[index], other[i] = other[i], table[index]
+
+
+def _byes(night: LeagueNight, players: list[Player], count: int, rng: random.Random):
+    """The `count` players to sit out: fewest byes in the season first, at random among equals."""
+    if not count:
+        return []
+    had = Counter(
+        Absence.objects.filter(night__season=night.season, kind=Absence.Kind.BYE)
+        .exclude(night=night)
+        .values_list("player_id", flat=True)
+    )
+    drawn = sorted(players, key=lambda p: p.pk)
+    rng.shuffle(drawn)
+    drawn.sort(key=lambda p: had[p.pk])
+    return drawn[:count]
 
 
 @transaction.atomic
@@ -368,11 +535,14 @@ def seat_night(
     seats_per_table: int = 4,
     kind: str = Table.Kind.HAND,
     paper_tables: int = 0,
+    byes: bool = False,
     rng: random.Random | None = None,
 ) -> list[NightTable]:
     """Seat the night's players at tables: at random, or balanced by rating (snake seeding).
 
-    Tables are as even as possible. On a duplicate night every table with the same
+    Tables are as even as possible; with `byes` every table is full and the players
+    left over sit the night out with a bye (those with the fewest byes this season,
+    drawn at random among equals). On a duplicate night every table with the same
     number of seats shares one deal seed, so they play the same deals. With live
     tables, the last `paper_tables` of them are played with a physical deck instead
     (dealt from their deal sheets on a duplicate night). Seating again replaces the
@@ -387,6 +557,16 @@ def seat_night(
             f"{rules.name} is for {rules.min_players} to {rules.max_players} players a table."
         )
     players = list(night.players.all())
+    rng = rng or random.Random()
+    left_over: list[Player] = []
+    if byes:
+        if len(players) < seats_per_table:
+            raise SeatingError(
+                f"{len(players)} player{'s' if len(players) != 1 else ''} present cannot fill "
+                f"a table of {seats_per_table}."
+            )
+        left_over = _byes(night, players, len(players) % seats_per_table, rng)
+        players = [p for p in players if p not in left_over]
     sizes = table_sizes(len(players), seats_per_table)
     if not sizes or min(sizes) < rules.min_players:
         raise SeatingError(
@@ -404,8 +584,11 @@ def seat_night(
         raise SeatingError("A table of this night has results already: it cannot be reseated.")
     for night_table in existing:
         night_table.table.delete()
+    night.absences.filter(kind=Absence.Kind.BYE).delete()
+    Absence.objects.bulk_create(
+        Absence(night=night, player=player, kind=Absence.Kind.BYE) for player in left_over
+    )
 
-    rng = rng or random.Random()
     if method == "balanced":
         ratings = {r.player_id: r.ordinal for r in league.ratings.all()}
         players.sort(key=lambda p: (-ratings.get(p.pk, 0.0), p.name.lower()))
@@ -419,6 +602,8 @@ def seat_night(
     else:
         raise SeatingError(f"Unknown seating method {method!r}.")
 
+    if kind == Table.Kind.LIVE:
+        _guests_on_paper(night, seated, paper_tables)
     seeds: dict[int, int] = {}
     created = []
     for number, table_players in enumerate(seated, start=1):

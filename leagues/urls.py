@@ -18,6 +18,13 @@ league_patterns = [
     path("nights/<int:night_id>/", views.night, name="night"),
     path("nights/<int:night_id>/players/", views.night_players, name="night_players"),
     path("nights/<int:night_id>/seating/", views.night_seat, name="night_seat"),
+    path("nights/<int:night_id>/absences/", views.night_absence, name="night_absence"),
+    path("nights/<int:night_id>/substitutes/", views.night_substitute, name="night_substitute"),
+    path(
+        "nights/<int:night_id>/absences/<int:player_id>/clear/",
+        views.night_absence_clear,
+        name="night_absence_clear",
+    ),
     path(
         "nights/<int:night_id>/scorecards.csv",
         views.night_scorecards_csv,

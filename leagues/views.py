@@ -31,6 +31,7 @@ from games.scorecards import HandScoreError
 from . import calendar, charts, duplicate, handicaps, selectors, services
 from .exports import csv_response
 from .forms import (
+    AbsenceForm,
     AccountForm,
     CorrectionForm,
     HandResultsForm,
@@ -42,6 +43,7 @@ from .forms import (
     SeasonForm,
     SeatingForm,
     SignUpForm,
+    SubstituteForm,
 )
 from .models import Club, League, LeagueNight, NightTable, Player, Season
 
@@ -263,6 +265,7 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
             "standings": selectors.season_standings(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
             "points_rule": selectors.points_rule(season.league),
+            "absence_rule": selectors.absence_rule(season.league),
             "nights": season.nights.prefetch_related("tables__table"),
             "night_form": night_form or NightForm(),
         },
@@ -334,7 +337,15 @@ def _night(night_id: int) -> LeagueNight:
 
 
 def _night_page(
-    request, night, *, players_form=None, seating_form=None, schedule_form=None, status=200
+    request,
+    night,
+    *,
+    players_form=None,
+    seating_form=None,
+    schedule_form=None,
+    absence_form=None,
+    substitute_form=None,
+    status=200,
 ):
     club = night.season.league.club
     role = _member_role(request, club)
@@ -359,6 +370,11 @@ def _night_page(
             or NightPlayersForm(members=members, initial={"players": night.players.all()}),
             "seating_form": seating_form
             or SeatingForm(initial=request.session.get(SEATING_CHOICES_KEY)),
+            "absence_rule": selectors.absence_rule(night.season.league),
+            "absences": night.absences.select_related("player").order_by("kind"),
+            "substitutes": night.substitutes.select_related("member", "player"),
+            "absence_form": absence_form or AbsenceForm(members=members),
+            "substitute_form": substitute_form or SubstituteForm(members=members),
         },
         status=status,
     )
@@ -412,6 +428,61 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
             messages.success(request, f"Players seated at {len(tables)} tables.")
             return redirect(night)
     return _night_page(request, night, seating_form=form, status=400)
+
+
+@require_POST
+@login_required
+def night_absence(request: HttpRequest, night_id: int) -> HttpResponse:
+    """An organiser marks a member away tonight, with or without notice."""
+    night = _night(night_id)
+    club = night.season.league.club
+    _organiser(request, club)
+    form = AbsenceForm(request.POST, members=selectors.club_members(club))
+    if form.is_valid():
+        try:
+            absence = services.mark_absent(night=night, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"{absence.player.name}: {absence.get_kind_display()}.")
+            return redirect(night)
+    return _night_page(request, night, absence_form=form, status=400)
+
+
+@require_POST
+@login_required
+def night_substitute(request: HttpRequest, night_id: int) -> HttpResponse:
+    """An organiser names who plays for a member tonight."""
+    night = _night(night_id)
+    club = night.season.league.club
+    _organiser(request, club)
+    form = SubstituteForm(request.POST, members=selectors.club_members(club))
+    if form.is_valid():
+        try:
+            substitute = services.set_substitute(night=night, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"{substitute.name} plays for {substitute.member.name}.")
+            return redirect(night)
+    return _night_page(request, night, substitute_form=form, status=400)
+
+
+@require_POST
+@login_required
+def night_absence_clear(request: HttpRequest, night_id: int, player_id: int) -> HttpResponse:
+    """An organiser takes back a member's absence or substitute."""
+    night = _night(night_id)
+    club = night.season.league.club
+    _organiser(request, club)
+    player = get_object_or_404(selectors.club_members(club), pk=player_id)
+    try:
+        services.clear_absence(night=night, player=player, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{player.name} is no longer marked away.")
+    return redirect(night)
 
 
 @require_GET
@@ -820,6 +891,7 @@ def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
             "standings": selectors.season_standings(season),
             "champions": selectors.champions(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
+            "absence_rule": selectors.absence_rule(league),
             "nights": season.nights.all(),
             "public": True,
         },

@@ -449,6 +449,20 @@ def test_a_player_who_leaves_mid_match_is_played_by_a_bot_marked_for_them():
     assert all(m.summary.endswith("(bot for Ana)") for m in by_bot)
 
 
+def test_a_table_can_name_the_bot_that_stands_in_for_a_player_who_leaves():
+    ana, ben = make_player("ana"), make_player("ben")
+    with pytest.raises(services.GameError, match="Bots play at one of these levels"):
+        services.create_table(
+            host=ana, variant="play-nine", seat_count=2, players=[ana], stand_in_level="genius"
+        )
+    table = services.create_table(
+        host=ana, variant="play-nine", seat_count=2, players=[ana, ben], stand_in_level="expert"
+    )
+    services.start_match(table=table, by=ana)
+    services.leave_match(table=table, player=ben)
+    assert table.seats.get(player=ben).bot_level == "expert"
+
+
 def test_the_player_takes_the_seat_back_by_acting_or_by_asking():
     table, ana, ben = two_player_table(turn_timer=0)
     services.leave_match(table=table, player=ana)
