@@ -66,6 +66,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
             table = services.create_table(
                 host=request.user,
                 variant=form.cleaned_data["variant"],
+                house_rules=form.cleaned_data["house_rules"],
                 seat_count=form.cleaned_data["seat_count"],
                 bots=form.bots(),
                 players=[request.user],
@@ -218,17 +219,17 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
         "games/replay.html",
         {
             "table": table,
-            "rules": engine.VARIANTS[table.variant],
+            "rules": table.rules,
             "controls": presenters.Controls(),
             "hole": hole,
             "step": step,
             "last": len(states) - 1,
             "courses": courses,
             "view": view,
-            "discard": presenters.card_name(table.variant, view["discard_top"])
+            "discard": presenters.card_name(table.rules, view["discard_top"])
             if view["discard_top"] is not None
             else None,
-            "discard_tone": presenters.tone(table.variant, view["discard_top"]),
+            "discard_tone": presenters.tone(table.rules, view["discard_top"]),
             "sentence": f"{names[move.seat]} {move.summary}" if move else "The deal.",
             "holes": table.holes.filter(finished_at__isnull=False).order_by("number"),
         },

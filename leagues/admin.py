@@ -322,7 +322,7 @@ class HoleCorrectionFormSet(forms.BaseInlineFormSet):
             ]
         names = list(table.scorecards.order_by("position").values_list("name", flat=True))
         try:
-            check_hand_scores(table.variant, grid, names)
+            check_hand_scores(table.rules, grid, names)
         except HandScoreError as error:
             problems = [p.message for p in error.problems]
             if numbers and numbers[-1] > HOLES:
