@@ -29,7 +29,7 @@ class CreateTableForm(forms.Form):
         choices=house_rule_choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Optional, each for the games named beside it; the rules page explains them.",
+        help_text="Optional, each for the games named beside it.",
     )
     is_public = forms.TypedChoiceField(
         label="Who can join",
