@@ -399,7 +399,22 @@ def with_house_rules(variant: str | Variant, house_rules: Iterable[str]) -> Vari
     if isinstance(house_rules, str) or not isinstance(house_rules, Iterable):
         raise ValueError("House rules come as a list of their keys.")
     chosen = list(house_rules)
-    return _derive(get_variant(variant).game.key, frozenset(_checked(variant, chosen)))
+    # Pages ask a table's rules for every card they draw: a choice seen before is a
+    # lookup. Only accepted choices are kept, so the cache stays small.
+    asked = (variant, tuple(chosen)) if isinstance(variant, str) else None
+    try:
+        known = _CHOSEN.get(asked)
+    except TypeError:  # an unhashable item: refused below
+        asked = known = None
+    if known is not None:
+        return known
+    rules = _derive(get_variant(variant).game.key, frozenset(_checked(variant, chosen)))
+    if asked is not None:
+        _CHOSEN[asked] = rules
+    return rules
+
+
+_CHOSEN: dict[tuple[str, tuple], Variant] = {}
 
 
 def _checked(variant: str | Variant, chosen: list[object]) -> list[str]:
