@@ -171,7 +171,15 @@ class ClubAdmin(ClubScoped, admin.ModelAdmin):
 @admin.register(League)
 class LeagueAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "club"
-    list_display = ("name", "club", "variant", "points_per_place", "night_points", "points_from")
+    list_display = (
+        "name",
+        "club",
+        "variant",
+        "house_rules",
+        "points_per_place",
+        "night_points",
+        "points_from",
+    )
     list_filter = (
         ("club", Scoped),
         "variant",

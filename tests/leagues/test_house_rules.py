@@ -9,7 +9,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from games import scorecards
+from games.engine import card_text, new_hole
 from games.models import Table
+from leagues import duplicate
 from leagues.models import League, NightTable, Rating
 from leagues.services import rebuild_ratings, seat_night
 from tests.factories import even_holes, make_club, make_league, make_night, make_player, make_season
@@ -83,3 +85,20 @@ def test_ratings_count_only_matches_on_the_league_s_rules():
     league.save()
     assert rebuild_ratings(league=league) == 1
     assert {r.player for r in Rating.objects.filter(league=league)} == {ann, cat}
+
+
+def test_a_paper_table_s_deal_sheet_deals_from_the_house_rules_deck(client):
+    """With jokers in the deck, the sheet deals what the engine deals under those rules."""
+    league, players, organiser = _league_with_rules("jokers")
+    night = make_night(make_season(league), date(2026, 3, 1), duplicate_deals=True)
+    night.players.set(players)
+    paper = seat_night(night=night, by=organiser, seats_per_table=3, kind=Table.Kind.HAND)[0]
+    table = paper.table
+    dealer = duplicate.first_dealer(table)
+    state = new_hole(table.rules, 3, seed=table.hole_seed(1), dealer=dealer)
+    sheet = duplicate.deal_sheet(paper)
+    shown = [[card for row in seat.rows for card in row] for seat in sheet[0].seats]
+    assert shown == [[card_text(table.rules, card) for card in layout] for layout in state.layouts]
+    client.force_login(organiser)
+    page = client.get(reverse("leagues:deal_sheet", args=[paper.pk])).content.decode()
+    assert "6-card Golf (jokers)" in page
