@@ -250,13 +250,13 @@ _LAST_TURNS = HouseRule(
 _JOKERS = HouseRule(
     "jokers",
     "jokers",
-    "Two jokers join each deck; a joker scores -2, and two jokers in a column score 0.",
+    "Two jokers join each deck; a joker scores -2 and pairs up like any other rank.",
     lambda rules: {"jokers_per_deck": 2, **_with_rank_value(rules, JOKER, -2)},
 )
 _KINGS_MINUS_TWO = HouseRule(
     "kings-minus-2",
     "Kings -2",
-    "A King scores -2 instead of 0; two Kings in a column still score 0.",
+    "A King scores -2 instead of 0; Kings still pair up, and a pair cancels as any does.",
     lambda rules: _with_rank_value(rules, "K", -2),
 )
 _NO_FIRST_KNOCK = HouseRule(
