@@ -162,7 +162,7 @@ def _progress(done: int, total: int, started: float) -> None:
 def format_table(result: SimResult) -> str:
     """The readable table of a simulation."""
     lines = [
-        f"{result.holes} holes of {get_variant(result.variant).name}, {result.players} players",
+        f"{result.holes} holes of {get_variant(result.variant).full_name}, {result.players} players",
         f"{'seat':>4}  {'bot':<7}  {'strokes/hole':>12}  {'95% CI':>8}  {'wins':>7}",
     ]
     for seat in range(result.players):
