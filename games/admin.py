@@ -10,7 +10,16 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("id", "variant", "kind", "status", "host", "seat_count", "created_at")
+    list_display = (
+        "id",
+        "variant",
+        "house_rules",
+        "kind",
+        "status",
+        "host",
+        "seat_count",
+        "created_at",
+    )
     list_filter = ("variant", "kind", "status")
     inlines = [SeatInline]
 

@@ -7,7 +7,7 @@ from django import forms
 from games import engine
 from games.engine.bots import BOT_LEVELS
 
-from .models import Table, variant_choices
+from .models import Table, house_rule_choices, variant_choices
 
 MAX_SEATS = max(v.max_players for v in engine.VARIANTS.values())
 SEAT_CHOICES = [("open", "Open for a player")] + [(level, f"Bot: {level}") for level in BOT_LEVELS]
@@ -23,6 +23,13 @@ class CreateTableForm(forms.Form):
         max_value=MAX_SEATS,
         initial=2,
         help_text="How many players, you included.",
+    )
+    house_rules = forms.MultipleChoiceField(
+        label="House rules",
+        choices=house_rule_choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Optional, each for the games named beside it.",
     )
     is_public = forms.TypedChoiceField(
         label="Who can join",
@@ -51,10 +58,13 @@ class CreateTableForm(forms.Form):
             )
 
     def main_fields(self):
-        return [self[name] for name in ("variant", "seat_count", "is_public", "turn_timer")]
+        return [
+            self[name]
+            for name in ("variant", "seat_count", "house_rules", "is_public", "turn_timer")
+        ]
 
     def game_fields(self):
-        return [self["variant"], self["seat_count"]]
+        return [self["variant"], self["seat_count"], self["house_rules"]]
 
     def setting_fields(self):
         return [self["is_public"], self["turn_timer"]]
@@ -76,6 +86,13 @@ class CreateTableForm(forms.Form):
                 "seat_count",
                 f"{variant.name} is for {variant.min_players} to {variant.max_players} players.",
             )
+        if variant and "house_rules" in data:
+            try:
+                rules = engine.with_house_rules(variant, data["house_rules"])
+            except ValueError as error:
+                self.add_error("house_rules", str(error))
+            else:
+                data["house_rules"] = list(rules.house_rule_keys)
         return data
 
     def bots(self) -> dict[int, str]:

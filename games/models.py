@@ -15,12 +15,23 @@ from django.db import models
 from django.dispatch import Signal
 from django.urls import reverse
 
-from games.engine import VARIANTS
+from games.engine import VARIANTS, Variant, with_house_rules
 
 
 def variant_choices() -> list[tuple[str, str]]:
     """The engine's variants; a callable so migrations never freeze the list."""
     return [(key, variant.name) for key, variant in VARIANTS.items()]
+
+
+def house_rule_choices() -> list[tuple[str, str]]:
+    """Every house rule on offer, once each, labelled with the games that offer it."""
+    games: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    for variant in VARIANTS.values():
+        for rule in variant.house_rule_options:
+            names.setdefault(rule.key, rule.name)
+            games.setdefault(rule.key, []).append(variant.name)
+    return [(key, f"{names[key].capitalize()} ({', '.join(games[key])})") for key in names]
 
 
 def new_invite_code() -> str:
@@ -56,6 +67,12 @@ class Table(models.Model):
         M2 = 120, "2 minutes"
 
     variant = models.CharField(max_length=20, choices=variant_choices, default="play-nine")
+    house_rules = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The keys of the house rules the match is played with (none: the rules as "
+        "written).",
+    )
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.LIVE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     host = models.ForeignKey(
@@ -103,10 +120,26 @@ class Table(models.Model):
         indexes = [models.Index(fields=["status", "is_public"])]
 
     def __str__(self) -> str:
-        return f"Table {self.pk} ({self.get_variant_display()})"
+        return f"Table {self.pk} ({self.rules_name})"
 
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
+
+    @property
+    def rules(self) -> Variant:
+        """The engine's variant this match is played under: the game and its house rules."""
+        return with_house_rules(self.variant, self.house_rules)
+
+    @property
+    def rules_name(self) -> str:
+        """The game's name with its house rules, if any: "6-card Golf (last turns)"."""
+        return self.rules.full_name
+
+    @property
+    def casual_house_rules(self) -> bool:
+        """A casual match (not a league night's) played with house rules: a player's
+        lists mark it, as its strokes do not compare with the rules as written."""
+        return bool(self.house_rules) and not self.seats_assigned
 
     def hole_seed(self, number: int) -> int:
         """The seed of hole `number`: the same on every table with this deal seed."""

@@ -112,7 +112,7 @@ def new_hole(table: Table, number: int, positions: list[int], at: datetime) -> H
 def hole_state(table: Table, hole: Hole) -> engine.HoleState:
     """The state a hole is dealt with."""
     dealer = hole.seat_positions.index(hole.dealer)
-    return engine.new_hole(table.variant, len(hole.seat_positions), seed=hole.seed, dealer=dealer)
+    return engine.new_hole(table.rules, len(hole.seat_positions), seed=hole.seed, dealer=dealer)
 
 
 def play(
@@ -211,7 +211,7 @@ def deal(before: Snapshot, at: datetime) -> Step:
     status = before.grid.status()
     positions = list(range(table.seat_count))
     if status.next_hole_is_playoff:
-        positions = sorted(playoff_players(table.variant, status.contenders, table.seat_count))
+        positions = sorted(playoff_players(table.rules, status.contenders, table.seat_count))
     table = _next_table(table, at)
     dealt = new_hole(table, hole.number + 1, positions, at)
     state = hole_state(table, dealt)

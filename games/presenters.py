@@ -115,9 +115,9 @@ class Controls:
         )
 
 
-def tone(variant: str, card: Any) -> str:
+def tone(variant: str | engine.Variant, card: Any) -> str:
     """A colour class for a card, as its variant gives it ("down" when face down)."""
-    return engine.VARIANTS[variant].tone(card)
+    return engine.get_variant(variant).tone(card)
 
 
 def card_name(variant: str, card: Any) -> tuple[str, str]:
@@ -158,7 +158,7 @@ def table_context(
     me = viewer_seat(table, user, seats)
     context: dict[str, Any] = {
         "table": table,
-        "rules": engine.VARIANTS[table.variant],
+        "rules": table.rules,
         "seats": seats,
         "me": me,
         "is_host": user is not None and table.host_id == getattr(user, "pk", None),
@@ -200,12 +200,12 @@ def table_context(
         controls=controls,
         courses=courses,
         seating=seating(courses, me),
-        held=card_name(table.variant, view["held"]) if view["held"] is not None else None,
-        held_tone=tone(table.variant, view["held"]),
-        discard=card_name(table.variant, view["discard_top"])
+        held=card_name(table.rules, view["held"]) if view["held"] is not None else None,
+        held_tone=tone(table.rules, view["held"]),
+        discard=card_name(table.rules, view["discard_top"])
         if view["discard_top"] is not None
         else None,
-        discard_tone=tone(table.variant, view["discard_top"]),
+        discard_tone=tone(table.rules, view["discard_top"]),
         holder=_seat_name(seats, hole, view["holding"]),
         turn_name=_seat_name(seats, hole, view["turn"]),
         my_turn=my_seat is not None and view["turn"] == my_seat,
@@ -369,13 +369,13 @@ def _shown_course(
     score = view["scores"][index] if view["scores"] is not None else None
     kept_for = seat.player.name if seat.player_id and seat.bot_level else ""
     key = (
-        *(table.variant, view["phase"], seat.position, seat.name, seat.bot_level, mine),
+        *(table.rules.key, view["phase"], seat.position, seat.name, seat.bot_level, mine),
         *(is_turn, is_dealer, score, kept_for, tuple(cards)),
     )
     shown = html.get(key)
     if shown is None:
         course = _course(table, seat, hole, view, index, mine, Controls(), set(), set())
-        shown = course_html(course, engine.VARIANTS[table.variant], Controls(), 0, view["phase"])
+        shown = course_html(course, table.rules, Controls(), 0, view["phase"])
         if len(html) >= HTML_KEPT:
             html.clear()
         html[key] = shown
@@ -399,14 +399,14 @@ def _course(
     flip: set[int],
 ) -> Course:
     """The course of `seat` (engine seat `index`); its buttons only when it is `mine`."""
-    rules = engine.VARIANTS[table.variant]
+    rules = table.rules
     cards = view["layouts"][index]
     paired: set[int] = set()
     if view["phase"] == engine.OVER:
-        paired = {p for g in engine.scoring_pairs(table.variant, cards) for p in g}
+        paired = {p for g in engine.scoring_pairs(table.rules, cards) for p in g}
     slots = []
     for position, card in enumerate(cards):
-        text, label = card_name(table.variant, card)
+        text, label = card_name(table.rules, card)
         slots.append(
             Slot(
                 position=position,
@@ -414,7 +414,7 @@ def _course(
                 text=text,
                 label=label,
                 face_up=card is not None,
-                tone=tone(table.variant, card),
+                tone=tone(table.rules, card),
                 paired=position in paired,
                 replace=mine and position in replace,
                 flip=mine and position in flip,

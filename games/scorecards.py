@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.engine import VARIANTS, hole_score_range
+from games.engine import Variant, get_variant, hole_score_range, with_house_rules
 from games.engine.match import HOLES, MatchStatus, match_status
 
 from . import store
@@ -201,7 +201,7 @@ class HandScoreError(ValueError):
 
 
 def check_hand_scores(
-    variant: str, hole_scores: Sequence[Sequence[object]], names: Sequence[str]
+    variant: str | Variant, hole_scores: Sequence[Sequence[object]], names: Sequence[str]
 ) -> MatchStatus:
     """The finished match's status, or `HandScoreError` listing every problem.
 
@@ -213,7 +213,7 @@ def check_hand_scores(
     """
     players = len(names)
     low, high = hole_score_range(variant)
-    game = VARIANTS[variant].name
+    game = get_variant(variant).name
     problems: list[ScoreProblem] = []
     if len(hole_scores) < HOLES:
         problems.append(
@@ -313,14 +313,16 @@ def open_hand_table(
     players: Sequence,
     host=None,
     deal_seed: int | None = None,
+    house_rules: Sequence[str] = (),
 ) -> Table:
     """A table played with a physical deck: its seats (players in order) and empty cards."""
-    rules = VARIANTS[variant]
+    rules = with_house_rules(variant, house_rules)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players.")
     fields = {"deal_seed": deal_seed} if deal_seed is not None else {}
     table = Table.objects.create(
         variant=variant,
+        house_rules=list(rules.house_rule_keys),
         kind=Table.Kind.HAND,
         status=Table.Status.PLAYING,
         host=host,
@@ -349,7 +351,7 @@ def record_hand_results(*, table: Table, hole_scores: Sequence[Sequence[object]]
     if locked.status == Table.Status.FINISHED:
         raise ValueError("This table's results are in; change a hole with a correction.")
     cards = open_scorecards(table=table)
-    check_hand_scores(table.variant, hole_scores, [card.name for card in cards])
+    check_hand_scores(table.rules, hole_scores, [card.name for card in cards])
     ScorecardHole.objects.filter(scorecard__table=table).delete()
     ScorecardHole.objects.bulk_create(
         ScorecardHole(scorecard=cards[position], number=index + 1, strokes=strokes)
@@ -394,9 +396,9 @@ def correct_hole(*, scorecard: Scorecard, number: int, strokes: int) -> int:
     table = scorecard.table
     names = list(table.scorecards.order_by("position").values_list("name", flat=True))
     if table.status == Table.Status.FINISHED:
-        check_hand_scores(table.variant, hole_scores(table), names)
+        check_hand_scores(table.rules, hole_scores(table), names)
     else:
-        low, high = hole_score_range(table.variant)
+        low, high = hole_score_range(table.rules)
         if not low <= strokes <= high:
             raise HandScoreError([ScoreProblem(f"A hole scores {low} to {high}.", number)])
     refresh_results(table=table)

@@ -234,7 +234,7 @@ def watchable_tables():
 def replay_states(hole: Hole) -> list[tuple[Any, Move | None]]:
     """Every state of a finished hole from its deal, with the move that led to it."""
     state = engine.new_hole(
-        hole.table.variant,
+        hole.table.rules,
         len(hole.seat_positions),
         seed=hole.seed,
         deck=hole.deck,

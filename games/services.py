@@ -85,15 +85,21 @@ def create_table(
     deal_seed: int | None = None,
     seats_assigned: bool = False,
     stand_in_level: str = "",
+    house_rules: Sequence[str] = (),
 ) -> Table:
     """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level.
+
+    `house_rules` are keys of the game's house rules, which the whole match plays by.
 
     With `seats_assigned` the seating is final: players neither join nor leave the table.
     `stand_in_level` is the bot that plays a seat its player leaves (empty: the usual one).
     """
-    rules = engine.VARIANTS.get(variant)
-    if rules is None:
+    if not isinstance(variant, str) or variant not in engine.VARIANTS:
         raise GameError("Choose one of the games on offer.")
+    try:
+        rules = engine.with_house_rules(variant, house_rules)
+    except ValueError as error:
+        raise GameError(str(error)) from None
     if not rules.min_players <= seat_count <= rules.max_players:
         raise GameError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players.")
     bots = dict(bots or {})
@@ -118,6 +124,7 @@ def create_table(
         fields = {"deal_seed": deal_seed} if deal_seed is not None else {}
         table = Table.objects.create(
             variant=variant,
+            house_rules=list(rules.house_rule_keys),
             host=host,
             seat_count=seat_count,
             is_public=is_public,
@@ -247,7 +254,7 @@ def start_match(*, table: Table, by) -> Table:
         if any(s.player_id is None and not s.bot_level for s in seats):
             raise GameError("Wait until every seat is taken.")
         now = timezone.now()
-        dealer, _rounds = choose_first_dealer(locked.variant, locked.seat_count, locked.deal_seed)
+        dealer, _rounds = choose_first_dealer(locked.rules, locked.seat_count, locked.deal_seed)
         locked.first_dealer = dealer
         locked.status = Table.Status.PLAYING
         locked.started_at = now
@@ -277,6 +284,7 @@ def rematch(*, table: Table, by) -> Table:
         _check_hosting(by)
         new = Table.objects.create(
             variant=table.variant,
+            house_rules=table.house_rules,
             host=by,
             seat_count=table.seat_count,
             is_public=table.is_public,

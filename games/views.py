@@ -66,6 +66,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
             table = services.create_table(
                 host=request.user,
                 variant=form.cleaned_data["variant"],
+                house_rules=form.cleaned_data["house_rules"],
                 seat_count=form.cleaned_data["seat_count"],
                 bots=form.bots(),
                 players=[request.user],
@@ -215,14 +216,14 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     names = {s.position: s.name for s in seats}
     felt = {
         "table": table,
-        "rules": engine.VARIANTS[table.variant],
+        "rules": table.rules,
         "controls": presenters.Controls(),
         "courses": courses,
         "view": view,
-        "discard": presenters.card_name(table.variant, view["discard_top"])
+        "discard": presenters.card_name(table.rules, view["discard_top"])
         if view["discard_top"] is not None
         else None,
-        "discard_tone": presenters.tone(table.variant, view["discard_top"]),
+        "discard_tone": presenters.tone(table.rules, view["discard_top"]),
     }
     return render(
         request,

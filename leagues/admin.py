@@ -173,7 +173,15 @@ class ClubAdmin(ClubScoped, admin.ModelAdmin):
 @admin.register(League)
 class LeagueAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "club"
-    list_display = ("name", "club", "variant", "points_per_place", "night_points", "points_from")
+    list_display = (
+        "name",
+        "club",
+        "variant",
+        "house_rules",
+        "points_per_place",
+        "night_points",
+        "points_from",
+    )
     list_filter = (
         ("club", Scoped),
         "variant",
@@ -343,7 +351,7 @@ class HoleCorrectionFormSet(forms.BaseInlineFormSet):
             ]
         names = list(table.scorecards.order_by("position").values_list("name", flat=True))
         try:
-            check_hand_scores(table.variant, grid, names)
+            check_hand_scores(table.rules, grid, names)
         except HandScoreError as error:
             problems = [p.message for p in error.problems]
             if numbers and numbers[-1] > HOLES:

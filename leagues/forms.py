@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from games.engine.match import HOLES
-from games.models import Table
+from games.models import Table, house_rule_choices
 from games.scorecards import HandScoreError, check_hand_scores, hole_name
 
 from .models import League, LeagueNight, Membership, Player, Season
@@ -63,11 +63,21 @@ class TimeInput(forms.TimeInput):
 
 
 class LeagueForm(forms.ModelForm):
+    house_rules = forms.MultipleChoiceField(
+        label="House rules",
+        choices=house_rule_choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Every table of the league's nights plays them; each is for the games "
+        "named beside it.",
+    )
+
     class Meta:
         model = League
         fields = (
             "name",
             "variant",
+            "house_rules",
             "points_per_place",
             "night_points",
             "points_from",
@@ -320,7 +330,7 @@ class HandResultsForm(forms.Form):
         while grid and all(value is None for value in grid[-1]):
             grid.pop()
         try:
-            check_hand_scores(self.table.variant, grid, self.names)
+            check_hand_scores(self.table.rules, grid, self.names)
         except HandScoreError as error:
             # Every problem is listed once (`problems`); a cell's own is also marked on it.
             marked = False

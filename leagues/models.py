@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from games.engine import Variant, with_house_rules
 from games.models import Scorecard, variant_choices
 from games.scorecards import hole_name
 
@@ -130,6 +131,12 @@ class League(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(max_length=80)
     variant = models.CharField(max_length=20, choices=variant_choices, default="play-nine")
+    house_rules = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The keys of the house rules every table of the league's nights plays "
+        "with, as a list (the rules page lists each game's).",
+    )
     points_per_place = models.CharField(
         max_length=60,
         default="6,4,2,0",
@@ -204,8 +211,25 @@ class League(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.club})"
 
+    def clean(self) -> None:
+        super().clean()
+        try:
+            rules = with_house_rules(self.variant, self.house_rules)
+        except ValueError as error:
+            raise ValidationError({"house_rules": str(error)}) from None
+        self.house_rules = list(rules.house_rule_keys)
+
     def get_absolute_url(self) -> str:
         return reverse("leagues:league", args=[self.pk])
+
+    @property
+    def rules(self) -> Variant:
+        """The variant every table of the league's nights plays: its game and house rules."""
+        return with_house_rules(self.variant, self.house_rules)
+
+    @property
+    def rules_name(self) -> str:
+        return self.rules.full_name
 
     @property
     def points(self) -> list[int]:

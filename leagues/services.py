@@ -24,7 +24,6 @@ from openskill.models import PlackettLuce
 
 from games import scorecards
 from games import services as game_services
-from games.engine import VARIANTS
 from games.models import Scorecard, ScorecardHole, Table
 
 from . import selectors
@@ -144,10 +143,12 @@ def create_league(
     points_per_place: str = "6,4,2,0",
     night_points: str = League.NightPoints.PLACE,
     points_from: str = League.Strokes.GROSS,
+    house_rules: Sequence[str] = (),
     by: Player,
     **rules: object,
 ) -> League:
-    """A new league of the club (organisers only).
+    """A new league of the club (organisers only), whose nights' tables all play
+    `house_rules` (keys of its game's house rules).
 
     `rules` are the league's other settings by field name: what absences and byes earn,
     whom a substitute's result counts for, whether a seat the bot finished counts.
@@ -163,6 +164,7 @@ def create_league(
         points_per_place=points_per_place,
         night_points=night_points,
         points_from=points_from,
+        house_rules=list(house_rules),
         **rules,
     )
     league.full_clean()
@@ -466,12 +468,20 @@ def snake_order(players: Sequence[Player], sizes: Sequence[int]) -> list[list[Pl
     return tables
 
 
-def _create_live_table(*, host: Player, variant: str, players: Sequence[Player], seed: int):
+def _create_live_table(
+    *,
+    host: Player,
+    variant: str,
+    house_rules: Sequence[str],
+    players: Sequence[Player],
+    seed: int,
+):
     """A live table through live play's own service (the only door to a live table)."""
     try:
         return game_services.create_table(
             host=host,
             variant=variant,
+            house_rules=house_rules,
             seat_count=len(players),
             players=players,
             is_public=False,
@@ -551,7 +561,7 @@ def seat_night(
     league = night.season.league
     _require_organiser(by, league.club)
     _require_open(night.season)
-    rules = VARIANTS[league.variant]
+    rules = league.rules
     if not rules.min_players <= seats_per_table <= rules.max_players:
         raise SeatingError(
             f"{rules.name} is for {rules.min_players} to {rules.max_players} players a table."
@@ -613,11 +623,19 @@ def seat_night(
             seed = secrets.randbits(62)
         if kind == Table.Kind.LIVE and number <= len(seated) - paper_tables:
             table = _create_live_table(
-                host=by, variant=league.variant, players=table_players, seed=seed
+                host=by,
+                variant=league.variant,
+                house_rules=league.house_rules,
+                players=table_players,
+                seed=seed,
             )
         else:
             table = scorecards.open_hand_table(
-                variant=league.variant, players=table_players, host=by, deal_seed=seed
+                variant=league.variant,
+                house_rules=league.house_rules,
+                players=table_players,
+                host=by,
+                deal_seed=seed,
             )
         created.append(NightTable.objects.create(night=night, table=table, number=number))
     return created
@@ -684,7 +702,7 @@ def correct_score(
     removed = []
     if after.unneeded:
         # Anything else wrong with the corrected match is named first.
-        scorecards.check_hand_scores(table.variant, after.scores, after.names)
+        scorecards.check_hand_scores(table.rules, after.scores, after.names)
         holes = [scorecards.hole_name(n) for n in after.unneeded]
         if not remove_playoffs:
             decided = scorecards.hole_name(after.decided_after).lower()
@@ -758,7 +776,12 @@ def rebuild_ratings(*, league: League) -> int:
     counts: dict[int, int] = {}
     changes: list[RatingChange] = []
     rated = 0
+    rules = league.rules
     for night_table in selectors.counted_tables(league=league):
+        # Only matches on the league's rules count: a table played before its game or
+        # house rules changed measures something else.
+        if night_table.table.rules != rules:
+            continue
         cards = selectors.ranked_cards(night_table)
         # A finished match has a place on every card; one without was never decided.
         if len(cards) < 2 or any(card.place is None for card in cards):

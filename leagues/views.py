@@ -588,7 +588,7 @@ def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
             "league": night.season.league,
             "club": night.season.league.club,
             "holes": duplicate.deal_sheet(night_table),
-            "rules": night_table.table.get_variant_display(),
+            "rules": night_table.table.rules_name,
         },
     )
 

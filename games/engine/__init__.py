@@ -31,23 +31,29 @@ from .match import (
 from .movelog import describe_action, describe_turn
 from .snapshot import state_from_dict, state_to_dict
 from .variants import (
+    HOUSE_RULES,
     VARIANTS,
+    HouseRule,
     Variant,
     card_label,
     card_text,
+    get_variant,
     hole_score_range,
     score_layout,
     scoring_pairs,
+    with_house_rules,
 )
 
 __all__ = [
     "FINAL_TURNS",
     "HOLES",
+    "HOUSE_RULES",
     "OVER",
     "PLAY",
     "TEE_OFF",
     "VARIANTS",
     "HoleState",
+    "HouseRule",
     "IllegalAction",
     "MatchStatus",
     "Variant",
@@ -58,6 +64,7 @@ __all__ = [
     "dealer_for_hole",
     "describe_action",
     "describe_turn",
+    "get_variant",
     "hole_score_range",
     "legal_actions",
     "match_status",
@@ -70,4 +77,5 @@ __all__ = [
     "state_from_dict",
     "state_to_dict",
     "view",
+    "with_house_rules",
 ]

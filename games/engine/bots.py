@@ -25,7 +25,7 @@ from .hole import (
     legal_actions,
     view,
 )
-from .variants import VARIANTS, Variant
+from .variants import RULEBOOK, ByVariant, Variant
 
 BOT_LEVELS = ("random", "greedy", "expert")
 
@@ -115,13 +115,15 @@ class Scene:
     held_from: str | None
     i_hold: bool
     may_swap: bool
+    #: Whether knocking is open now (the rules may close the first round to it).
+    may_knock: bool
     teed_off: bool
     pool: Pool
 
     @classmethod
     def from_view(cls, seen: dict[str, Any], pool: Pool | None = None) -> Scene:
         """The scene of the seat whose view this is."""
-        rules = VARIANTS[seen["variant"]]
+        rules = RULEBOOK[seen["variant"]]
         me = seen["seat"]
         if pool is None:
             visible = [card for layout in seen["layouts"] for card in layout if card is not None]
@@ -142,6 +144,7 @@ class Scene:
             held_from=seen["held_from"],
             i_hold=seen["holding"] == me,
             may_swap=rules.can_swap and seen["teed_off"][me] and not seen["drawn"][me],
+            may_knock=rules.may_knock(seen["drawn"]),
             teed_off=seen["teed_off"][me],
             pool=pool,
         )
@@ -281,7 +284,7 @@ def greedy_action(scene: Scene, rng: random.Random, style: Style = GREEDY) -> Ac
             swap = _best_swap(scene, estimator, force=False)
             if swap is not None:
                 return swap
-        if rules.can_knock and scene.phase == PLAY and _should_knock(scene, estimator, now, style):
+        if scene.may_knock and scene.phase == PLAY and _should_knock(scene, estimator, now, style):
             return {"type": "knock"}
         top = scene.discard_top
         if top is not None:
@@ -424,7 +427,7 @@ def _representatives(rules: Variant) -> dict[Any, Card]:
     return cards
 
 
-_REPRESENTATIVES = {key: _representatives(rules) for key, rules in VARIANTS.items()}
+_REPRESENTATIVES = ByVariant(_representatives)
 
 
 def _expert_action(scene: Scene, rng: random.Random) -> Action:

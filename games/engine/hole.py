@@ -16,7 +16,7 @@ from itertools import combinations
 from typing import Any
 
 from .cards import Card
-from .variants import VARIANTS, Variant, get_variant
+from .variants import RULEBOOK, ByVariant, Variant, get_variant
 
 TEE_OFF = "tee_off"
 PLAY = "play"
@@ -65,7 +65,7 @@ class HoleState:
     @property
     def rules(self) -> Variant:
         """The `Variant` this hole is played under."""
-        return VARIANTS[self.variant]
+        return RULEBOOK[self.variant]
 
 
 def _evolve(state: HoleState, changes: dict[str, Any]) -> HoleState:
@@ -192,17 +192,16 @@ def shuffle(cards: list, rng: random.Random) -> None:
 
 @functools.cache
 def _deck(variant: str, players: int) -> tuple[Card, ...]:
-    return tuple(VARIANTS[variant].deck(players))
+    return tuple(RULEBOOK[variant].deck(players))
 
 
 # Position sets are computed once per game: every tee off and every swap.
-_TEE_OFFS: dict[str, list[tuple[int, ...]]] = {
-    key: list(combinations(range(rules.size), rules.opening_flips))
-    for key, rules in VARIANTS.items()
-}
-_PAIRS: dict[str, list[tuple[int, ...]]] = {
-    key: list(combinations(range(rules.size), 2)) for key, rules in VARIANTS.items()
-}
+_TEE_OFFS: dict[str, list[tuple[int, ...]]] = ByVariant(
+    lambda rules: list(combinations(range(rules.size), rules.opening_flips))
+)
+_PAIRS: dict[str, list[tuple[int, ...]]] = ByVariant(
+    lambda rules: list(combinations(range(rules.size), 2))
+)
 
 
 def _seated(state: HoleState, seat: object) -> bool:
@@ -220,19 +219,19 @@ def legal_actions(state: HoleState, seat: int) -> list[Action]:
                 {"type": "tee_off", "positions": [*positions]}
                 for positions in _TEE_OFFS[state.variant]
             ]
-        if VARIANTS[state.variant].can_swap:
+        if RULEBOOK[state.variant].can_swap:
             return _swaps(state.variant)
         return []
     if phase == OVER or state.turn != seat:
         return []
     if state.holding is None:
-        rules = VARIANTS[state.variant]
+        rules = RULEBOOK[state.variant]
         actions: list[Action] = []
         if state.draw_pile:
             actions.append({"type": "draw", "source": "pile"})
         if state.discard_pile:
             actions.append({"type": "draw", "source": "discard"})
-        if rules.can_knock and phase == PLAY:
+        if phase == PLAY and rules.may_knock(state.drawn):
             actions.append({"type": "knock"})
         if rules.can_swap and not state.drawn[seat]:
             actions.extend(_swaps(state.variant))
@@ -268,10 +267,9 @@ class _HoldingActions(dict):
         return made
 
 
-_HOLDING = {
-    key: {from_pile: _HoldingActions(rules, from_pile) for from_pile in (True, False)}
-    for key, rules in VARIANTS.items()
-}
+_HOLDING = ByVariant(
+    lambda rules: {from_pile: _HoldingActions(rules, from_pile) for from_pile in (True, False)}
+)
 
 
 def _swaps(variant: str) -> list[Action]:
@@ -290,7 +288,7 @@ _FIELDS = {
     "swap": frozenset({"type", "positions"}),
 }
 _NAMES = {"positions": "the positions", "source": "a source", "position": "a position"}
-_SIZES = {key: rules.size for key, rules in VARIANTS.items()}
+_SIZES = ByVariant(lambda rules: rules.size)
 
 
 def apply_action(state: HoleState, seat: int, action: Action) -> HoleState:
@@ -357,7 +355,7 @@ def _holding(state: HoleState, seat: int) -> None:
 
 def _tee_off(state: HoleState, seat: int, action: Action) -> HoleState:
     positions = _positions(
-        state.variant, action["positions"], VARIANTS[state.variant].opening_flips
+        state.variant, action["positions"], RULEBOOK[state.variant].opening_flips
     )
     if state.phase != TEE_OFF:
         raise IllegalAction("Tee off is over.")
@@ -450,7 +448,7 @@ def _flip(state: HoleState, seat: int, action: Action) -> HoleState:
     position = action["position"]
     if type(position) is not int or not 0 <= position < _SIZES[state.variant]:
         _position(state.variant, position)
-    rules = VARIANTS[state.variant]
+    rules = RULEBOOK[state.variant]
     if not rules.can_flip:
         raise IllegalAction(f"{rules.name} has no flip: replace a card or discard.")
     if state.holding != seat or state.turn != seat or state.phase == TEE_OFF:
@@ -470,7 +468,7 @@ def _discard(state: HoleState, seat: int, action: Action) -> HoleState:
     _holding(state, seat)
     if state.held_from == "discard":
         raise IllegalAction("A card from the discard pile must replace one of yours.")
-    rules = VARIANTS[state.variant]
+    rules = RULEBOOK[state.variant]
     up = state.face_up[seat]
     if not rules.may_discard(up.count(False)):
         if rules.can_skip:
@@ -481,7 +479,7 @@ def _discard(state: HoleState, seat: int, action: Action) -> HoleState:
 
 
 def _knock(state: HoleState, seat: int, action: Action) -> HoleState:
-    rules = VARIANTS[state.variant]
+    rules = RULEBOOK[state.variant]
     if not rules.can_knock:
         raise IllegalAction(f"There is no knocking in {rules.name}.")
     _my_turn(state, seat)
@@ -489,6 +487,8 @@ def _knock(state: HoleState, seat: int, action: Action) -> HoleState:
         raise IllegalAction("Knock at the start of your turn, before you draw.")
     if state.phase != PLAY:
         raise IllegalAction("Someone has already knocked.")
+    if not rules.may_knock(state.drawn):
+        raise IllegalAction("Nobody knocks until everyone has taken a turn.")
     new, changes = _successor(state)
     changes["phase"] = FINAL_TURNS
     changes["finisher"] = seat
@@ -499,7 +499,7 @@ def _knock(state: HoleState, seat: int, action: Action) -> HoleState:
 
 def _swap(state: HoleState, seat: int, action: Action) -> HoleState:
     first, second = _positions(state.variant, action["positions"], 2)
-    rules = VARIANTS[state.variant]
+    rules = RULEBOOK[state.variant]
     if not rules.can_swap:
         raise IllegalAction(f"There is no rearranging in {rules.name}.")
     if state.phase == TEE_OFF:
@@ -536,7 +536,7 @@ def _end_turn(
     phase = state.phase
     finisher = state.finisher
     if False not in up:
-        rules = VARIANTS[state.variant]
+        rules = RULEBOOK[state.variant]
         if rules.ends_at_once:
             return _finish(new)
         if rules.last_turns_after_out and phase == PLAY:

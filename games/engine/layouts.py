@@ -72,12 +72,16 @@ class Scoring:
 class ColumnScoring(Scoring):
     """Golf's columns: equal ranks in a column cancel (score 0).
 
-    In a column of three, all three or just two of them cancel.
+    In a column of three, all three or just two of them cancel; with
+    `whole_columns_only` only all three do.
     """
 
     by_column = True
     #: Whether matched columns can earn a bonus together (`pairs_bonus` is not always 0).
     has_bonus = False
+
+    def __init__(self, *, whole_columns_only: bool = False) -> None:
+        self.whole_columns_only = whole_columns_only
 
     def pair_groups(self, rows: int, cols: int, ranks: Sequence[Hashable]) -> Groups:
         groups: Groups = []
@@ -91,6 +95,8 @@ class ColumnScoring(Scoring):
             top, middle, bottom = positions
             if ranks[top] == ranks[middle] == ranks[bottom]:
                 groups.append((top, middle, bottom))
+            elif self.whole_columns_only:
+                continue
             elif ranks[top] == ranks[middle]:
                 groups.append((top, middle))
             elif ranks[top] == ranks[bottom]:

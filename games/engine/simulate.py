@@ -161,8 +161,9 @@ def _progress(done: int, total: int, started: float) -> None:
 
 def format_table(result: SimResult) -> str:
     """The readable table of a simulation."""
+    game = get_variant(result.variant).full_name
     lines = [
-        f"{result.holes} holes of {get_variant(result.variant).name}, {result.players} players",
+        f"{result.holes} holes of {game}, {result.players} players",
         f"{'seat':>4}  {'bot':<7}  {'strokes/hole':>12}  {'95% CI':>8}  {'wins':>7}",
     ]
     for seat in range(result.players):

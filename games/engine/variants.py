@@ -1,15 +1,20 @@
-"""The five games: their layouts, decks, cards, scoring and which moves they allow.
+"""The five games: their layouts, decks, cards, scoring and which moves they allow,
+and the house rules each game may be played with.
 
 Everything that differs from one game to another is an attribute or a method of
 its `Variant`, so the rest of the engine, the pages and the bots ask the variant
-and never compare its key.
+and never compare its key. A game played with house rules is a variant of its own,
+derived from the game's: its key is the game's key and the rules' keys joined by
+"+" ("golf-6+last-turns"), and every function that takes a key takes that one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import (
     JOKER,
@@ -71,6 +76,8 @@ class Variant:
     ends_at_once: bool = False
     #: Exposing the last face-down card gives every other player one more turn.
     last_turns_after_out: bool = False
+    #: No knocking until every player has taken a turn.
+    knock_after_first_round: bool = False
     #: How many decks for fewer than `more_decks_from` players (one more from there).
     decks: int = 1
     more_decks_from: int | None = None
@@ -79,6 +86,8 @@ class Variant:
     values: Mapping[Card, int] = field(default_factory=dict, compare=False, repr=False)
     #: What makes two cards a pair (Play Nine: the value; standard decks: the rank).
     ranks: Mapping[Card, Card] = field(default_factory=dict, compare=False, repr=False)
+    #: The house rules in force (none: the game as RULES.md tells it).
+    house_rules: tuple[HouseRule, ...] = ()
 
     @property
     def size(self) -> int:
@@ -113,6 +122,35 @@ class Variant:
         return "down" if card is None else self.cards.tone(card)
 
     # --- the moves ----------------------------------------------------------------------
+
+    def may_knock(self, drawn: Sequence[bool]) -> bool:
+        """Whether a player may knock now, given which seats have drawn this hole (the
+        first round is over once every seat has drawn: nobody knocks during it)."""
+        return self.can_knock and (not self.knock_after_first_round or all(drawn))
+
+    # --- house rules --------------------------------------------------------------------
+
+    @property
+    def game(self) -> Variant:
+        """The game these rules are house rules of (the variant itself when it has none)."""
+        return VARIANTS[self.key.partition("+")[0]]
+
+    @property
+    def house_rule_options(self) -> tuple[HouseRule, ...]:
+        """Every house rule this game may be played with."""
+        return HOUSE_RULES.get(self.game.key, ())
+
+    @property
+    def house_rule_keys(self) -> tuple[str, ...]:
+        """The keys of the house rules in force, in the game's order."""
+        return tuple(rule.key for rule in self.house_rules)
+
+    @property
+    def full_name(self) -> str:
+        """The game's name with its house rules: "6-card Golf (last turns, jokers)"."""
+        if not self.house_rules:
+            return self.name
+        return f"{self.name} ({', '.join(rule.name for rule in self.house_rules)})"
 
     def may_discard(self, face_down: int) -> bool:
         """Whether a player with `face_down` cards face down may discard a card drawn
@@ -174,6 +212,81 @@ _golf_values = _values(_GOLF_RANK_VALUES)
 _three_deck_values = _values(_THREE_DECK_RANK_VALUES)
 _golf_ranks = {card: STANDARD_RANK[card] for card in _golf_values}
 _GOLF_COLUMNS = ColumnScoring()
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule a game may be played with: what it is called and what it changes."""
+
+    key: str
+    #: A few words for lists: "last turns".
+    name: str
+    #: The rule in a sentence, for the rules page and the table.
+    text: str
+    #: The variant's attributes under this rule, given the variant so far.
+    changes: Callable[[Variant], dict[str, Any]] = field(compare=False, repr=False)
+
+
+def _with_rank_value(rules: Variant, rank: str, value: int) -> dict[str, Any]:
+    values = dict(rules.values)
+    values.update((card, value) for card, card_rank in STANDARD_RANK.items() if card_rank == rank)
+    return {"values": values, "ranks": {card: STANDARD_RANK[card] for card in values}}
+
+
+_NO_SKIP = HouseRule(
+    "no-skip",
+    "no skip",
+    "There is no skip: with one card face down, a card from the draw pile must be used "
+    "to replace a card or be discarded to turn that last card up.",
+    lambda rules: {"can_skip": False},
+)
+_LAST_TURNS = HouseRule(
+    "last-turns",
+    "last turns",
+    "When a player turns up their last card, every other player takes one more turn "
+    "before the hole ends.",
+    lambda rules: {"ends_at_once": False, "last_turns_after_out": True},
+)
+_JOKERS = HouseRule(
+    "jokers",
+    "jokers",
+    "Two jokers join each deck; a joker scores -2 and pairs up like any other rank.",
+    lambda rules: {"jokers_per_deck": 2, **_with_rank_value(rules, JOKER, -2)},
+)
+_KINGS_MINUS_TWO = HouseRule(
+    "kings-minus-2",
+    "Kings -2",
+    "A King scores -2 instead of 0; Kings still pair up, and a pair cancels as any does.",
+    lambda rules: _with_rank_value(rules, "K", -2),
+)
+_NO_FIRST_KNOCK = HouseRule(
+    "no-first-knock",
+    "no knock in the first round",
+    "Nobody may knock until every player has taken a turn.",
+    lambda rules: {"knock_after_first_round": True},
+)
+_WHOLE_COLUMNS = HouseRule(
+    "whole-columns",
+    "whole columns only",
+    "Only a column of three equal ranks scores 0; two equal cards in a column score "
+    "their face value.",
+    lambda rules: {"scoring": ColumnScoring(whole_columns_only=True)},
+)
+_NO_REARRANGING = HouseRule(
+    "no-rearranging",
+    "no rearranging",
+    "Nobody rearranges their layout: the cards stay where they were dealt.",
+    lambda rules: {"can_swap": False},
+)
+
+#: The house rules of each game, in the order they are offered and named.
+HOUSE_RULES: dict[str, tuple[HouseRule, ...]] = {
+    "play-nine": (_NO_SKIP,),
+    "golf-6": (_LAST_TURNS, _JOKERS, _KINGS_MINUS_TWO),
+    "golf-4": (_NO_FIRST_KNOCK, _JOKERS, _KINGS_MINUS_TWO),
+    "golf-9": (_LAST_TURNS, _WHOLE_COLUMNS, _JOKERS, _KINGS_MINUS_TWO),
+    "golf-9-3deck": (_NO_REARRANGING, _KINGS_MINUS_TWO),
+}
 
 VARIANTS: dict[str, Variant] = {
     variant.key: variant
@@ -265,14 +378,90 @@ VARIANTS: dict[str, Variant] = {
 
 
 def get_variant(variant: str | Variant) -> Variant:
-    """The `Variant` for a key (or the variant itself); `ValueError` when unknown."""
+    """The `Variant` for a key, house rules' keys included (or the variant itself);
+    `ValueError` when unknown."""
     if isinstance(variant, str):
         rules = VARIANTS.get(variant)
         if rules is not None:
             return rules
+        game, _, options = variant.partition("+")
+        if options and game in VARIANTS:
+            return with_house_rules(game, options.split("+"))
     elif isinstance(variant, Variant):
         return variant
     raise ValueError(f"Unknown variant {variant!r}.")
+
+
+def with_house_rules(variant: str | Variant, house_rules: Iterable[str]) -> Variant:
+    """`variant`'s game played with `house_rules` (keys of its `house_rule_options`, in
+    any order), replacing any it had; `ValueError` for a rule the game does not offer
+    or one given twice. With no rules it is the game itself."""
+    if isinstance(house_rules, str) or not isinstance(house_rules, Iterable):
+        raise ValueError("House rules come as a list of their keys.")
+    chosen = list(house_rules)
+    # Pages ask a table's rules for every card they draw: a choice seen before is a
+    # lookup. Only accepted choices are kept, so the cache stays small.
+    asked = (variant, tuple(chosen)) if isinstance(variant, str) else None
+    try:
+        known = _CHOSEN.get(asked)
+    except TypeError:  # an unhashable item: refused below
+        asked = known = None
+    if known is not None:
+        return known
+    rules = _derive(get_variant(variant).game.key, frozenset(_checked(variant, chosen)))
+    if asked is not None:
+        _CHOSEN[asked] = rules
+    return rules
+
+
+_CHOSEN: dict[tuple[str, tuple], Variant] = {}
+
+
+def _checked(variant: str | Variant, chosen: list[object]) -> list[str]:
+    game = get_variant(variant).game
+    offered = {rule.key for rule in game.house_rule_options}
+    for key in chosen:
+        if not isinstance(key, str) or key not in offered:
+            raise ValueError(f"{game.name} has no house rule {key!r}.")
+    if len(set(chosen)) != len(chosen):
+        raise ValueError("Choose each house rule once.")
+    return chosen
+
+
+@functools.cache
+def _derive(game: str, chosen: frozenset[str]) -> Variant:
+    rules = VARIANTS[game]
+    in_force = tuple(rule for rule in rules.house_rule_options if rule.key in chosen)
+    if not in_force:
+        return rules
+    for rule in in_force:
+        rules = dataclasses.replace(rules, **rule.changes(rules))
+    key = "+".join((game, *(rule.key for rule in in_force)))
+    return dataclasses.replace(rules, key=key, house_rules=in_force)
+
+
+class Rulebook(dict):
+    """`{key: Variant}` for every key `get_variant` knows, house rules included, filled
+    as keys are asked for: the engine's own lookup of a state's variant."""
+
+    def __missing__(self, key: str) -> Variant:
+        rules = self[key] = get_variant(key)
+        return rules
+
+
+class ByVariant(dict):
+    """`{key: make(variant)}`, worked out once per variant key when first asked for."""
+
+    def __init__(self, make: Callable[[Variant], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: str) -> Any:
+        made = self[key] = self.make(RULEBOOK[key])
+        return made
+
+
+RULEBOOK = Rulebook(VARIANTS)
 
 
 # --- the public functions by key, each asking the variant -----------------------------------
