@@ -1,10 +1,11 @@
 """The one door through which a game changes.
 
-Every write to a table goes through these functions, and moves its version on. Tables
-and seats change with the table's row locked, in one transaction; a change in play
-(a move, a bot's, the timer's, a deal, the end of a hole or of the match) takes one
-way, `_change`: read, check the caller's version, derive (`plays`), write on condition
-of the version (`store.write`), announce. The new version is announced to the table's
+Every write to a table goes through these functions, and moves its version on. A
+table before or after its match changes with its row locked, in one transaction; a
+change in play (a move, a bot's, the timer's, a deal, the end of a hole or of the
+match, a seat handed to a bot or taken back) takes one way, `_change`: read, check
+the caller's version, derive (`plays`), write on condition of the version
+(`store.write`), announce. The new version is announced to the table's
 group after the commit. A refusal raises `GameError` with a sentence a player can
 read, and changes nothing.
 """
@@ -60,8 +61,8 @@ class MoveResult:
     version: int
     hole_over: bool = False
     match_over: bool = False
-    #: The news of the move or deal, as announced (see `_announce`); None when other
-    #: processes read the table instead (the match ended, a seat changed hands).
+    #: The news of the move or deal, as announced (see `announce.table_changed`); None
+    #: when other processes read the table instead (the match ended, a seat changed hands).
     news: dict | None = None
 
 
@@ -402,9 +403,9 @@ def _change(
         hole_id = store.write(_rows(step))
         if hole_id is not None:
             break
-        if fresh:
+        if fresh and version is not None:
             raise StaleVersion(stale)
-        snapshot = None
+        snapshot = None  # moved on meanwhile: the table as it stands decides
     after = step.after
     if step.dealt:
         after.hole.pk = step.news["deal"]["hole"] = hole_id
