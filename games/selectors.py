@@ -19,7 +19,7 @@ from games import engine
 from games.engine import state_from_dict
 
 from . import plays, store
-from .models import Hole, Move, Seat, Table
+from .models import ChatMessage, Hole, Move, Seat, Table
 from .scorecards import Grid
 from .store import SeatRow
 
@@ -42,6 +42,38 @@ def may_watch(table: Table, user, invited: bool = False) -> bool:
     if user is not None and user.is_authenticated and table.host_id == user.pk:
         return True
     return viewer_seat(table, user) is not None
+
+
+def may_chat(table: Table, user) -> bool:
+    """Whether `user` may write in the table's chat: its players and its host (a league
+    night's organiser, who may run the table without a seat). Watchers read only."""
+    if user is None or not user.is_authenticated:
+        return False
+    return table.host_id == user.pk or table.seats.filter(player=user).exists()
+
+
+#: How many of a table's latest chat lines are shown.
+CHAT_LINES = 30
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat line as every viewer sees it."""
+
+    pk: int
+    author_id: int
+    author: str
+    text: str
+
+
+def chat_lines(table_id: int) -> list[ChatLine]:
+    """The table's latest chat lines that no one hid, oldest first."""
+    rows = (
+        ChatMessage.objects.filter(table_id=table_id, hidden=False)
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:CHAT_LINES]
+    )
+    return [ChatLine(m.pk, m.author_id, m.author.name, m.text) for m in reversed(rows)]
 
 
 @dataclass(frozen=True)
