@@ -1,5 +1,6 @@
 // The table chat's own helpers: mute a player for yourself (kept in this browser), keep
-// what you are typing across live updates, clear the box once sent, show the newest line.
+// what you are typing across live updates, clear the box once sent, show the newest line
+// and read new lines out.
 (function () {
   const KEY = "fairway.chat.muted";
 
@@ -62,12 +63,29 @@
     const box = document.getElementById("chat-text");
     typing = box ? box.value : null;
   });
+  // Screen readers hear, politely, each new line of someone else's they have not muted.
+  let seen = null;
+  function announceNew() {
+    const items = Array.from(document.querySelectorAll("#table-chat .chat-line[id]"));
+    const region = document.getElementById("chat-announce");
+    const fresh = seen === null ? [] : items.filter(function (li) {
+      return !seen.has(li.id) && !li.hidden && li.querySelector("[data-mute]");
+    });
+    if (items.length || seen === null) seen = new Set(items.map(function (li) { return li.id; }));
+    if (!region || !fresh.length) return;
+    region.textContent = fresh.map(function (li) {
+      const author = li.querySelector(".chat-author").textContent;
+      return author + " says: " + li.querySelector(".chat-text").textContent;
+    }).join(" ");
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function () {
     const box = document.getElementById("chat-text");
     if (box && typing) box.value = typing;
     typing = null;
     apply();
     scrollToNewest();
+    announceNew();
   });
   document.addEventListener("htmx:wsAfterSend", function (event) {
     if (event.target.id !== "chat-form") return;
@@ -83,5 +101,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     apply();
     scrollToNewest();
+    announceNew(); // what the page shows already is not news
   });
 })();

@@ -45,6 +45,7 @@ def test_two_players_chat_and_one_mutes_the_other(daphne_server, playwright_brow
     ana.get_by_label("Message", exact=True).fill("half a tho")
     ben.get_by_role("button", name="Nice shot!").click()
     expect(lines(ana).last).to_contain_text("Ben Nice shot!")
+    expect(ana.locator("#chat-announce")).to_have_text("Ben says: Nice shot!")
     expect(ana.get_by_label("Message", exact=True)).to_have_value("half a tho")
 
     # Ana mutes Ben: his lines go from her page only, and stay gone after a reload.
@@ -56,6 +57,7 @@ def test_two_players_chat_and_one_mutes_the_other(daphne_server, playwright_brow
     expect(ana.locator("#table-chat .chat-line", has_text="can you hear me?")).to_be_attached()
     expect(ana.locator("#table-chat .chat-line", has_text="can you hear me?")).to_be_hidden()
     expect(ana.locator("#table-chat .chat-line", has_text="Hello")).to_be_visible()
+    expect(ana.locator("#chat-announce")).to_have_text("Ben says: Nice shot!")  # not read out
     live(ana, daphne_server, table)
     expect(ana.locator("#table-chat .chat-line", has_text="can you hear me?")).to_be_hidden()
     expect(ben.locator("#table-chat .chat-line", has_text="Nice shot!")).to_be_visible()
