@@ -33,7 +33,7 @@ from config.seams import LiveConsumer
 from . import announce, autoplay, frames, live, services
 from .autoplay import move_call
 from .models import Table
-from .selectors import may_watch, signed_in, table_version
+from .selectors import chat_stamp, may_watch, signed_in, table_version
 
 MAX_MESSAGE_BYTES = 4096
 ACTION_TYPES = {"tee_off", "draw", "replace", "flip", "discard", "knock", "swap"}
@@ -117,7 +117,13 @@ def parse_message(data: Any) -> tuple[str, dict, int]:
 
 
 #: The chat's message types and the fields each carries (besides "type" and htmx's own).
-CHAT_FIELDS = {"chat": {"text"}, "chat_hide": {"message"}, "chat_on": set(), "chat_off": set()}
+CHAT_FIELDS = {
+    "chat": {"text"},
+    "chat_hide": {"message"},
+    "chat_on": set(),
+    "chat_off": set(),
+    "chat_sync": {"stamp"},
+}
 
 
 def parse_chat(data: dict) -> tuple[str, dict]:
@@ -136,6 +142,10 @@ def parse_chat(data: dict) -> tuple[str, dict]:
         if not isinstance(data["text"], str):
             raise services.GameError("A chat message is text.")
         fields["text"] = data["text"]
+    if "stamp" in wanted:
+        if not isinstance(data["stamp"], str) or len(data["stamp"]) > 40:
+            raise services.GameError("That chat message was not understood.")
+        fields["stamp"] = data["stamp"]
     if "message" in wanted:
         fields["message"] = _number(data["message"], "A chat message's number")
     return kind, fields
@@ -274,7 +284,13 @@ class TableConsumer(LiveConsumer):
 
     async def chat(self, kind: str, fields: dict) -> None:
         """Say a line, hide one or turn the chat on or off; the news comes back to every
-        viewer (this one too) as `chat_changed`. A refusal raises GameError."""
+        viewer (this one too) as `chat_changed`. A refusal raises GameError. A client
+        that may have missed that news sends the chat's stamp (`chat_sync`) and gets
+        the chat again if it no longer holds."""
+        if kind == "chat_sync":
+            if fields["stamp"] != await database_sync_to_async(chat_stamp)(self.table_id):
+                await self.send_chat()
+            return
         if kind == "chat":
             call, args = services.say, {"player": self.user, "text": fields["text"]}
         elif kind == "chat_hide":

@@ -19,7 +19,15 @@ from games import engine
 from games.engine.match import HOLES
 
 from .models import Hole, Seat, Table
-from .selectors import TableData, chat_lines, may_chat, pending, table_data, viewer_seat
+from .selectors import (
+    TableData,
+    chat_lines,
+    chat_stamp,
+    may_chat,
+    pending,
+    table_data,
+    viewer_seat,
+)
 from .templatetags.cards import course as course_html
 
 
@@ -452,4 +460,5 @@ def chat_context(table_id: int, user) -> dict[str, Any]:
         "may_write": table.chat_on and may_chat(table, user),
         "is_host": is_host,
         "phrases": QUICK_PHRASES,
+        "stamp": chat_stamp(table_id),
     }

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Max, Prefetch, Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
@@ -54,6 +54,22 @@ def may_chat(table: Table, user) -> bool:
 
 #: How many of a table's latest chat lines are shown.
 CHAT_LINES = 30
+
+
+def chat_stamp(table_id: int) -> str:
+    """What the table's chat shows, in a few characters: whether it is on, its latest
+    line and how many lines are hidden. A client that may have missed the chat's news
+    sends the stamp it was given and is sent the chat again if it no longer holds."""
+    row = (
+        Table.objects.filter(pk=table_id)
+        .annotate(
+            last=Max("chat_messages__pk"),
+            hidden=Count("chat_messages", filter=Q(chat_messages__hidden=True)),
+        )
+        .values_list("chat_on", "last", "hidden")
+        .first()
+    )
+    return "" if row is None else f"{int(row[0])}-{row[1] or 0}-{row[2]}"
 
 
 @dataclass(frozen=True)

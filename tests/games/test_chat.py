@@ -165,6 +165,7 @@ async def test_a_player_saying_too_much_is_told_to_slow_down(settings):
             "That chat message was not understood: it carries no message.",
         ),
         (json.dumps({"type": "chat_off", "text": "x"}), "That chat message was not understood."),
+        (json.dumps({"type": "chat_sync", "stamp": 5}), "That chat message was not understood."),
     ],
 )
 async def test_a_malformed_chat_message_gets_a_clear_refusal(message, expected):
@@ -275,3 +276,26 @@ async def test_a_reload_shows_the_recent_lines():
     assert "see you on the green" in page
     _, first = await connect(ben, table.pk)
     assert chat_texts(first) == ["see you on the green"]
+
+
+async def test_a_viewer_who_missed_the_chat_s_news_gets_it_on_its_next_sync():
+    table, ana, ben = await two_players()
+    ben_ws, first = await connect(ben, table.pk)
+    stamp = re.search(r'name="stamp" value="([^"]*)"', first).group(1)
+
+    def sync(stamp: str) -> str:
+        return json.dumps({"type": "chat_sync", "stamp": stamp, "HEADERS": HEADERS})
+
+    # Nothing changed: nothing is sent, and no alert is cleared.
+    await ben_ws.send_to(sync(stamp))
+    assert await ben_ws.receive_nothing(timeout=0.3)
+    # A line whose news never arrived (written here, announced to no one).
+    await database_sync_to_async(ChatMessage.objects.create)(
+        table_id=table.pk, author=ana, text="did you get this?"
+    )
+    assert await ben_ws.receive_nothing(timeout=0.3)
+    await ben_ws.send_to(sync(stamp))
+    frame = await chat_frame(ben_ws)
+    assert chat_texts(frame) == ["did you get this?"]
+    assert re.search(r'name="stamp" value="([^"]*)"', frame).group(1) != stamp
+    await ben_ws.disconnect()
