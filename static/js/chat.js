@@ -2,7 +2,10 @@
 // what you are typing across live updates, clear the box once sent, show the newest line
 // and read new lines out.
 (function () {
-  const KEY = "fairway.chat.muted";
+  // Each account's mutes apart, should several share a browser (the script is deferred:
+  // the page's chat panel is there).
+  const panel = document.getElementById("table-chat");
+  const KEY = "fairway.chat.muted." + (panel ? panel.dataset.viewer : "");
 
   function muted() {
     try {

@@ -60,6 +60,9 @@ def test_two_players_chat_and_one_mutes_the_other(daphne_server, playwright_brow
     expect(ana.locator("#chat-announce")).to_have_text("Ben says: Nice shot!")  # not read out
     live(ana, daphne_server, table)
     expect(ana.locator("#table-chat .chat-line", has_text="can you hear me?")).to_be_hidden()
+    # Kept for Ana's account alone, should someone else sign in in this browser.
+    kept = ana.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('fairway.chat'))")
+    assert kept == [f"fairway.chat.muted.{ana_player.pk}"]
     expect(ben.locator("#table-chat .chat-line", has_text="Nice shot!")).to_be_visible()
 
     # And hears him again.
