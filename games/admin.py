@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Hole, Move, Scorecard, ScorecardHole, Seat, Table
+from .models import ChatMessage, Hole, Move, Scorecard, ScorecardHole, Seat, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -47,3 +47,10 @@ class ScorecardHoleInline(admin.TabularInline):
 class ScorecardAdmin(admin.ModelAdmin):
     list_display = ("name", "table", "total", "place")
     inlines = [ScorecardHoleInline]
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("id", "table", "author", "text", "hidden", "created_at")
+    list_filter = ("hidden",)
+    raw_id_fields = ("table", "author", "hidden_by")

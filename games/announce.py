@@ -62,6 +62,15 @@ def table_changed(table: Table, *, wake: bool = True, news: dict | None = None) 
     transaction.on_commit(lambda: _send(group, message))
 
 
+def chat_changed(table_id: int) -> None:
+    """After the commit, tell the table's connections that its chat changed (a line
+    said or hidden, the chat turned on or off). The table's version stays as it is: a
+    chat line never makes a player's move stale."""
+    group = group_name(table_id)
+    message = {"type": "chat.changed"}
+    transaction.on_commit(lambda: _send(group, message))
+
+
 # Sends still on their way, so that none is collected before it is done.
 _sending: set[asyncio.Task] = set()
 

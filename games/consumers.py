@@ -9,6 +9,8 @@ It also guards the server: a message over 4 KB is refused, a connection that sen
 faster than its token bucket allows is told to slow down (and closed with 4429 if
 it keeps on), and when the server shuts down every connection is closed with 1012
 so that htmx reconnects (to this process once restarted, or to another).
+The table's chat travels on the same socket, with its own message types
+(`CHAT_FIELDS`), read as strictly as moves and answered with its own news.
 A client that may have missed news sends `{"type": "sync", "version": V}` now and
 then and gets a full render when V is not the table's version.
 
@@ -37,8 +39,9 @@ from config.seams import LiveConsumer
 
 from . import announce, autoplay, frames, live, services, store
 from .autoplay import move_call
+from .chat import hide_chat_message, say, set_chat
 from .models import Table
-from .selectors import made_since, may_watch, signed_in, table_version
+from .selectors import chat_stamp, made_since, may_watch, signed_in, table_version
 
 logger = logging.getLogger(__name__)
 
@@ -134,6 +137,41 @@ def parse_message(data: Any) -> tuple[str, dict, int]:
     return kind, action, version
 
 
+#: The chat's message types and the fields each carries (besides "type" and htmx's own).
+CHAT_FIELDS = {
+    "chat": {"text"},
+    "chat_hide": {"message"},
+    "chat_on": set(),
+    "chat_off": set(),
+    "chat_sync": {"stamp"},
+}
+
+
+def parse_chat(data: dict) -> tuple[str, dict]:
+    """Read a chat frame as (kind, fields): each kind carries exactly its own fields."""
+    kind = data["type"]
+    wanted = CHAT_FIELDS[kind]
+    if set(data) - wanted - IGNORED - {"type"}:
+        raise services.GameError("That chat message was not understood.")
+    missing = wanted - set(data)
+    if missing:
+        raise services.GameError(
+            f"That chat message was not understood: it carries no {min(missing)}."
+        )
+    fields: dict[str, Any] = {}
+    if "text" in wanted:
+        if not isinstance(data["text"], str):
+            raise services.GameError("A chat message is text.")
+        fields["text"] = data["text"]
+    if "stamp" in wanted:
+        if not isinstance(data["stamp"], str) or len(data["stamp"]) > 40:
+            raise services.GameError("That chat message was not understood.")
+        fields["stamp"] = data["stamp"]
+    if "message" in wanted:
+        fields["message"] = _number(data["message"], "A chat message's number")
+    return kind, fields
+
+
 _open_consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
 
 
@@ -180,9 +218,10 @@ class TableConsumer(LiveConsumer):
         _open_consumers.add(self)
         frames.watch(self.table_id, self.user)
         self.watching = True
-        # htmx's ws extension reconnects without resyncing: always start from a full render.
+        # htmx's ws extension reconnects without resyncing: always start from a full render
+        # (with the chat).
         self.shown: dict[str, str] = {}
-        await self.send_render()
+        await self.send_render(chat=True)
         autoplay.ensure_started().poke(self.table_id)
 
     async def refuse(self, code: int) -> None:
@@ -226,7 +265,12 @@ class TableConsumer(LiveConsumer):
             await self.send_alert("That message is too long.")
             return
         try:
-            kind, action, version = parse_message(json.loads(text_data))
+            data = json.loads(text_data)
+            kind = data.get("type") if isinstance(data, dict) else None
+            if isinstance(kind, str) and kind in CHAT_FIELDS:
+                await self.chat(*parse_chat(data))
+                return
+            kind, action, version = parse_message(data)
         except (ValueError, RecursionError) as error:  # GameError is a ValueError too
             message = str(error) if isinstance(error, services.GameError) else ""
             await self.send_alert(message or "That message was not understood.")
@@ -235,7 +279,7 @@ class TableConsumer(LiveConsumer):
             # A client behind (it missed news) gets the table as it stands; else nothing.
             if version != await database_sync_to_async(table_version)(self.table_id):
                 self.shown = {}
-                await self.send_render()
+                await self.send_render(chat=True)  # its news may be lost as the table's
             return
         since = timezone.now()
         try:
@@ -287,6 +331,32 @@ class TableConsumer(LiveConsumer):
         if not await self.send_render(alert=MOVE_MADE if made else MOVE_NOT_MADE):
             await self.send_alert(MOVE_UNKNOWN)
 
+    async def chat(self, kind: str, fields: dict) -> None:
+        """Say a line, hide one or turn the chat on or off; the news comes back to every
+        viewer (this one too) as `chat_changed`. A refusal raises GameError. A client
+        that may have missed that news sends the chat's stamp (`chat_sync`) and gets
+        the chat again if it no longer holds."""
+        if kind == "chat_sync":
+            if fields["stamp"] != await database_sync_to_async(chat_stamp)(self.table_id):
+                await self.send_chat()
+            return
+        if kind == "chat":
+            call, args = say, {"player": self.user, "text": fields["text"]}
+        elif kind == "chat_hide":
+            call = hide_chat_message
+            args = {"by": self.user, "message_id": fields["message"]}
+        else:
+            call, args = set_chat, {"by": self.user, "on": kind == "chat_on"}
+        await database_sync_to_async(call)(table_id=self.table_id, **args)
+        await self.send_alert("")  # clear an earlier refusal
+
+    async def chat_changed(self, event: dict) -> None:
+        await self.send_chat()
+
+    async def send_chat(self) -> None:
+        html = await database_sync_to_async(frames.chat_frame)(self.table_id, self.user)
+        await self.send(text_data=html)
+
     async def account_changed(self, event: dict) -> None:
         """The account was saved: a new password signs out every other session, and
         their sockets with them (4401, as for a socket that never signed in)."""
@@ -309,10 +379,16 @@ class TableConsumer(LiveConsumer):
         await self.send_render()
 
     async def send_render(
-        self, alert: str = "", version: int | None = None, news: dict | None = None
+        self,
+        alert: str = "",
+        version: int | None = None,
+        news: dict | None = None,
+        *,
+        chat: bool = False,
     ) -> bool:
-        """Send the parts of the table that changed since this connection's last frame;
-        False when the database could not be read (the page's sync catches up later)."""
+        """Send the parts of the table that changed since this connection's last frame
+        (with the chat panel if `chat`); False when the database could not be read (the
+        page's sync catches up later)."""
         # A version this process holds, or can make from the announced news, renders
         # from memory; anything else takes one read that the table's viewers share.
         try:
@@ -329,6 +405,8 @@ class TableConsumer(LiveConsumer):
             part for name, part in parts.items() if name == "alert" or self.shown.get(name) != part
         )
         self.shown = parts
+        if chat:  # the chat panel too, in the same frame
+            html += await database_sync_to_async(frames.chat_frame)(self.table_id, self.user)
         await self.send(text_data=html)
         return True
 

@@ -201,6 +201,12 @@ def _after(before: Version, step: plays.Step | None) -> Version | None:
     return derived
 
 
+def chat_frame(table_id: int, user, *, oob: bool = True) -> str:
+    """The table's chat panel as `user` sees it, read from the database (a chat line is
+    rare beside moves, and each viewer's panel differs in what they may do)."""
+    return live.render_chat(presenters.chat_context(table_id, user), oob=oob)
+
+
 # --- rendering ahead --------------------------------------------------------------------
 #
 # A change made on the version this process holds (see `services._change`) is known

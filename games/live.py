@@ -68,3 +68,10 @@ def render_alert(message: str, *, oob: bool = True) -> str:
     second swap (of nothing) would take the alert off the page.
     """
     return render("alert", {"alert": message, "oob": oob})
+
+
+def render_chat(context: dict, *, oob: bool = True) -> SafeString:
+    """The table's chat panel for one viewer (`presenters.chat_context`). It changes with
+    its own news, not with the table's version; the page renders it inert, and the
+    socket's first frame replaces it live."""
+    return render("chat", {**context, "oob": oob})

@@ -97,6 +97,9 @@ class Table(models.Model):
     )
     invite_code = models.CharField(max_length=20, default=new_invite_code, unique=True)
     turn_timer = models.PositiveSmallIntegerField(choices=Timer.choices, default=Timer.OFF)
+    chat_on = models.BooleanField(
+        default=True, help_text="Whether the people at the table may chat; the host's to change."
+    )
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     deal_seed = models.BigIntegerField(
         default=new_deal_seed,
@@ -145,6 +148,33 @@ class Table(models.Model):
         """The seed of hole `number`: the same on every table with this deal seed."""
         digest = hashlib.sha256(f"{self.deal_seed}:{number}".encode()).digest()
         return int.from_bytes(digest[:8], "big") >> 2
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat. Kept, so that a reload shows the recent ones; a line the
+    host hid stays stored but is shown to no one."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    text = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["table", "author", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.text[:40]}"
 
 
 #: Bots' names, by seat position: short enough for a scorecard's row, in golf's own words.

@@ -20,7 +20,15 @@ from games.engine.match import HOLES
 
 from .cards import course as course_html
 from .models import Hole, Seat, Table
-from .selectors import TableData, pending, table_data, viewer_seat
+from .selectors import (
+    TableData,
+    chat_lines,
+    chat_stamp,
+    may_chat,
+    pending,
+    table_data,
+    viewer_seat,
+)
 
 
 @dataclass
@@ -434,3 +442,23 @@ def _course(
         kept_for=seat.player.name if seat.player_id and seat.bot_level else "",
         bot_level=seat.bot_level,
     )
+
+
+#: Lines a player can send with one click.
+QUICK_PHRASES = ("Nice shot!", "Good game", "Well played", "Unlucky!", "Your turn", "Thanks!")
+
+
+def chat_context(table_id: int, user) -> dict[str, Any]:
+    """The table's chat as `user` sees it: the latest lines no one hid, whether they may
+    write, and (the host) hide lines or turn the chat off. Reads the database."""
+    table = Table.objects.get(pk=table_id)
+    is_host = user is not None and table.host_id == user.pk
+    return {
+        "table": table,
+        "me_id": user.pk if user is not None else None,
+        "lines": chat_lines(table_id) if table.chat_on else [],
+        "may_write": table.chat_on and may_chat(table, user),
+        "is_host": is_host,
+        "phrases": QUICK_PHRASES,
+        "stamp": chat_stamp(table_id),
+    }

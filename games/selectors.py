@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Max, Prefetch, Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
@@ -19,7 +19,7 @@ from games import engine
 from games.engine import state_from_dict
 
 from . import plays, store
-from .models import Hole, Move, Seat, Table
+from .models import ChatMessage, Hole, Move, Seat, Table
 from .scorecards import Grid
 from .store import SeatRow
 
@@ -42,6 +42,54 @@ def may_watch(table: Table, user, invited: bool = False) -> bool:
     if user is not None and user.is_authenticated and table.host_id == user.pk:
         return True
     return viewer_seat(table, user) is not None
+
+
+def may_chat(table: Table, user) -> bool:
+    """Whether `user` may write in the table's chat: its players and its host (a league
+    night's organiser, who may run the table without a seat). Watchers read only."""
+    if user is None or not user.is_authenticated:
+        return False
+    return table.host_id == user.pk or table.seats.filter(player=user).exists()
+
+
+#: How many of a table's latest chat lines are shown.
+CHAT_LINES = 30
+
+
+def chat_stamp(table_id: int) -> str:
+    """What the table's chat shows, in a few characters: whether it is on, its latest
+    line and how many lines are hidden. A client that may have missed the chat's news
+    sends the stamp it was given and is sent the chat again if it no longer holds."""
+    row = (
+        Table.objects.filter(pk=table_id)
+        .annotate(
+            last=Max("chat_messages__pk"),
+            hidden=Count("chat_messages", filter=Q(chat_messages__hidden=True)),
+        )
+        .values_list("chat_on", "last", "hidden")
+        .first()
+    )
+    return "" if row is None else f"{int(row[0])}-{row[1] or 0}-{row[2]}"
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat line as every viewer sees it."""
+
+    pk: int
+    author_id: int
+    author: str
+    text: str
+
+
+def chat_lines(table_id: int) -> list[ChatLine]:
+    """The table's latest chat lines that no one hid, oldest first."""
+    rows = (
+        ChatMessage.objects.filter(table_id=table_id, hidden=False)
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:CHAT_LINES]
+    )
+    return [ChatLine(m.pk, m.author_id, m.author.name, m.text) for m in reversed(rows)]
 
 
 @dataclass(frozen=True)

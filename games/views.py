@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import engine
 
-from . import live, presenters, rule_examples, selectors, services
+from . import frames, live, presenters, rule_examples, selectors, services
 from .forms import CreateTableForm, JoinForm
 from .models import Hole, Seat, Table
 
@@ -119,6 +119,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     context = presenters.table_context(table, request.user)
     context["invite_url"] = request.build_absolute_uri(f"/play/invite/{table.invite_code}/")
     context["live"] = live.page_parts(context)
+    context["live"]["chat"] = frames.chat_frame(table.pk, request.user, oob=False)
     return render(request, "games/table.html", context)
 
 

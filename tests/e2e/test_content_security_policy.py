@@ -131,7 +131,8 @@ def test_pages_and_a_live_table_run_without_a_policy_violation(daphne_server, pl
             page.wait_for_selector(
                 f'#table-status[data-version="{table.version}"]', state="attached"
             )
-        actor = next(p for p in pages if p.locator("[ws-send] button, #tee-off-button").count())
+        playable = "#table-board [ws-send] button, #tee-off-button"
+        actor = next(p for p in pages if p.locator(playable).count())
         before = Move.objects.filter(hole__table=table).count()
         take_turn(actor)
         for _ in range(200):

@@ -98,7 +98,7 @@ def test_two_players_create_join_start_and_play_a_hole(daphne_server, playwright
         for page in pages.values():
             page.wait_for_selector(f'#table-status[data-version="{version}"]', state="attached")
         for name, page in pages.items():
-            if page.locator("[ws-send] button, #tee-off-button").count():
+            if page.locator("#table-board [ws-send] button, #tee-off-button").count():
                 actor = name
                 break
         assert actor, "someone can always act"

@@ -120,8 +120,9 @@ async def test_a_spectator_sync_gets_the_spectators_render():
     await spectator.send_to(sync_frame(0))
     frame = await spectator.receive_from(timeout=10)
     assert 'id="table-board"' in frame
-    # The only form a spectator gets is the resync one.
-    assert frame.count("<form ws-send") == frame.count('value="sync"') == 1
+    # The only forms a spectator gets are the resyncs: the table's and the chat's.
+    assert frame.count('value="sync"') == frame.count('value="chat_sync"') == 1
+    assert frame.count("<form ws-send") == 2
     await spectator.disconnect()
 
 

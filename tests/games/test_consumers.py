@@ -261,8 +261,9 @@ async def test_a_spectator_sees_the_table_but_gets_no_buttons():
     stranger = await database_sync_to_async(make_player)("cy")
     spectator, frame = await connect(stranger, table.pk)
     assert 'id="table-board"' in frame
-    # No move forms: the only form is the resync one.
-    assert frame.count("<form ws-send") == frame.count('value="sync"') == 1
+    # No move forms: the only forms are the resyncs, the table's and the chat's.
+    assert frame.count('value="sync"') == frame.count('value="chat_sync"') == 1
+    assert frame.count("<form ws-send") == 2
     await spectator.disconnect()
 
 

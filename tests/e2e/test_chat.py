@@ -1,0 +1,77 @@
+"""In real browsers: two players chat at a table, and one mutes the other for themselves."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.models import ChatMessage
+from tests.e2e.test_live_play import sign_in
+from tests.e2e.test_table import live
+from tests.factories import make_player
+
+pytestmark = pytest.mark.e2e
+
+
+def lines(page):
+    return page.locator("#table-chat .chat-line")
+
+
+def test_two_players_chat_and_one_mutes_the_other(daphne_server, playwright_browser):
+    ana_player = make_player("ana", display_name="Ana")
+    ben_player = make_player("ben", display_name="Ben")
+    table = services.create_table(
+        host=ana_player, variant="play-nine", seat_count=2, players=[ana_player, ben_player]
+    )
+    table = services.start_match(table=table, by=ana_player)
+    ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
+    ben_context, ben = sign_in(playwright_browser, daphne_server, "ben")
+    errors: list[str] = []
+    for page in (ana, ben):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        live(page, daphne_server, table)
+    version = table.version
+
+    # Ana writes; Ben sees her line as she typed it (escaped, not markup), and her box
+    # is empty again for the next one.
+    ana.get_by_label("Message", exact=True).fill("Hello <b>Ben</b>")
+    ana.get_by_label("Message", exact=True).press("Enter")
+    expect(lines(ben).last).to_contain_text("Ana Hello <b>Ben</b>")
+    expect(ben.locator("#table-chat .chat-text b")).to_have_count(0)
+    expect(ana.get_by_label("Message", exact=True)).to_have_value("")
+
+    # What Ana is typing survives Ben's quick phrase arriving.
+    ana.get_by_label("Message", exact=True).fill("half a tho")
+    ben.get_by_role("button", name="Nice shot!").click()
+    expect(lines(ana).last).to_contain_text("Ben Nice shot!")
+    expect(ana.locator("#chat-announce")).to_have_text("Ben says: Nice shot!")
+    expect(ana.get_by_label("Message", exact=True)).to_have_value("half a tho")
+
+    # Ana mutes Ben: his lines go from her page only, and stay gone after a reload.
+    ana.get_by_role("button", name="Mute Ben").click()
+    expect(ana.locator("#table-chat .chat-line", has_text="Nice shot!")).to_be_hidden()
+    ben.get_by_label("Message", exact=True).fill("can you hear me?")
+    ben.get_by_role("button", name="Send").click()
+    expect(lines(ben).last).to_contain_text("can you hear me?")
+    expect(ana.locator("#table-chat .chat-line", has_text="can you hear me?")).to_be_attached()
+    expect(ana.locator("#table-chat .chat-line", has_text="can you hear me?")).to_be_hidden()
+    expect(ana.locator("#table-chat .chat-line", has_text="Hello")).to_be_visible()
+    expect(ana.locator("#chat-announce")).to_have_text("Ben says: Nice shot!")  # not read out
+    live(ana, daphne_server, table)
+    expect(ana.locator("#table-chat .chat-line", has_text="can you hear me?")).to_be_hidden()
+    # Kept for Ana's account alone, should someone else sign in in this browser.
+    kept = ana.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('fairway.chat'))")
+    assert kept == [f"fairway.chat.muted.{ana_player.pk}"]
+    expect(ben.locator("#table-chat .chat-line", has_text="Nice shot!")).to_be_visible()
+
+    # And hears him again.
+    ana.get_by_role("button", name="unmute Ben").click()
+    expect(ana.locator("#table-chat .chat-line", has_text="can you hear me?")).to_be_visible()
+
+    assert ChatMessage.objects.count() == 3
+    table.refresh_from_db()
+    assert table.version == version  # no move went stale for the chat
+    assert errors == []
+    ana_context.close()
+    ben_context.close()
