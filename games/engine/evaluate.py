@@ -144,3 +144,59 @@ def evaluate_actions(
 def best_action(judgements: Sequence[Judgement]) -> Judgement:
     """The judgement with the fewest expected strokes (the first such, on a tie)."""
     return min(judgements, key=lambda judgement: judgement.strokes)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a seat: what it played and the best action, judged alike."""
+
+    #: The hole's version when the decision was made (its index among the actions).
+    version: int
+    played: Judgement
+    best: Judgement
+
+    @property
+    def cost(self) -> float:
+        """Strokes the played action is reckoned to give away against the best (>= 0)."""
+        return max(0.0, self.played.strokes - self.best.strokes)
+
+
+def _normal(action: Action) -> Action:
+    if "positions" in action:
+        return {**action, "positions": sorted(action["positions"])}
+    return action
+
+
+def review_seat(
+    start: HoleState,
+    moves: Sequence[tuple[int, Action]],
+    seat: int,
+    *,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    level: str = PLAYOUT_LEVEL,
+) -> list[Decision]:
+    """Every decision `seat` made in a hole, each judged from its view at that moment.
+
+    `moves` are the hole's actions from `start` as (seat, action). A move with one
+    legal action was no decision and is left out. Each decision's judgement is seeded
+    by `seed` and its version, so a review is the same however often it is made.
+    """
+    decisions = []
+    state = start
+    for mover, action in moves:
+        if mover == seat:
+            legal = legal_actions(state, seat)
+            if len(legal) > 1:
+                judged = evaluate_actions(
+                    state,
+                    seat,
+                    legal,
+                    samples=samples,
+                    seed=seed * 1000 + state.version,
+                    level=level,
+                )
+                played = next(j for j in judged if j.action == _normal(action))
+                decisions.append(Decision(state.version, played, best_action(judged)))
+        state = apply_action(state, mover, action)
+    return decisions

@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import VARIANTS, apply_action, new_hole, view
 from games.engine.bots import choose_action
-from games.engine.evaluate import best_action, determinize, evaluate_actions
+from games.engine.evaluate import best_action, determinize, evaluate_actions, review_seat
 
 from .helpers import acting_seat
 
@@ -76,3 +76,19 @@ def test_an_illegal_action_is_not_judged():
     seat = acting_seat(state)
     with pytest.raises(ValueError):
         evaluate_actions(state, seat, [{"type": "knock"}], samples=1)
+
+
+def test_a_review_judges_each_decision_of_the_seat_and_never_a_forced_move():
+    """One decision per choice the seat had; the best never costs more than what was played."""
+    rng = random.Random(3)
+    start = new_hole("golf-4", 3, seed=3)
+    state, moves = start, []
+    while state.phase != "over":
+        seat = acting_seat(state)
+        action = choose_action(state, seat, "random", rng)
+        moves.append((seat, action))
+        state = apply_action(state, seat, action)
+    decisions = review_seat(start, moves, 0, samples=2, seed=1)
+    assert decisions
+    assert all(d.cost >= 0 and d.best.strokes <= d.played.strokes for d in decisions)
+    assert review_seat(start, moves, 0, samples=2, seed=1) == decisions
