@@ -35,6 +35,9 @@ class Judgement:
 
     action: Action
     strokes: float
+    #: The seat's strokes in each sample, in sample order (the same samples for every
+    #: action judged together, so two actions' outcomes can be compared pair by pair).
+    outcomes: tuple[int, ...] = ()
 
 
 def determinize(seen: dict[str, Any], rng: random.Random) -> HoleState:
@@ -127,7 +130,7 @@ def evaluate_actions(
         if action not in legal:
             raise ValueError("Only a legal action can be judged.")
     seen = view(state, seat)
-    totals = [0.0] * len(actions)
+    outcomes: list[list[int]] = [[] for _ in actions]
     rng = random.Random(seed)
     for _ in range(samples):
         world = determinize(seen, random.Random(rng.getrandbits(63)))
@@ -135,9 +138,10 @@ def evaluate_actions(
         for index, action in enumerate(actions):
             after = apply_action(world, seat, action)
             end = play_out(after, random.Random(bots_seed), level)
-            totals[index] += end.scores[seat]
+            outcomes[index].append(end.scores[seat])
     return [
-        Judgement(action, total / samples) for action, total in zip(actions, totals, strict=True)
+        Judgement(action, sum(strokes) / samples, tuple(strokes))
+        for action, strokes in zip(actions, outcomes, strict=True)
     ]
 
 
