@@ -308,3 +308,30 @@ class ScorecardHole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scorecard}, hole {self.number}: {self.strokes}"
+
+
+class HoleReview(models.Model):
+    """What each decision of one seat cost in a finished hole, worked out once and kept.
+
+    Judging a hole's decisions takes seconds of playouts, so it is stored by hole and
+    seat rather than redone for every look.
+    """
+
+    hole = models.ForeignKey(Hole, on_delete=models.CASCADE, related_name="reviews")
+    position = models.PositiveSmallIntegerField(help_text="The table seat reviewed.")
+    decisions = models.JSONField(
+        default=list,
+        help_text="Per decision: version, played and best action with their expected strokes.",
+    )
+    given_away = models.FloatField(help_text="Strokes given away over the hole's decisions.")
+    samples = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hole", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["hole", "position"], name="unique_hole_review"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Review of seat {self.position}, {self.hole}"

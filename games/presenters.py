@@ -462,3 +462,63 @@ def chat_context(table_id: int, user) -> dict[str, Any]:
         "phrases": QUICK_PHRASES,
         "stamp": chat_stamp(table_id),
     }
+
+
+def _place(rules: engine.Variant, position: int) -> str:
+    row, column = divmod(position, rules.cols)
+    return f"row {row + 1}, column {column + 1}"
+
+
+def choice_words(rules: engine.Variant, action: dict) -> str:
+    """A decision in words, naming places only, never a card: a review shows the best
+    action beside the played one, and the best may be to use a card nobody saw."""
+    kind = action["type"]
+    if kind == "tee_off":
+        return "tee off with " + " and ".join(_place(rules, p) for p in action["positions"])
+    if kind == "draw":
+        return "draw from the draw pile" if action["source"] == "pile" else "take the discard"
+    if kind == "replace":
+        return f"put it at {_place(rules, action['position'])}"
+    if kind == "flip":
+        return f"discard it and turn up {_place(rules, action['position'])}"
+    if kind == "discard":
+        return rules.discard_label.split(":")[0].lower() if rules.can_skip else "discard it"
+    if kind == "knock":
+        return "knock"
+    first, second = action["positions"]
+    return f"swap {_place(rules, first)} with {_place(rules, second)}"
+
+
+#: A decision reckoned to give away more than this many strokes is marked.
+REVIEW_MARK = 0.5
+
+
+@dataclass(frozen=True)
+class ReviewedDecision:
+    """One row of a hole review."""
+
+    number: int
+    played: str
+    played_strokes: float
+    best: str
+    best_strokes: float
+    cost: float
+
+    @property
+    def marked(self) -> bool:
+        return self.cost > REVIEW_MARK
+
+
+def reviewed_decisions(rules: engine.Variant, decisions: list[dict]) -> list[ReviewedDecision]:
+    """A stored review's decisions, in words."""
+    return [
+        ReviewedDecision(
+            number=index,
+            played=choice_words(rules, d["played"]),
+            played_strokes=d["played_strokes"],
+            best=choice_words(rules, d["best"]),
+            best_strokes=d["best_strokes"],
+            cost=d["cost"],
+        )
+        for index, d in enumerate(decisions, start=1)
+    ]

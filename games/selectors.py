@@ -281,13 +281,7 @@ def watchable_tables():
 
 def replay_states(hole: Hole) -> list[tuple[Any, Move | None]]:
     """Every state of a finished hole from its deal, with the move that led to it."""
-    state = engine.new_hole(
-        hole.table.rules,
-        len(hole.seat_positions),
-        seed=hole.seed,
-        deck=hole.deck,
-        dealer=hole.seat_positions.index(hole.dealer),
-    )
+    state = hole_start(hole)
     states: list[tuple[Any, Move | None]] = [(state, None)]
     for move in hole.moves.order_by("seq"):
         seat = hole.seat_positions.index(move.seat)
@@ -382,3 +376,24 @@ def pending(
     if table.turn_timer:
         return Pending("timer", tuple(waiting), since + timedelta(seconds=table.turn_timer))
     return None
+
+
+def may_see_review(table: Table, user, position: int) -> bool:
+    """A player sees their own seat's review at once, anyone who may watch sees every
+    seat's once the match is over: until then a review would tell the others how a
+    player judges their cards."""
+    if table.status == Table.Status.FINISHED:
+        return True
+    seat = viewer_seat(table, user)
+    return seat is not None and seat.position == position
+
+
+def hole_start(hole: Hole) -> Any:
+    """A hole's state as dealt."""
+    return engine.new_hole(
+        hole.table.rules,
+        len(hole.seat_positions),
+        seed=hole.seed,
+        deck=hole.deck,
+        dealer=hole.seat_positions.index(hole.dealer),
+    )

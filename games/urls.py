@@ -21,4 +21,9 @@ urlpatterns = [
     path("tables/<int:table_id>/rematch/", views.rematch, name="rematch"),
     path("tables/<int:table_id>/watchers/", views.open_to_watchers, name="open_to_watchers"),
     path("tables/<int:table_id>/holes/<int:number>/", views.replay, name="replay"),
+    path(
+        "tables/<int:table_id>/holes/<int:number>/review/<int:position>/",
+        views.review,
+        name="review",
+    ),
 ]

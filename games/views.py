@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import engine
 
-from . import frames, live, presenters, rule_examples, selectors, services
+from . import frames, live, presenters, reviews, rule_examples, selectors, services
 from .forms import CreateTableForm, JoinForm
 from .models import Hole, Seat, Table
 
@@ -237,6 +237,43 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             "felt": live.fragment("replay_felt", felt),
             "sentence": f"{names[move.seat]} {move.summary}" if move else "The deal.",
             "holes": table.holes.filter(finished_at__isnull=False).order_by("number"),
+            "reviews": [
+                s for s in seats if selectors.may_see_review(table, request.user, s.position)
+            ],
+        },
+    )
+
+
+@require_GET
+@login_required
+def review(request: HttpRequest, table_id: int, number: int, position: int) -> HttpResponse:
+    """One seat's decisions in a finished hole, each beside the best from the same view.
+
+    A player sees their own review while the match is in play, everyone who may watch
+    sees every seat's once it is over. The review is stored by hole: the
+    `review_holes` command works it out off the request path after play, and a
+    review nobody computed yet is computed on its first look.
+    """
+    table = _watchable(request, table_id)
+    hole = get_object_or_404(Hole, table=table, number=number, finished_at__isnull=False)
+    if position not in hole.seat_positions or not selectors.may_see_review(
+        table, request.user, position
+    ):
+        raise Http404("No such review.")
+    stored = reviews.review_hole(hole=hole, position=position)
+    decisions = presenters.reviewed_decisions(table.rules, stored.decisions)
+    seat = table.seats.filter(position=position).first()
+    return render(
+        request,
+        "games/review.html",
+        {
+            "table": table,
+            "hole": hole,
+            "name": seat.name if seat else f"Seat {position + 1}",
+            "review": stored,
+            "marked": [d for d in decisions if d.marked],
+            "rest": [d for d in decisions if not d.marked],
+            "mark": presenters.REVIEW_MARK,
         },
     )
 

@@ -17,7 +17,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
-from games.models import Hole, Scorecard, ScorecardHole, Seat, Table
+from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table
 from games.scorecards import Grid, hole_name
 
 from . import duplicate, handicaps
@@ -689,6 +689,23 @@ def player_record(league: League, player: Player) -> PlayerRecord:
             live_cards.append(card)
     record.pairs_made, record.pairs_holes = _pairs_made(live_cards)
     return record
+
+
+def given_away_by_match(record: PlayerRecord) -> list[tuple[date, float]]:
+    """Per match with reviewed holes, the mean strokes the player gave away a hole."""
+    lines = {(line.card.table_id, line.card.position): line for line in record.matches}
+    reviews = HoleReview.objects.filter(
+        hole__table_id__in={table for table, _ in lines}, hole__number__lte=HOLES
+    ).values_list("hole__table_id", "position", "given_away")
+    given: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for table, position, away in reviews:
+        if (table, position) in lines:
+            given[table, position].append(away)
+    return [
+        (line.date, sum(given[key]) / len(given[key]))
+        for key, line in lines.items()
+        if given.get(key)
+    ]
 
 
 def _pairs_made(cards: Iterable[Scorecard]) -> tuple[int | None, int]:

@@ -715,6 +715,10 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
     rating_chart = charts.line_chart(
         [(f"{c.night_table.night.date:%d %b}", c.ordinal) for c in history], digits=1
     )
+    given_away_chart = charts.line_chart(
+        [(f"{day:%d %b}", away) for day, away in selectors.given_away_by_match(record)],
+        digits=1,
+    )
     rating = league.ratings.filter(player=person).first()
     return render(
         request,
@@ -728,6 +732,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
             "history": history,
             "strokes_chart": strokes_chart,
             "rating_chart": rating_chart,
+            "given_away_chart": given_away_chart,
             "spread_chart": charts.histogram(record.spread),
             "handicap": handicaps.display(handicaps.by_night(league)[None].get(person.pk, 0)),
             "handicap_rule": handicaps.HANDICAP_RULE,

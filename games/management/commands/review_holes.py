@@ -1,0 +1,39 @@
+"""`manage.py review_holes [--table ID ...]`: review every player's decisions in finished holes.
+
+Reviews take seconds of playouts per hole, so they are worked out here, off the
+request path (say, every few minutes from cron); a review nobody worked out yet is
+computed on its first look instead.
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from games.models import Hole, HoleReview
+from games.reviews import REVIEW_SAMPLES, review_hole
+
+
+class Command(BaseCommand):
+    help = "Review each player's decisions in every finished hole not yet reviewed."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--table", type=int, action="append", help="Only this table.")
+        parser.add_argument(
+            "--samples", type=int, default=REVIEW_SAMPLES, help="Playouts per action."
+        )
+
+    def handle(self, *args, table=None, samples=REVIEW_SAMPLES, **options):
+        holes = Hole.objects.filter(finished_at__isnull=False).select_related("table")
+        if table:
+            holes = holes.filter(table_id__in=table)
+        made = 0
+        for hole in holes.order_by("pk"):
+            people = set(
+                hole.table.seats.filter(player__isnull=False).values_list("position", flat=True)
+            )
+            done = set(HoleReview.objects.filter(hole=hole).values_list("position", flat=True))
+            for position in sorted(people - done):
+                if position in hole.seat_positions:
+                    review_hole(hole=hole, position=position, samples=samples)
+                    made += 1
+        self.stdout.write(f"{made} review{'s' if made != 1 else ''} made.")

@@ -1,0 +1,94 @@
+"""The evaluator judges an action from its seat's view alone, the same way every time."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games.engine import VARIANTS, apply_action, new_hole, view
+from games.engine.bots import choose_action
+from games.engine.evaluate import best_action, determinize, evaluate_actions, review_seat
+
+from .helpers import acting_seat
+
+
+def _midway(variant, players=3, seed=4, actions=8):
+    """A hole some actions in, played by greedy bots."""
+    rng = random.Random(seed)
+    state = new_hole(variant, players, seed=seed)
+    for _ in range(actions):
+        seat = acting_seat(state)
+        state = apply_action(state, seat, choose_action(state, seat, "greedy", rng))
+    return state
+
+
+def _hidden_reshuffled(state, seat, seed):
+    """The same hole with every card `seat` cannot see dealt again: its view unchanged."""
+    world = determinize(view(state, seat), random.Random(seed))
+    return replace(world, seed=state.seed, rng_state=state.rng_state)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_a_determinized_hole_shows_the_seat_exactly_its_view(variant):
+    """Only unseen places change: the seat's view of the sampled hole is its own view."""
+    state = _midway(variant)
+    for seat in range(state.players):
+        seen = view(state, seat)
+        assert view(determinize(seen, random.Random(1)), seat) == seen
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_deals_differing_only_in_hidden_cards_are_judged_alike(variant):
+    """The evaluation of every action depends on the view, never on the face-down cards."""
+    state = _midway(variant)
+    seat = acting_seat(state)
+    other = _hidden_reshuffled(state, seat, seed=9)
+    assert other.layouts != state.layouts or other.draw_pile != state.draw_pile
+    first = evaluate_actions(state, seat, samples=3, seed=2)
+    assert evaluate_actions(other, seat, samples=3, seed=2) == first
+
+
+def test_the_same_seed_gives_the_same_figures_and_another_seed_may_differ():
+    """Deterministic for a seed; the seed is the only source of chance."""
+    state = _midway("play-nine")
+    seat = acting_seat(state)
+    first = evaluate_actions(state, seat, samples=4, seed=1)
+    assert evaluate_actions(state, seat, samples=4, seed=1) == first
+    assert [j.action for j in first] == [
+        j.action for j in evaluate_actions(state, seat, samples=4, seed=7)
+    ]
+
+
+def test_every_legal_action_is_judged_by_default_and_the_best_is_the_lowest():
+    """Strokes are within the game's range and the best judgement has the fewest."""
+    state = _midway("golf-6", actions=4)
+    seat = acting_seat(state)
+    judgements = evaluate_actions(state, seat, samples=3)
+    assert judgements
+    best = best_action(judgements)
+    assert best.strokes == min(j.strokes for j in judgements)
+
+
+def test_an_illegal_action_is_not_judged():
+    state = _midway("play-nine")
+    seat = acting_seat(state)
+    with pytest.raises(ValueError):
+        evaluate_actions(state, seat, [{"type": "knock"}], samples=1)
+
+
+def test_a_review_judges_each_decision_of_the_seat_and_never_a_forced_move():
+    """One decision per choice the seat had; the best never costs more than what was played."""
+    rng = random.Random(3)
+    start = new_hole("golf-4", 3, seed=3)
+    state, moves = start, []
+    while state.phase != "over":
+        seat = acting_seat(state)
+        action = choose_action(state, seat, "random", rng)
+        moves.append((seat, action))
+        state = apply_action(state, seat, action)
+    decisions = review_seat(start, moves, 0, samples=2, seed=1)
+    assert decisions
+    assert all(d.cost >= 0 and d.best.strokes <= d.played.strokes for d in decisions)
+    assert review_seat(start, moves, 0, samples=2, seed=1) == decisions
