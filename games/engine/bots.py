@@ -1,13 +1,10 @@
-"""Bots: a random player, a greedy heuristic player, an expert that looks ahead and a
-master that searches.
+"""Bots: a random player, a greedy heuristic player and an expert that looks ahead.
 
 A bot keeps nothing between calls: `choose_action` reads `view(state, seat)` (and
 the legal actions, which follow from it) and never a face-down card or the draw
 pile's order. The unseen cards are reckoned as a pool (the deck less every card
 in sight), and the expert looks one blind draw ahead by averaging over that pool,
-so even its look-ahead is built on what the seat can know. The master judges the
-expert's choice and a few others by playing the hole out on samples of the unseen
-cards (`evaluate.py`), again from the view alone.
+so even its look-ahead is built on what the seat can know.
 """
 
 from __future__ import annotations
@@ -30,7 +27,7 @@ from .hole import (
 )
 from .variants import RULEBOOK, ByVariant, Variant
 
-BOT_LEVELS = ("random", "greedy", "expert", "master")
+BOT_LEVELS = ("random", "greedy", "expert")
 
 
 @dataclass(frozen=True)
@@ -71,8 +68,6 @@ def choose_action(state: HoleState, seat: int, level: str, rng: random.Random) -
     scene = Scene.from_view(seen)
     if level == "greedy" or seen["phase"] == TEE_OFF:
         return greedy_action(scene, rng)
-    if level == "master":
-        return _master_action(state, seat, scene, legal, rng)
     return _expert_action(scene, rng)
 
 
@@ -497,51 +492,3 @@ def _next_draw_saving(scene: Scene, estimator: Estimator, after: list[Card | Non
         return max(0.0, base - value)
 
     return _expected(later, saving)
-
-
-# --- master -------------------------------------------------------------------------------
-
-#: Playouts per candidate action: the master's time goes here.
-MASTER_SAMPLES = 6
-#: How many of greedy's best uses of a held card the master judges beside the expert's.
-MASTER_CANDIDATES = 4
-#: Another action must promise this many strokes fewer than the expert's to be chosen ...
-MASTER_MARGIN = 0.25
-#: ... and be better sample by sample with this many standard errors to spare, so the
-#: noise of a few playouts does not overrule the expert's judgement.
-MASTER_CONFIDENCE = 2.0
-
-
-def _master_action(
-    state: HoleState, seat: int, scene: Scene, legal: list[Action], rng: random.Random
-) -> Action:
-    """The expert's choice, unless playouts from the seat's view promise clearly better.
-
-    Candidates: the expert's choice and, holding a card, greedy's best few uses of it;
-    before drawing, every start of a turn but the rearranging swaps (too many to judge).
-    """
-    from .evaluate import evaluate_actions  # evaluate plays holes out with these bots
-
-    expert = _expert_action(scene, rng)
-    if scene.i_hold:
-        estimator = Estimator.of(scene)
-        now = estimator.estimate(scene.layouts[scene.me])
-        judged = _options(scene, estimator, now, scene.held, scene.held_from, GREEDY)
-        others = [action for _, _, action, _ in judged[:MASTER_CANDIDATES]]
-    else:
-        others = [action for action in legal if action["type"] != "swap"]
-    candidates = [expert] + [action for action in others if action != expert]
-    if len(candidates) == 1:
-        return expert
-    judgements = evaluate_actions(
-        state, seat, candidates, samples=MASTER_SAMPLES, seed=rng.getrandbits(63)
-    )
-    baseline = judgements[0].outcomes
-    choice, best = expert, -MASTER_MARGIN
-    for judgement in judgements[1:]:
-        gains = [mine - theirs for mine, theirs in zip(judgement.outcomes, baseline, strict=True)]
-        mean = sum(gains) / len(gains)
-        spread = (sum((gain - mean) ** 2 for gain in gains) / (len(gains) - 1)) ** 0.5
-        if mean < best and mean + MASTER_CONFIDENCE * spread / len(gains) ** 0.5 < 0:
-            choice, best = judgement.action, mean
-    return choice

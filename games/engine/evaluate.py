@@ -35,9 +35,6 @@ class Judgement:
 
     action: Action
     strokes: float
-    #: The seat's strokes in each sample, in sample order (the same samples for every
-    #: action judged together, so two actions' outcomes can be compared pair by pair).
-    outcomes: tuple[int, ...] = ()
 
 
 def determinize(seen: dict[str, Any], rng: random.Random) -> HoleState:
@@ -130,7 +127,7 @@ def evaluate_actions(
         if action not in legal:
             raise ValueError("Only a legal action can be judged.")
     seen = view(state, seat)
-    outcomes: list[list[int]] = [[] for _ in actions]
+    totals = [0.0] * len(actions)
     rng = random.Random(seed)
     for _ in range(samples):
         world = determinize(seen, random.Random(rng.getrandbits(63)))
@@ -138,10 +135,9 @@ def evaluate_actions(
         for index, action in enumerate(actions):
             after = apply_action(world, seat, action)
             end = play_out(after, random.Random(bots_seed), level)
-            outcomes[index].append(end.scores[seat])
+            totals[index] += end.scores[seat]
     return [
-        Judgement(action, sum(strokes) / samples, tuple(strokes))
-        for action, strokes in zip(actions, outcomes, strict=True)
+        Judgement(action, total / samples) for action, total in zip(actions, totals, strict=True)
     ]
 
 

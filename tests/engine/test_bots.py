@@ -12,10 +12,6 @@ from games.engine.simulate import mean_ci95, play_hole, simulate
 
 from .helpers import acting_seat, stacked_deck
 
-#: The levels that decide without playouts: cheap enough to play whole holes of every
-#: game in the tests. The master's choices are tested on their own below.
-QUICK_LEVELS = tuple(level for level in BOT_LEVELS if level != "master")
-
 CASES = [
     (key, players)
     for key, rules in VARIANTS.items()
@@ -24,7 +20,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("variant", "players"), CASES)
-@pytest.mark.parametrize("level", QUICK_LEVELS)
+@pytest.mark.parametrize("level", BOT_LEVELS)
 def test_every_bot_plays_every_game_legally_to_the_end(variant, players, level):
     """Each bot's choice is one of the legal actions, and the hole ends."""
     rng = random.Random(5)
@@ -176,20 +172,3 @@ def test_the_bots_reckon_each_replacement_as_the_layout_it_makes(variant):
             trial[position] = card
             expected.append(estimator.estimate(trial))
         assert estimator.replacing(layout, card) == pytest.approx(expected, abs=1e-9)
-
-
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_the_master_plays_a_whole_hole_legally_among_greedy_bots(variant):
-    """One master among the fewest players the game allows: every choice legal, the hole ends."""
-    rules = VARIANTS[variant]
-    rng = random.Random(11)
-    state = new_hole(variant, rules.min_players, seed=11)
-    while state.phase != "over":
-        seat = acting_seat(state)
-        level = "master" if seat == 0 else "greedy"
-        action = choose_action(state, seat, level, rng)
-        normal = {**action}
-        if "positions" in normal:
-            normal["positions"] = sorted(normal["positions"])
-        assert normal in legal_actions(state, seat)
-        state = apply_action(state, seat, action)

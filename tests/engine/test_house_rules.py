@@ -233,7 +233,7 @@ RULE_SETS = [
 
 
 @pytest.mark.parametrize(("game", "chosen"), RULE_SETS)
-@pytest.mark.parametrize("level", [level for level in BOT_LEVELS if level != "master"])
+@pytest.mark.parametrize("level", BOT_LEVELS)
 def test_bots_play_full_holes_under_every_house_rule(game, chosen, level):
     rules = with_house_rules(game, chosen)
     rng = random.Random(f"{rules.key}:{level}")
