@@ -44,7 +44,7 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 
-from games import engine, frames  # noqa: E402
+from games import engine, frames, plays  # noqa: E402
 from games.models import Seat  # noqa: E402
 from tests.bench import table_load  # noqa: E402
 
@@ -72,10 +72,10 @@ def hole_versions() -> tuple[list[frames.Version], list]:
             "hole": hole.pk,
             "seat": hole.seat_positions[seat],
             "action": action,
-            "summary": "moved",
+            "by_bot": False,
             "at": time.time(),
         }
-        version = frames._derive_move(play.table_id, version, move, keep=False)
+        version = frames._after(version, plays.follow(version.data.snapshot, {"move": move}))
         versions.append(version)
         state = after
     return versions, players
