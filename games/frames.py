@@ -57,7 +57,7 @@ class Version:
     stale_at: float  # when this version, or the one it was derived from, grows old
     scorecard_at: float  # when its scorecard was read
     parts: dict[str, str] = dataclasses.field(default_factory=dict)
-    #: Frames rendered ahead for this process's viewers (`foresee`), by player, and when.
+    #: Frames rendered ahead for this process's viewers (`ahead`), by player, and when.
     foreseen: dict[int, dict[str, str]] = dataclasses.field(default_factory=dict)
     foreseen_at: float = 0.0
 
