@@ -47,7 +47,22 @@ def new_deal_seed() -> int:
 match_finished = Signal()
 
 
-class Table(models.Model):
+class PlaysByRules:
+    """A model with a `variant` and its `house_rules`: a table, or a league whose
+    nights' tables all play them."""
+
+    @property
+    def rules(self) -> Variant:
+        """The engine's variant played: the game and its house rules."""
+        return with_house_rules(self.variant, self.house_rules)
+
+    @property
+    def rules_name(self) -> str:
+        """The game's name with its house rules, if any: "6-card Golf (last turns)"."""
+        return self.rules.full_name
+
+
+class Table(PlaysByRules, models.Model):
     """A table plays one match: a variant, its seats, nine holes (and playoff holes)."""
 
     class Status(models.TextChoices):
@@ -127,16 +142,6 @@ class Table(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
-
-    @property
-    def rules(self) -> Variant:
-        """The engine's variant this match is played under: the game and its house rules."""
-        return with_house_rules(self.variant, self.house_rules)
-
-    @property
-    def rules_name(self) -> str:
-        """The game's name with its house rules, if any: "6-card Golf (last turns)"."""
-        return self.rules.full_name
 
     @property
     def casual_house_rules(self) -> bool:

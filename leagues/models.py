@@ -14,8 +14,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from games.engine import Variant, with_house_rules
-from games.models import Scorecard, variant_choices
+from games.engine import with_house_rules
+from games.models import PlaysByRules, Scorecard, variant_choices
 from games.scorecards import hole_name
 
 
@@ -103,7 +103,7 @@ points_validator = RegexValidator(
 )
 
 
-class League(models.Model):
+class League(PlaysByRules, models.Model):
     """A club's league of one variant; points per place turn places into standings.
 
     A night earns points by each player's place at their table, or, on a night of
@@ -221,15 +221,6 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:league", args=[self.pk])
-
-    @property
-    def rules(self) -> Variant:
-        """The variant every table of the league's nights plays: its game and house rules."""
-        return with_house_rules(self.variant, self.house_rules)
-
-    @property
-    def rules_name(self) -> str:
-        return self.rules.full_name
 
     @property
     def points(self) -> list[int]:

@@ -430,42 +430,51 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
     return _night_page(request, night, seating_form=form, status=400)
 
 
+def _night_form(request, night_id: int, form_class, save, said, form_name: str):
+    """An organiser's form on a night's page: `save(night, **cleaned)` under the rules of
+    the league's services, then `said(what was saved)` as the page's message; a
+    refusal shows the form again with its reason (400)."""
+    night = _night(night_id)
+    club = night.season.league.club
+    _organiser(request, club)
+    form = form_class(request.POST, members=selectors.club_members(club))
+    if form.is_valid():
+        try:
+            saved = save(night=night, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, said(saved))
+            return redirect(night)
+    return _night_page(request, night, **{form_name: form}, status=400)
+
+
 @require_POST
 @login_required
 def night_absence(request: HttpRequest, night_id: int) -> HttpResponse:
     """An organiser marks a member away tonight, with or without notice."""
-    night = _night(night_id)
-    club = night.season.league.club
-    _organiser(request, club)
-    form = AbsenceForm(request.POST, members=selectors.club_members(club))
-    if form.is_valid():
-        try:
-            absence = services.mark_absent(night=night, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, f"{absence.player.name}: {absence.get_kind_display()}.")
-            return redirect(night)
-    return _night_page(request, night, absence_form=form, status=400)
+    return _night_form(
+        request,
+        night_id,
+        AbsenceForm,
+        services.mark_absent,
+        lambda absence: f"{absence.player.name}: {absence.get_kind_display()}.",
+        "absence_form",
+    )
 
 
 @require_POST
 @login_required
 def night_substitute(request: HttpRequest, night_id: int) -> HttpResponse:
     """An organiser names who plays for a member tonight."""
-    night = _night(night_id)
-    club = night.season.league.club
-    _organiser(request, club)
-    form = SubstituteForm(request.POST, members=selectors.club_members(club))
-    if form.is_valid():
-        try:
-            substitute = services.set_substitute(night=night, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, f"{substitute.name} plays for {substitute.member.name}.")
-            return redirect(night)
-    return _night_page(request, night, substitute_form=form, status=400)
+    return _night_form(
+        request,
+        night_id,
+        SubstituteForm,
+        services.set_substitute,
+        lambda substitute: f"{substitute.name} plays for {substitute.member.name}.",
+        "substitute_form",
+    )
 
 
 @require_POST
