@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -96,6 +97,14 @@ def _what(message: dict) -> str:
     return f"version {message['version']}" if "version" in message else message["type"]
 
 
+def _loop_runs_here() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -120,9 +129,13 @@ def _send(group: str, message: dict) -> None:
         return
     # Off the event loop (a command, a test), or on a worker thread of a server whose loop
     # has stopped: async_to_sync would wait on that loop for ever, so send from a loop
-    # of this thread's own.
+    # of this thread's own. Sync code called from inside a running loop (a test driving a
+    # browser through playwright's sync API) can start no loop here: a thread sends.
     try:
-        if loop is None:
+        if _loop_runs_here():
+            with ThreadPoolExecutor(max_workers=1) as sender:
+                sender.submit(asyncio.run, _send_within(layer, group, message)).result()
+        elif loop is None:
             async_to_sync(_send_within)(layer, group, message)
         else:
             asyncio.run(_send_within(layer, group, message))

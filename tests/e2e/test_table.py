@@ -50,10 +50,13 @@ def test_a_tee_off_tick_survives_another_players_tee_off(daphne_server, playwrig
     ben.locator(".tee-off label.pick").nth(5).click()
     ben.locator("#tee-off-button").click()
     for _ in range(100):
-        table.refresh_from_db()
         if Move.objects.filter(hole__table=table).count() == 1:
             break
         ana.wait_for_timeout(50)
+    else:
+        pytest.fail("Ben's tee off was not made")
+    # Read the version once the move is in: read before, it may be the one the move replaced.
+    table.refresh_from_db()
     # Ana's board has been swapped for the new version, with her tick in it.
     ana.wait_for_selector(f'#table-status[data-version="{table.version}"]', state="attached")
     expect(ana.locator("#tee-off-button")).to_be_visible()

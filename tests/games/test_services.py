@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -628,6 +629,24 @@ def test_a_channel_layer_that_never_answers_costs_a_move_seconds_not_the_request
         waited = time.monotonic() - started
     assert 0.5 <= waited < 5
     assert "Could not announce table-1 version 7" in caplog.text
+
+
+def test_news_sent_by_sync_code_inside_a_running_event_loop_arrives(caplog):
+    """A caller already inside an event loop (a browser test on playwright's sync API calls
+    the services between clicks): the news still goes out, and nothing is logged as lost."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+
+    async def listen_then_announce() -> dict:
+        channel = await layer.new_channel()
+        await layer.group_add("table-2", channel)
+        announce._send("table-2", {"type": "table.changed", "version": 3, "wake": False})
+        return await asyncio.wait_for(layer.receive(channel), 5)
+
+    message = asyncio.run(listen_then_announce())
+    assert message["version"] == 3
+    assert "Could not announce" not in caplog.text
 
 
 @pytest.mark.postgres
