@@ -290,14 +290,15 @@ def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     response, writer = csv_response(filename)
     writer.writerow(
         ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins",
-         "points", "movement", "net_strokes", "net_per_hole"]
+         "points", "movement", "net_strokes", "net_per_hole", "nights_away", "byes",
+         "points_for_away_and_byes"]
     )  # fmt: skip
     for row in selectors.season_standings(season):
         movement = "new" if row.is_new else ("" if row.movement is None else row.movement)
         writer.writerow(
             [row.place, row.player.name, row.matches, row.holes, row.strokes,
              row.mean_display, row.wins, row.points, movement, row.net_display,
-             row.net_mean_display]
+             row.net_mean_display, row.absences, row.byes, row.missed_points]
         )  # fmt: skip
     return response
 

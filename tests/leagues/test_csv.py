@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from leagues.exports import safe_cell
-from leagues.models import Membership
+from leagues.models import Absence, League, Membership
 from tests.factories import even_holes, make_player, played_table
 
 pytestmark = pytest.mark.django_db
@@ -36,12 +36,26 @@ def test_standings_csv(client, club_night):
     )
     assert rows(response) == [
         ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins", "points",
-         "movement", "net_strokes", "net_per_hole"],
+         "movement", "net_strokes", "net_per_hole", "nights_away", "byes",
+         "points_for_away_and_byes"],
         # A first night: everyone plays off 0, so net is gross.
-        ["1", "Mia", "1", "9", "30", "3.33", "1", "6", "", "30.0", "3.33"],
-        ["2", "Pia", "1", "9", "35", "3.89", "0", "4", "", "35.0", "3.89"],
-        ["3", "Noah", "1", "9", "40", "4.44", "0", "2", "", "40.0", "4.44"],
+        ["1", "Mia", "1", "9", "30", "3.33", "1", "6", "", "30.0", "3.33", "0", "0", "0"],
+        ["2", "Pia", "1", "9", "35", "3.89", "0", "4", "", "35.0", "3.89", "0", "0", "0"],
+        ["3", "Noah", "1", "9", "40", "4.44", "0", "2", "", "40.0", "4.44", "0", "0", "0"],
     ]  # fmt: skip
+
+
+def test_standings_csv_counts_nights_away_and_the_points_they_earned(client, club_night):
+    cn = club_night
+    League.objects.filter(pk=cn.league.pk).update(
+        absence_points=League.Missed.FIXED, absence_fixed_points=2
+    )
+    played_table(cn.night, [cn.member, cn.others[0]], even_holes(30, 40))
+    Absence.objects.create(night=cn.night, player=cn.others[1], kind=Absence.Kind.NOTICE)
+    client.force_login(cn.member)
+    got = rows(client.get(reverse("leagues:standings_csv", args=[cn.season.pk])))
+    away = {row[1]: row[-3:] for row in got[1:]}
+    assert away == {"Mia": ["0", "0", "0"], "Noah": ["0", "0", "0"], "Pia": ["1", "0", "2"]}
 
 
 def test_scorecards_csv_has_a_row_per_card_and_a_column_per_hole(client, club_night):
