@@ -42,6 +42,9 @@ TIE_BREAK_RULE = (
     "Players level on points, wins and strokes per hole share a place."
 )
 
+#: What a paper table says until its results are entered: it is not played on the site.
+AWAITING_RESULTS = "Results to enter"
+
 # --- Clubs and roles --------------------------------------------------------------------
 
 
@@ -182,11 +185,20 @@ class TableView:
         return [hole_name(number) for number in self.playoff_numbers]
 
     @property
+    def awaiting_results(self) -> bool:
+        """A paper table not played on the site, its results still to be entered."""
+        return self.table.kind == Table.Kind.HAND and self.table.status != Table.Status.FINISHED
+
+    @property
     def status_label(self) -> str:
-        """The table's status in words; a paper table is not played on the site."""
-        if self.table.kind == Table.Kind.HAND and self.table.status != Table.Status.FINISHED:
-            return "Results to enter"
-        return self.table.get_status_display()
+        """The table's status in words, as the night's page shows it."""
+        return AWAITING_RESULTS if self.awaiting_results else self.table.get_status_display()
+
+    @property
+    def status_code(self) -> str:
+        """The status as the scorecards CSV gives it: the stored value, except that a
+        paper table still to be entered says so in the night page's words."""
+        return AWAITING_RESULTS.lower() if self.awaiting_results else self.table.status
 
 
 def table_view(night_table: NightTable) -> TableView:

@@ -512,7 +512,7 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
         for card_view in view.cards:
             card = card_view.card
             writer.writerow(
-                [view.night_table.number, view.table.kind, view.table.status, card.name,
+                [view.night_table.number, view.table.kind, view.status_code, card.name,
                  *["" if s is None else s for s in card_view.holes],
                  *["" if s is None else s for s in card_view.playoff],
                  *[""] * (playoffs - len(card_view.playoff)),

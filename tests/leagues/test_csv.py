@@ -69,8 +69,9 @@ def test_scorecards_csv_has_a_row_per_card_and_a_column_per_hole(client, club_ni
     got = rows(response)
     assert got[0] == ["table", "kind", "status", "player", *[f"hole_{n}" for n in range(1, 10)],
                       "total", "place"]  # fmt: skip
-    # Table 1 has no results yet: empty holes, no place.
-    assert got[1] == ["1", "hand", "playing", "Mia", *[""] * 9, "0", ""]
+    # Table 1 has no results yet: empty holes, no place, and a status in the night
+    # page's words (a paper table is never "playing" on the site).
+    assert got[1] == ["1", "hand", "results to enter", "Mia", *[""] * 9, "0", ""]
     assert got[4] == ["2", "hand", "finished", "Mia", "22", *["1"] * 8, "30", "1"]
     assert got[5] == ["2", "hand", "finished", "Noah", "23", *["1"] * 8, "31", "2"]
     assert len(got) == 6
