@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 
+from games import selectors as games_selectors
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
 from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table
@@ -563,6 +564,45 @@ def league_nights(league: League) -> QuerySet[LeagueNight]:
 def public_league(league_id: int) -> League | None:
     """The league if it is public, else None (for pages read without an account)."""
     return League.objects.filter(pk=league_id, is_public=True).select_related("club").first()
+
+
+@dataclass
+class DealComparison:
+    """What a night's deal comparison page shows a visitor."""
+
+    #: The visitor's own table of the night while it is still being played: the
+    #: comparison would tell them about deals they are still to play.
+    waiting: NightTable | None
+    #: On the public page, whether a table of the night is still being played: anyone
+    #: may read that page, someone seated at such a table too, so it waits for all.
+    in_play: bool
+    comparison: duplicate.Comparison | None
+    #: Tables whose replays the visitor may open (a league table's are private).
+    replayable: set[int]
+
+
+def deal_comparison(night: LeagueNight, viewer: Player, *, public: bool = False) -> DealComparison:
+    """A duplicate night's comparison as `viewer` may read it: on the members' page or,
+    with `public`, on a public league's (no replays there: a league table's are private)."""
+    league = night.season.league
+    waiting = unfinished_table_of(viewer, night)
+    in_play = (
+        public
+        and night.tables.exclude(
+            table__status__in=[Table.Status.FINISHED, Table.Status.ABANDONED]
+        ).exists()
+    )
+    comparison = None
+    if waiting is None and not in_play:
+        night_handicaps = handicaps.by_night(league).get(night.pk, {}) if league.by_net else None
+        comparison = duplicate.compare(night, handicaps=night_handicaps)
+    replayable = {
+        night_table.table_id
+        for group in (comparison.groups if comparison and not public else [])
+        for night_table in group.night_tables
+        if not night_table.is_hand and games_selectors.may_watch(night_table.table, viewer)
+    }
+    return DealComparison(waiting, in_play, comparison, replayable)
 
 
 def corrections_in(league: League) -> QuerySet[ScoreCorrection]:

@@ -56,6 +56,11 @@ league_patterns = [
     ),
     path("public/seasons/<int:season_id>/", views.public_season, name="public_season"),
     path("public/nights/<int:night_id>/", views.public_night, name="public_night"),
+    path(
+        "public/nights/<int:night_id>/deals/",
+        views.public_night_deals,
+        name="public_night_deals",
+    ),
 ]
 
 urlpatterns = [

@@ -524,6 +524,33 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
 # --- Duplicate deals -------------------------------------------------------------------
 
 
+def _deals_page(request: HttpRequest, night: LeagueNight, *, public: bool) -> HttpResponse:
+    """The deal comparison, for members (`leagues/deals.html`) or read by anyone on a
+    public league (`leagues/public/deals.html`): one reading, one set of partials."""
+    if not night.duplicate_deals:
+        raise Http404("This night was not dealt in duplicate.")
+    league = night.season.league
+    seen = selectors.deal_comparison(night, request.user, public=public)
+    return render(
+        request,
+        "leagues/public/deals.html" if public else "leagues/deals.html",
+        {
+            "night": night,
+            "season": night.season,
+            "league": league,
+            "club": None if public else league.club,
+            "waiting": seen.waiting,
+            "in_play": seen.in_play,
+            "comparison": seen.comparison,
+            "replayable": seen.replayable,
+            "by_matchpoints": duplicate.counts_by_matchpoints(league, night),
+            "matchpoint_rule": duplicate.MATCHPOINT_RULE,
+            "by_net": league.by_net,
+            "public": public,
+        },
+    )
+
+
 @require_GET
 @login_required
 def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
@@ -533,36 +560,8 @@ def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
     table has: the comparison would tell them about deals they are still to play.
     """
     night = _night(night_id)
-    league = night.season.league
-    _member_role(request, league.club)
-    if not night.duplicate_deals:
-        raise Http404("This night was not dealt in duplicate.")
-    waiting = selectors.unfinished_table_of(request.user, night)
-    night_handicaps = handicaps.by_night(league).get(night.pk, {}) if league.by_net else None
-    comparison = None if waiting else duplicate.compare(night, handicaps=night_handicaps)
-    # A league table is private: its replays open to its players and its host.
-    replayable = {
-        night_table.table_id
-        for group in (comparison.groups if comparison else [])
-        for night_table in group.night_tables
-        if not night_table.is_hand and games_selectors.may_watch(night_table.table, request.user)
-    }
-    return render(
-        request,
-        "leagues/deals.html",
-        {
-            "night": night,
-            "season": night.season,
-            "league": league,
-            "club": league.club,
-            "waiting": waiting,
-            "comparison": comparison,
-            "replayable": replayable,
-            "by_matchpoints": duplicate.counts_by_matchpoints(league, night),
-            "matchpoint_rule": duplicate.MATCHPOINT_RULE,
-            "by_net": league.by_net,
-        },
-    )
+    _member_role(request, night.season.league.club)
+    return _deals_page(request, night, public=False)
 
 
 @require_GET
@@ -932,6 +931,15 @@ def public_night(request: HttpRequest, night_id: int) -> HttpResponse:
             "public": True,
         },
     )
+
+
+@require_GET
+def public_night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A public league's duplicate night compared deal by deal, read only; it opens once
+    every table of the night is done, since anyone at all may read it."""
+    night = _night(night_id)
+    _public(night.season.league_id)
+    return _deals_page(request, night, public=True)
 
 
 @require_GET

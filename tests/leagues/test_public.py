@@ -6,8 +6,11 @@ import pytest
 from django.urls import reverse
 from icalendar import Calendar
 
+from games.models import Table
 from leagues import services
 from tests.factories import even_holes, make_player
+
+from .test_duplicate import three_tables  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +108,60 @@ def test_members_read_the_leagues_corrections_log(client, results):
     assert client.get(url).status_code == 404
     client.logout()
     assert client.get(url).status_code == 302
+
+
+def test_a_public_duplicate_night_shows_its_deal_comparison_read_only(
+    client,
+    three_tables,  # noqa: F811
+):
+    league, _season, night, people, organiser = three_tables
+    url = reverse("leagues:public_night_deals", args=[night.pk])
+    # Private: no public comparison for anyone, members included.
+    stranger = make_player("stranger")
+    for user in (None, stranger, people["Ann"]):
+        if user is not None:
+            client.force_login(user)
+        assert client.get(url).status_code == 404
+    services.set_league_public(league=league, is_public=True, by=organiser)
+    client.logout()
+    night_page = client.get(reverse("leagues:public_night", args=[night.pk])).content.decode()
+    assert f'href="{url}"' in night_page
+    # The scorecards' hole numbers lead to the public comparison, not the members' one.
+    assert f"{url}#hole-4" in night_page
+    assert reverse("leagues:night_deals", args=[night.pk]) not in night_page
+    response = client.get(url)
+    assert response.status_code == 200
+    page = response.content.decode()
+    # The members' page's figures: Eve's 21 of 36 matchpoints, every hole's traveller.
+    assert "58.33%" in page and 'id="hole-9"' in page and "played on paper" in page
+    # Read only, and linking only to public pages: no replays, no members' night page.
+    assert "<form" not in page.split("</header>", 1)[-1].split("<footer", 1)[0]
+    assert "Replay hole" not in page
+    assert reverse("leagues:public_night", args=[night.pk]) + "#table-2" in page
+    assert reverse("leagues:night", args=[night.pk]) + "#" not in page
+    # The members' comparison stays theirs.
+    response = client.get(reverse("leagues:night_deals", args=[night.pk]))
+    assert response.status_code == 302 and "/login/" in response["Location"]
+    client.force_login(stranger)
+    assert client.get(reverse("leagues:night_deals", args=[night.pk])).status_code == 404
+
+
+def test_the_public_comparison_waits_for_every_table_and_duplicate_nights(
+    client,
+    three_tables,  # noqa: F811
+):
+    league, _season, night, _people, organiser = three_tables
+    services.set_league_public(league=league, is_public=True, by=organiser)
+    url = reverse("leagues:public_night_deals", args=[night.pk])
+    # Anyone may read it, someone at a table still playing too: it waits for them all.
+    Table.objects.filter(night_table__number=2).update(status=Table.Status.PLAYING)
+    page = client.get(url).content.decode()
+    assert "Tables are still playing this night" in page
+    assert 'id="hole-1"' not in page and "58.33%" not in page
+    Table.objects.filter(night_table__number=2).update(status=Table.Status.ABANDONED)
+    assert 'id="hole-1"' in client.get(url).content.decode()
+    night.duplicate_deals = False
+    night.save()
+    assert client.get(url).status_code == 404
+    html = client.get(reverse("leagues:public_night", args=[night.pk])).content.decode()
+    assert url not in html
