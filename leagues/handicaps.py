@@ -1,7 +1,10 @@
 """Handicaps: how many strokes a hole a player usually takes beyond the league's mean.
 
 A player's handicap for a night is worked out from the finished league holes played
-before it, so nothing that night moves it:
+before it, so nothing that night moves it, and frozen when the night is seated
+(`freeze`): a correction to an earlier night afterwards leaves it, and the night's net
+results, as they were. A night seated before handicaps were frozen has them worked out
+afresh on every read.
 
     handicap = mean of the best 10 of the player's last 20 holes
                - the league's mean strokes per hole (every person's holes)
@@ -15,13 +18,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from games.engine.match import HOLES
 from games.models import ScorecardHole, Table
 
-from .models import League, LeagueNight
+from .models import League, LeagueNight, NightHandicap
 
 RECENT = 20
 BEST = 10
@@ -29,8 +32,9 @@ BEST = 10
 HANDICAP_RULE = (
     f"A handicap is the mean of a player's best {BEST} of their last {RECENT} league holes "
     f"before the night (the best half, with fewer), less the league's mean strokes per hole "
-    f"over the same holes; a newcomer plays off 0. Net strokes for a match are its strokes "
-    f"less {HOLES} times the handicap."
+    f"over the same holes; a newcomer plays off 0. It is frozen when the night is seated, "
+    f"so a later correction to an earlier night leaves it. Net strokes for a match are its "
+    f"strokes less {HOLES} times the handicap."
 )
 
 
@@ -44,8 +48,9 @@ def handicap(recent: Sequence[int], league_mean: Fraction | None) -> Fraction:
 
 
 def by_night(league: League) -> dict[int | None, dict[int, Fraction]]:
-    """Every night's handicaps by player id, each from the holes of the nights before it,
-    and under `None` the handicaps from every hole so far (the next night's).
+    """Every night's handicaps by player id: frozen when the night was seated, else from
+    the holes of the nights before it; under `None` the handicaps from every hole so far
+    (the next night's).
 
     A player without an entry plays off 0. One read of the league's holes.
     """
@@ -80,7 +85,35 @@ def by_night(league: League) -> dict[int | None, dict[int, Fraction]]:
             count += 1
     mean = Fraction(total, count) if count else None
     result[None] = {player: handicap(strokes, mean) for player, strokes in history.items()}
+    frozen = NightHandicap.objects.filter(night__season__league=league).values_list(
+        "night_id", "player_id", "numerator", "denominator"
+    )
+    for night_id, player_id, numerator, denominator in frozen:
+        result[night_id][player_id] = Fraction(numerator, denominator)
     return result
+
+
+def freeze(night: LeagueNight, players: Iterable[int]) -> None:
+    """Store the handicaps of the players (ids) seated for `night`, as they stand now.
+
+    A player's handicap once frozen for the night stays: seating the night again does
+    not work it out afresh from holes corrected since.
+    """
+    league = night.season.league
+    worked_out = by_night(league)[night.pk]
+    NightHandicap.objects.bulk_create(
+        [
+            NightHandicap(
+                night=night,
+                player_id=player,
+                numerator=value.numerator,
+                denominator=value.denominator,
+            )
+            for player in players
+            for value in [worked_out.get(player, Fraction(0))]
+        ],
+        ignore_conflicts=True,
+    )
 
 
 def display(value: Fraction | None) -> str:

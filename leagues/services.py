@@ -26,7 +26,7 @@ from games import scorecards
 from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table
 
-from . import selectors
+from . import handicaps, selectors
 from .models import (
     Absence,
     Club,
@@ -556,7 +556,8 @@ def seat_night(
     number of seats shares one deal seed, so they play the same deals. With live
     tables, the last `paper_tables` of them are played with a physical deck instead
     (dealt from their deal sheets on a duplicate night). Seating again replaces the
-    tables, as long as none has results yet.
+    tables, as long as none has results yet. Each seated player's handicap for the
+    night is frozen the first time they are seated (`handicaps.freeze`).
     """
     league = night.season.league
     _require_organiser(by, league.club)
@@ -638,6 +639,8 @@ def seat_night(
                 deal_seed=seed,
             )
         created.append(NightTable.objects.create(night=night, table=table, number=number))
+    # Handicaps are the night's from here on, whatever is corrected before it later.
+    handicaps.freeze(night, [player.pk for table_players in seated for player in table_players])
     return created
 
 

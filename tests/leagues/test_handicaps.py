@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from leagues import duplicate, handicaps
-from leagues.models import League
+from leagues import duplicate, handicaps, services
+from leagues.models import League, NightHandicap, NightTable
 from leagues.selectors import player_record, season_standings
 from tests.factories import (
     even_holes,
@@ -121,3 +121,78 @@ def test_net_matchpoints_compare_strokes_less_the_handicap(three_tables):  # noq
         "Gus": 8,
     }
     assert results["Dan"].place == 1
+
+
+def _seat(night, organiser, people) -> NightTable:
+    night.players.set(people)
+    (night_table,) = services.seat_night(night=night, by=organiser, seats_per_table=2)
+    return night_table
+
+
+def _enter(night_table, organiser, by_player: dict) -> None:
+    """Enter a paper table's holes, given each player's nine strokes."""
+    order = [seat.player for seat in night_table.table.seats.order_by("position")]
+    holes = [list(row) for row in zip(*(by_player[p] for p in order), strict=True)]
+    services.enter_hand_results(night_table=night_table, hole_scores=holes, by=organiser)
+
+
+def test_a_correction_to_an_earlier_night_leaves_a_later_nights_frozen_handicaps():
+    """As in `two_nights`, but seated and entered as a club does. Seating night 2 freezes
+    Ann's -20/9 and Bea's -2/9 (from night 1's holes); night 2's net: Ann 30 + 20 = 50,
+    Bea 40 + 2 = 42.
+
+    Ann's first hole of night 1 is then corrected from 1 to 10. Worked out afresh, the
+    league's mean would be 103/18 and Ann's best 5 (2..6) mean 4: 4 - 103/18 = -31/18,
+    her night 2 net 30 + 15.5 = 45.5; Bea's 5 - 103/18 = -13/18, 40 + 6.5 = 46.5: Ann
+    would win night 2 net after the fact. Frozen, night 2 is as it was.
+    """
+    organiser = make_player("olive")
+    ann, bea = make_player("ann", display_name="Ann"), make_player("bea", display_name="Bea")
+    league = make_league(make_club(organiser=organiser, members=[ann, bea]))
+    league.points_from = League.Strokes.NET
+    league.save()
+    season = make_season(league)
+    first, second = make_night(season, date(2026, 3, 1)), make_night(season, date(2026, 3, 8))
+    first_table = _seat(first, organiser, [ann, bea])
+    assert handicaps.by_night(league)[first.pk] == {ann.pk: 0, bea.pk: 0}
+    _enter(first_table, organiser, {ann: ANN_NIGHT_1, bea: BEA_NIGHT_1})
+    second_table = _seat(second, organiser, [ann, bea])
+    _enter(second_table, organiser, {ann: [22] + [1] * 8, bea: [32] + [1] * 8})
+    frozen = {ann.pk: Fraction(-20, 9), bea.pk: Fraction(-2, 9)}
+    assert handicaps.by_night(league)[second.pk] == frozen
+
+    def night_2() -> list[tuple[str, str, int | None]]:
+        lines = [line for line in player_record(league, ann).matches if line.date == second.date]
+        lines += [line for line in player_record(league, bea).matches if line.date == second.date]
+        return [(line.handicap_display, line.net_display, line.place) for line in lines]
+
+    assert night_2() == [("-2.2", "50.0", 2), ("-0.2", "42.0", 1)]
+
+    card = first_table.table.scorecards.get(player=ann)
+    services.correct_score(scorecard=card, number=1, strokes=10, reason="Ten", by=organiser)
+    assert handicaps.by_night(league)[second.pk] == frozen
+    assert night_2() == [("-2.2", "50.0", 2), ("-0.2", "42.0", 1)]
+    # Night 1 itself moved: Ann 54 against Bea's 49.
+    assert [(r.player, r.net_strokes) for r in season_standings(season)] == [
+        (bea, 49 + 42),
+        (ann, 54 + 50),
+    ]
+    # A night seated before handicaps were frozen has them worked out afresh.
+    NightHandicap.objects.filter(night=second).delete()
+    assert handicaps.by_night(league)[second.pk][ann.pk] == Fraction(-31, 18)
+    assert night_2()[0] == ("-1.7", "45.5", 1)
+
+
+def test_seating_a_night_again_keeps_the_handicaps_frozen_the_first_time():
+    organiser = make_player("olive")
+    ann, bea = make_player("ann"), make_player("bea")
+    league = make_league(make_club(organiser=organiser, members=[ann, bea]))
+    season = make_season(league)
+    first, second = make_night(season, date(2026, 3, 1)), make_night(season, date(2026, 3, 8))
+    _enter(_seat(first, organiser, [ann, bea]), organiser, {ann: ANN_NIGHT_1, bea: BEA_NIGHT_1})
+    _seat(second, organiser, [ann, bea])
+    card = first.tables.get().table.scorecards.get(player=ann)
+    services.correct_score(scorecard=card, number=1, strokes=10, reason="Ten", by=organiser)
+    _seat(second, organiser, [ann, bea])
+    assert handicaps.by_night(league)[second.pk][ann.pk] == Fraction(-20, 9)
+    assert NightHandicap.objects.filter(night=second).count() == 2
