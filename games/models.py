@@ -46,6 +46,11 @@ def new_deal_seed() -> int:
 #: ratings) hears it here, as the write itself sends no model signal.
 match_finished = Signal()
 
+#: Sent as a finished hole's replay is shown, with `table`, `number` and `user`: each
+#: receiver answers with the links it has for that hole, as (text, url) pairs. A league
+#: points there to its night's deal comparison; games knows nothing of leagues.
+replay_links = Signal()
+
 
 class PlaysByRules:
     """A model with a `variant` and its `house_rules`: a table, or a league whose

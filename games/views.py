@@ -17,7 +17,7 @@ from games import engine
 
 from . import frames, live, presenters, reviews, rule_examples, selectors, services
 from .forms import CreateTableForm, JoinForm
-from .models import Hole, Seat, Table
+from .models import Hole, Seat, Table, replay_links
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:
@@ -239,6 +239,13 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             "holes": table.holes.filter(finished_at__isnull=False).order_by("number"),
             "reviews": [
                 s for s in seats if selectors.may_see_review(table, request.user, s.position)
+            ],
+            "links": [
+                link
+                for _receiver, links in replay_links.send(
+                    sender=Table, table=table, number=hole.number, user=request.user
+                )
+                for link in links or ()
             ],
         },
     )

@@ -1,11 +1,14 @@
-"""Ratings follow live league tables: when one finishes, its league is rerated."""
+"""Ratings follow live league tables: when one finishes, its league is rerated. A duplicate
+night's replays link to the night's deal comparison."""
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.dispatch import receiver
+from django.urls import reverse
 
-from games.models import Table, match_finished
+from games.engine.match import HOLES
+from games.models import Table, match_finished, replay_links
 
 
 @receiver(match_finished, dispatch_uid="leagues_rate_finished_live_table")
@@ -26,3 +29,31 @@ def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
     if night_table is not None and not night_table.rating_changes.exists():
         league = night_table.night.season.league
         transaction.on_commit(lambda: rebuild_ratings(league=league))
+
+
+@receiver(replay_links, dispatch_uid="leagues_replay_links_to_deal_comparison")
+def deal_comparison_link(sender, table: Table, number: int, user, **kwargs) -> list:
+    """A hole of a duplicate night's table, compared with the same deal at the night's
+    other tables: the members' comparison for a member, the public one for anyone else
+    on a public league (the comparison has the nine holes, no playoff)."""
+    # A league's tables have their seats assigned: other tables are not looked up.
+    if not table.seats_assigned or number > HOLES:
+        return []
+    from .models import LeagueNight
+    from .selectors import role_in
+
+    night = (
+        LeagueNight.objects.filter(tables__table=table, duplicate_deals=True)
+        .select_related("season__league__club")
+        .first()
+    )
+    if night is None:
+        return []
+    league = night.season.league
+    if role_in(user, league.club) is not None:
+        url = reverse("leagues:night_deals", args=[night.pk])
+    elif league.is_public:
+        url = reverse("leagues:public_night_deals", args=[night.pk])
+    else:
+        return []
+    return [(f"Hole {number} at every table", f"{url}#hole-{number}")]

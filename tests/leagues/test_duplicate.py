@@ -447,3 +447,31 @@ def test_nonsense_seating_and_another_club_s_sheet_are_refused(client, three_tab
         assert response.status_code == 400
         assert message in response.content.decode()
     assert not fresh.tables.exists()
+
+
+def test_a_duplicate_nights_replay_links_to_the_hole_at_every_table(client):
+    """A hole's replay at a duplicate night's table leads to that hole's comparison; a
+    replay of another night's table has no such link."""
+    organiser = make_player("olive")
+    players = [make_player(f"r{n}", display_name=f"R{n}") for n in range(4)]
+    club = make_club(organiser=organiser, members=players)
+    season = make_season(make_league(club, variant="golf-6"))
+    duplicate_night = make_night(season, date(2026, 3, 1), duplicate_deals=True)
+    plain_night = make_night(season, date(2026, 3, 8))
+    tables = {}
+    for night in (duplicate_night, plain_night):
+        night.players.set(players)
+        first, _second = services.seat_night(
+            night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
+        )
+        play_out(first.table, organiser)
+        tables[night] = first.table
+    comparison = reverse("leagues:night_deals", args=[duplicate_night.pk])
+    seated = tables[duplicate_night].seats.first().player
+    for user in (seated, organiser):
+        client.force_login(user)
+        page = client.get(reverse("games:replay", args=[tables[duplicate_night].pk, 4]))
+        assert f'href="{comparison}#hole-4">Hole 4 at every table</a>' in page.content.decode()
+    page = client.get(reverse("games:replay", args=[tables[plain_night].pk, 4]))
+    assert page.status_code == 200
+    assert "at every table" not in page.content.decode()
