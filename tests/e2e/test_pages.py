@@ -12,10 +12,11 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from games import scorecards
 from games import services as games
 from games.models import Table
 from leagues.models import NightTable
-from leagues.services import rebuild_ratings
+from leagues.services import correct_score, rebuild_ratings
 from tests.factories import (
     PASSWORD,
     even_holes,
@@ -49,16 +50,29 @@ class League:
     correct: str
     table: Table
     replay: str
+    calendar: str
+    corrections: str
+    deals: str
+    deal_sheet: str
+    #: The league is public: its pages read without an account.
+    public: list[str]
 
 
 @pytest.fixture
 def league(daphne_server) -> League:
     organiser = make_player("olive", display_name="Olive Organiser")
-    ann, bea, cat, dan = (
-        make_player(name.lower(), display_name=name) for name in ("Ann", "Bea", "Cat", "Dan")
+    ann, bea, cat, dan, eve, fay, gus, hal = (
+        make_player(name.lower(), display_name=name)
+        for name in ("Ann", "Bea", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
     )
-    club = make_club("Fairway Golf Club", organiser=organiser, members=[ann, bea, cat, dan])
+    club = make_club(
+        "Fairway Golf Club",
+        organiser=organiser,
+        members=[ann, bea, cat, dan, eve, fay, gus, hal],
+    )
     league = make_league(club)
+    league.is_public = True
+    league.save()
     season = make_season(league)
     first = make_night(season, date(2026, 3, 3))
     played_table(first, [ann, bea, cat], even_holes(30, 40, 35))
@@ -67,6 +81,29 @@ def league(daphne_server) -> League:
     done = played_table(night, [ann, bea], even_holes(28, 33))
     # A paper table of four (the widest results form a league night has), no results yet.
     waiting: NightTable = open_table(night, [cat, dan, organiser, bea])
+    # A duplicate night: two paper tables compared deal by deal; on the next, a paper
+    # table still to be entered, with its deal sheet.
+    duplicate_night = make_night(season, date(2026, 3, 17), duplicate_deals=True)
+    for number, (people, totals) in enumerate(
+        (([ann, bea, cat, dan], (20, 25, 30, 28)), ([eve, fay, gus, hal], (22, 24, 31, 27))),
+        start=1,
+    ):
+        compared = scorecards.record_hand_match(
+            variant="play-nine", players=people, hole_scores=even_holes(*totals), deal_seed=4242
+        )
+        NightTable.objects.create(night=duplicate_night, table=compared, number=number)
+    sheet = NightTable.objects.create(
+        night=make_night(season, date(2026, 3, 24), duplicate_deals=True),
+        table=scorecards.open_hand_table(variant="play-nine", players=[gus, hal], deal_seed=7),
+        number=1,
+    )
+    correct_score(
+        scorecard=done.table.scorecards.get(player=bea),
+        number=2,
+        strokes=2,
+        reason="Added up wrong",
+        by=organiser,
+    )
     rebuild_ratings(league=league)
     table = games.create_table(
         host=organiser, variant="play-nine", seat_count=2, players=[organiser, ann]
@@ -95,6 +132,18 @@ def league(daphne_server) -> League:
         correct=f"/leagues/tables/{done.pk}/correct/",
         table=table,
         replay=f"/tables/{played.pk}/holes/1/?move=3",
+        calendar=f"/leagues/{league.pk}/calendar/",
+        corrections=f"/leagues/{league.pk}/corrections/",
+        deals=f"/leagues/nights/{duplicate_night.pk}/deals/",
+        deal_sheet=f"/leagues/tables/{sheet.pk}/deal-sheet/",
+        public=[
+            f"/leagues/public/{league.pk}/",
+            f"/leagues/public/seasons/{season.pk}/",
+            f"/leagues/public/nights/{night.pk}/",
+            f"/leagues/public/nights/{duplicate_night.pk}/",
+            f"/leagues/public/nights/{duplicate_night.pk}/deals/",
+            f"/leagues/public/{league.pk}/corrections/",
+        ],
     )
 
 
@@ -120,6 +169,10 @@ def league_paths(pages: League) -> list[str]:
         pages.player,
         pages.results,
         pages.correct,
+        pages.calendar,
+        pages.corrections,
+        pages.deals,
+        pages.deal_sheet,
     ]
 
 
@@ -181,6 +234,12 @@ def test_on_a_phone_no_page_scrolls_sideways_and_no_control_overlaps_another(
 ):
     context, page = signed_in(playwright_browser, daphne_server, "olive", PHONE)
     for path in ["/", "/play/", "/rules/", *league_paths(league)]:
+        check_phone_layout(page, daphne_server, path)
+    context.close()
+    # A public league's pages, read without an account.
+    context = playwright_browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    for path in league.public:
         check_phone_layout(page, daphne_server, path)
     context.close()
 
@@ -285,7 +344,7 @@ def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, leagu
     context = playwright_browser.new_context(viewport=viewport)
     page = context.new_page()
     found = {}
-    for path in ["/", "/rules/", "/accounts/signup/", "/accounts/login/"]:
+    for path in ["/", "/rules/", "/accounts/signup/", "/accounts/login/", *league.public]:
         page.goto(daphne_server.url + path)
         page.wait_for_load_state("networkidle")
         found[path] = serious_findings(page)
