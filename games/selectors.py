@@ -19,7 +19,7 @@ from games import engine
 from games.engine import state_from_dict
 
 from . import plays, store
-from .models import ChatMessage, Hole, Move, Seat, Table
+from .models import ChatMessage, Hole, Move, Scorecard, Seat, Table
 from .scorecards import Grid
 from .store import SeatRow
 
@@ -267,6 +267,17 @@ def my_tables(user):
         .select_related("host")
         .distinct()
         .order_by("-created_at")
+    )
+
+
+def recent_matches(user, limit: int = 10):
+    """`user`'s finished matches, newest first: their card (total and place) with its table,
+    and how many cards the table had."""
+    return (
+        Scorecard.objects.filter(player=user, table__status=Table.Status.FINISHED)
+        .select_related("table")
+        .annotate(of=Count("table__scorecards"))
+        .order_by("-table__finished_at", "-table_id")[:limit]
     )
 
 
