@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine
-from games.engine.match import HOLES
 
 from .cards import course as course_html
 from .models import Hole, Seat, Table
@@ -218,7 +217,6 @@ def table_context(
         turn_name=_seat_name(seats, hole, view["turn"]),
         my_turn=my_seat is not None and view["turn"] == my_seat,
         dealer_name=next(s.name for s in seats if s.position == hole.dealer),
-        is_playoff=hole.number > HOLES,
         log=data.log,
         results=data.results,
         countdown=countdown(table, hole, seats, state),
@@ -270,7 +268,7 @@ def turn_text(context: dict[str, Any]) -> str:
     controls = context["controls"]
     if view["phase"] == engine.OVER:
         strokes = ", ".join(f"{name} {score}" for name, score in context["hole_strokes"])
-        return f"Hole {hole.number} over: {strokes}."
+        return f"{hole.name} over: {strokes}."
     if view["phase"] == engine.TEE_OFF:
         if controls.tee_off:
             return f"Your tee off: turn up {controls.tee_off} cards."

@@ -8,8 +8,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from games.engine.match import HOLES
-from games.models import Table, house_rule_choices
-from games.scorecards import HandScoreError, check_hand_scores, hole_name
+from games.models import Table, hole_heading, hole_name, house_rule_choices
+from games.scorecards import HandScoreError, check_hand_scores
 
 from .models import League, LeagueNight, Membership, Player, Season
 
@@ -290,7 +290,7 @@ class HandResultsForm(forms.Form):
 
     def _rows(self, numbers):
         for number in numbers:
-            heading = hole_name(number) if number > HOLES else str(number)
+            heading = hole_heading(number)
             yield heading, [self[self.cell(number, p)] for p in range(len(self.names))]
 
     def regulation_rows(self):

@@ -17,8 +17,8 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
-from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table
-from games.scorecards import Grid, hole_name
+from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table, hole_name
+from games.scorecards import Grid
 
 from . import duplicate, handicaps
 from .models import (
