@@ -90,10 +90,14 @@ def update_account(
     """Change the name a player shows at tables, the address their mail goes to, and
     whether they get reminders and results by mail (None leaves a choice as it is).
 
-    Cards already written keep the name they were written with.
+    Cards already written keep the name they were written with. An email address
+    another account has (in any case) is refused.
     """
+    email = Player.objects.normalize_email(email.strip())
+    if selectors.email_in_use(email, other_than=player):
+        raise ValidationError({"email": selectors.EMAIL_TAKEN})
     player.display_name = display_name.strip()
-    player.email = Player.objects.normalize_email(email.strip())
+    player.email = email
     if email_reminders is not None:
         player.email_reminders = email_reminders
     if email_results is not None:
