@@ -57,6 +57,11 @@ def new_deal_seed() -> int:
 #: ratings) hears it here, as the write itself sends no model signal.
 match_finished = Signal()
 
+#: Sent with `table` and `user` to ask whether `user` runs the table besides its host
+#: (live play knows no clubs): a receiver answers True for one who does, as a league
+#: does for the organisers of its nights' tables.
+runs_table = Signal()
+
 
 class PlaysByRules:
     """A model with a `variant` and its `house_rules`: a table, or a league whose

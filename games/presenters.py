@@ -24,6 +24,7 @@ from .selectors import (
     chat_lines,
     chat_stamp,
     may_chat,
+    may_moderate,
     pending,
     table_data,
     viewer_seat,
@@ -448,7 +449,8 @@ QUICK_PHRASES = ("Nice shot!", "Good game", "Well played", "Unlucky!", "Your tur
 
 def chat_context(table_id: int, user) -> dict[str, Any]:
     """The table's chat as `user` sees it: the latest lines no one hid, whether they may
-    write, and (the host) hide lines or turn the chat off. Reads the database."""
+    write, hide lines (the host, staff, an organiser) or turn the chat off (the host).
+    Reads the database."""
     table = Table.objects.get(pk=table_id)
     is_host = user is not None and table.host_id == user.pk
     return {
@@ -456,6 +458,7 @@ def chat_context(table_id: int, user) -> dict[str, Any]:
         "me_id": user.pk if user is not None else None,
         "lines": chat_lines(table_id) if table.chat_on else [],
         "may_write": table.chat_on and may_chat(table, user),
+        "may_hide": table.chat_on and may_moderate(table, user),
         "is_host": is_host,
         "phrases": QUICK_PHRASES,
         "stamp": chat_stamp(table_id),
