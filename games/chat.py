@@ -1,5 +1,5 @@
-"""A table's chat: short lines said at the table, hidden by its host (or an organiser),
-or turned off by its host.
+"""A table's chat: short lines said at the table, hidden by its host (or staff, or an
+organiser of the table), or turned off by its host.
 
 Chat never touches the table's version: a line said while a player thinks over a move
 must not make that move stale. Each change is announced on its own
