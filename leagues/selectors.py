@@ -17,8 +17,8 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
-from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table
-from games.scorecards import Grid, hole_name
+from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table, hole_name
+from games.scorecards import Grid
 
 from . import duplicate, handicaps
 from .models import (
@@ -41,6 +41,22 @@ TIE_BREAK_RULE = (
     "Ordered by league points, then match wins, then fewer strokes per hole, then name. "
     "Players level on points, wins and strokes per hole share a place."
 )
+
+# --- Accounts ---------------------------------------------------------------------------
+
+EMAIL_TAKEN = "Another account uses that email address. Give an address of your own."
+
+
+def email_in_use(email: str, *, other_than: Player | None = None) -> bool:
+    """Whether an account other than `other_than` has `email`, in any case: an address
+    is one player's, so that a password reset or a league's mail reaches one account."""
+    if not email:
+        return False
+    taken = Player.objects.filter(email__iexact=email)
+    if other_than is not None and other_than.pk is not None:
+        taken = taken.exclude(pk=other_than.pk)
+    return taken.exists()
+
 
 # --- Clubs and roles --------------------------------------------------------------------
 

@@ -147,6 +147,23 @@ def _finish_hole(table: Table, players: dict) -> None:
     pytest.fail("the hole did not end")
 
 
+def test_the_player_a_leaving_host_hands_the_table_to_sees_they_host_it(client):
+    ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
+    table = services.create_table(
+        host=ana, variant="golf-6", seat_count=2, players=[ana], is_public=False
+    )
+    services.join_table(table=table, player=ben)
+    assert 'id="start-button"' not in frames.render_frame(table.pk, ben)
+    client.force_login(ana)
+    response = client.post(reverse("games:leave", args=[table.pk]), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    html = frames.render_frame(table.pk, ben)
+    assert 'Ben <span class="chip">host</span>' in html
+    assert 'id="start-button"' in html and "every seat is taken" in html
+    # Ana, gone, may no longer see the private table she opened.
+    assert client.get(table.get_absolute_url()).status_code == 404
+
+
 def test_the_turn_timer_s_deadline_is_rendered_as_seconds_left(client):
     table, ana, _ = _seated_table(turn_timer=60)
     client.force_login(ana)
