@@ -1,4 +1,5 @@
-"""A table's chat: short lines said at the table, hidden by its host, or turned off.
+"""A table's chat: short lines said at the table, hidden by its host (or a superuser, or an
+organiser of the table), or turned off by its host.
 
 Chat never touches the table's version: a line said while a player thinks over a move
 must not make that move stale. Each change is announced on its own
@@ -60,11 +61,12 @@ def say(*, table_id: int, player, text: str, now: datetime | None = None) -> Cha
 
 
 def hide_chat_message(*, table_id: int, message_id: int, by) -> None:
-    """The table's host (a league night's organiser) hides a chat line from everyone."""
+    """The table's host, a superuser or an organiser of the table (a league night's) hides a
+    chat line from everyone. The caller has checked that `by` may see the table."""
     with transaction.atomic():
         table = _chat_table(table_id)
-        if by is None or table.host_id != by.pk:
-            raise GameError("Only the host can hide a chat message.")
+        if not selectors.may_moderate(table, by):
+            raise GameError("Only the host or an organiser can hide a chat message.")
         message = ChatMessage.objects.select_for_update().filter(pk=message_id, table=table).first()
         if message is None:
             raise GameError("There is no such chat message at this table.")

@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from jinja2 import ChainableUndefined, Environment, Template
 
 from .cards import course, slot_tile, tile
+from .models import hole_heading, hole_name
 
 PARTS = ("alert", "status", "board", "scorecard", "log")
 
@@ -32,6 +33,8 @@ def environment(**options) -> Environment:
         course_html=course,
         card=tile,
         slot_card=slot_tile,
+        hole_name=hole_name,
+        hole_heading=hole_heading,
     )
     return env
 

@@ -16,6 +16,7 @@ from django.dispatch import Signal
 from django.urls import reverse
 
 from games.engine import VARIANTS, Variant, with_house_rules
+from games.engine.match import HOLES
 
 
 def variant_choices() -> list[tuple[str, str]]:
@@ -34,6 +35,16 @@ def house_rule_choices() -> list[tuple[str, str]]:
     return [(key, f"{names[key].capitalize()} ({', '.join(games[key])})") for key in names]
 
 
+def hole_name(number: int) -> str:
+    """What every page calls hole `number`: "Hole 3", and "Playoff 1" for hole 10."""
+    return f"Playoff {number - HOLES}" if number > HOLES else f"Hole {number}"
+
+
+def hole_heading(number: int) -> str:
+    """Hole `number` as a scorecard's column heads it: "3", and "Playoff 1" for hole 10."""
+    return hole_name(number) if number > HOLES else str(number)
+
+
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
 
@@ -45,6 +56,11 @@ def new_deal_seed() -> int:
 #: Sent once a live match's end is written, with `table`: what listens (a league's
 #: ratings) hears it here, as the write itself sends no model signal.
 match_finished = Signal()
+
+#: Sent with `table` and `user` to ask whether `user` runs the table besides its host
+#: (live play knows no clubs): a receiver answers True for one who does, as a league
+#: does for the organisers of its nights' tables.
+runs_table = Signal()
 
 #: Sent as a finished hole's replay is shown, with `table`, `number` and `user`: each
 #: receiver answers with the links it has for that hole, as (text, url) pairs. A league
@@ -251,7 +267,21 @@ class Hole(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table}, hole {self.number}"
+        return f"{self.table}, {self.name.lower()}"
+
+    @property
+    def name(self) -> str:
+        """What every page calls this hole (`hole_name`)."""
+        return hole_name(self.number)
+
+    @property
+    def heading(self) -> str:
+        """This hole as a scorecard's column heads it (`hole_heading`)."""
+        return hole_heading(self.number)
+
+    @property
+    def is_playoff(self) -> bool:
+        return self.number > HOLES
 
 
 class Move(models.Model):

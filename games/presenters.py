@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine
-from games.engine.match import HOLES
 
 from .cards import course as course_html
 from .models import Hole, Seat, Table
@@ -25,6 +24,7 @@ from .selectors import (
     chat_lines,
     chat_stamp,
     may_chat,
+    may_moderate,
     pending,
     table_data,
     viewer_seat,
@@ -218,7 +218,6 @@ def table_context(
         turn_name=_seat_name(seats, hole, view["turn"]),
         my_turn=my_seat is not None and view["turn"] == my_seat,
         dealer_name=next(s.name for s in seats if s.position == hole.dealer),
-        is_playoff=hole.number > HOLES,
         log=data.log,
         results=data.results,
         countdown=countdown(table, hole, seats, state),
@@ -270,7 +269,7 @@ def turn_text(context: dict[str, Any]) -> str:
     controls = context["controls"]
     if view["phase"] == engine.OVER:
         strokes = ", ".join(f"{name} {score}" for name, score in context["hole_strokes"])
-        return f"Hole {hole.number} over: {strokes}."
+        return f"{hole.name} over: {strokes}."
     if view["phase"] == engine.TEE_OFF:
         if controls.tee_off:
             return f"Your tee off: turn up {controls.tee_off} cards."
@@ -450,7 +449,8 @@ QUICK_PHRASES = ("Nice shot!", "Good game", "Well played", "Unlucky!", "Your tur
 
 def chat_context(table_id: int, user) -> dict[str, Any]:
     """The table's chat as `user` sees it: the latest lines no one hid, whether they may
-    write, and (the host) hide lines or turn the chat off. Reads the database."""
+    write, hide lines (the host, staff, an organiser) or turn the chat off (the host).
+    Reads the database."""
     table = Table.objects.get(pk=table_id)
     is_host = user is not None and table.host_id == user.pk
     return {
@@ -458,6 +458,7 @@ def chat_context(table_id: int, user) -> dict[str, Any]:
         "me_id": user.pk if user is not None else None,
         "lines": chat_lines(table_id) if table.chat_on else [],
         "may_write": table.chat_on and may_chat(table, user),
+        "may_hide": table.chat_on and may_moderate(table, user),
         "is_host": is_host,
         "phrases": QUICK_PHRASES,
         "stamp": chat_stamp(table_id),

@@ -19,12 +19,7 @@ from games.engine import Variant, get_variant, hole_score_range, with_house_rule
 from games.engine.match import HOLES, MatchStatus, match_status
 
 from . import store
-from .models import Scorecard, ScorecardHole, Seat, Table
-
-
-def hole_name(number: int) -> str:
-    """What every page calls hole `number`: "Hole 3", and "Playoff 1" for hole 10."""
-    return f"Playoff {number - HOLES}" if number > HOLES else f"Hole {number}"
+from .models import Scorecard, ScorecardHole, Seat, Table, hole_name
 
 
 def open_scorecards(*, table: Table) -> list[Scorecard]:

@@ -19,7 +19,7 @@ from games import engine
 from games.engine import state_from_dict
 
 from . import plays, store
-from .models import ChatMessage, Hole, Move, Seat, Table
+from .models import ChatMessage, Hole, Move, Scorecard, Seat, Table, runs_table
 from .scorecards import Grid
 from .store import SeatRow
 
@@ -50,6 +50,17 @@ def may_chat(table: Table, user) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return table.host_id == user.pk or table.seats.filter(player=user).exists()
+
+
+def may_moderate(table: Table, user) -> bool:
+    """Whether `user` may hide the table's chat lines from everyone: its host, the site's
+    superusers, and whoever else runs the table (`runs_table`: a league night's organisers).
+    Staff alone is not enough: every club organiser is staff, to reach the admin."""
+    if user is None or not user.is_authenticated:
+        return False
+    if table.host_id == user.pk or user.is_superuser:
+        return True
+    return any(answer is True for _, answer in runs_table.send(Table, table=table, user=user))
 
 
 #: How many of a table's latest chat lines are shown.
@@ -267,6 +278,17 @@ def my_tables(user):
         .select_related("host")
         .distinct()
         .order_by("-created_at")
+    )
+
+
+def recent_matches(user, limit: int = 10):
+    """`user`'s finished matches, newest first: their card (total and place) with its table,
+    and how many cards the table had."""
+    return (
+        Scorecard.objects.filter(player=user, table__status=Table.Status.FINISHED)
+        .select_related("table")
+        .annotate(of=Count("table__scorecards"))
+        .order_by("-table__finished_at", "-table_id")[:limit]
     )
 
 

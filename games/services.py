@@ -221,23 +221,37 @@ def join_table(*, table: Table, player, position: int | None = None) -> Seat:
 
 
 def leave_table(*, table: Table, player) -> None:
-    """Give up `player`'s seat before the match starts."""
+    """Give up `player`'s seat before the match starts.
+
+    A host who leaves hands the table to the next person seated after them, going round
+    the seats, who may then start the match; with no one left the table closes (and
+    stops counting against the host's limit).
+    """
     with transaction.atomic():
         locked = _locked(table.pk)
         if locked.seats_assigned:
             raise GameError(SEATS_ASSIGNED)
         if locked.status != Table.Status.OPEN:
             raise GameError("The match has started: seats are fixed until it ends.")
-        updated = locked.seats.filter(player=player).update(player=None)
-        if not updated:
+        seats = list(locked.seats.select_for_update().order_by("position"))
+        left = next((s for s in seats if s.player_id == player.pk), None)
+        if left is None:
             raise GameError("You have no seat at this table.")
+        left.player = None
+        left.save(update_fields=["player"])
         _touch(locked)
         fields = ["version", "turn_started_at"]
-        if locked.host_id == player.pk and not locked.seats.filter(player__isnull=False).exists():
-            # Its host left it empty of people: the table closes (and stops counting
-            # against the host's limit).
-            locked.status = Table.Status.ABANDONED
-            fields.append("status")
+        if locked.host_id == player.pk:
+            # Round the table from the host's seat: the first person still sitting.
+            here = seats.index(left)
+            after = seats[here + 1 :] + seats[:here]
+            heir = next((s.player_id for s in after if s.player_id and not s.bot_level), None)
+            if heir is None:
+                locked.status = Table.Status.ABANDONED
+                fields.append("status")
+            else:
+                locked.host_id = heir
+                fields.append("host")
         locked.save(update_fields=fields)
         announce.table_changed(locked)
     table.refresh_from_db()

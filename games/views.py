@@ -41,6 +41,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "form": CreateTableForm(),
             "open_tables": selectors.open_tables(),
             "my_tables": selectors.my_tables(request.user),
+            "recent_matches": selectors.recent_matches(request.user),
             "watch_tables": selectors.watchable_tables(),
         },
     )
@@ -84,6 +85,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
             "form": form,
             "open_tables": selectors.open_tables(),
             "my_tables": selectors.my_tables(request.user),
+            "recent_matches": selectors.recent_matches(request.user),
             "watch_tables": selectors.watchable_tables(),
         },
         status=400,

@@ -14,8 +14,8 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import Count
 
 from games.engine.match import HOLES
-from games.models import ScorecardHole
-from games.scorecards import HandScoreError, check_hand_scores, hole_name, hole_scores
+from games.models import ScorecardHole, hole_name
+from games.scorecards import HandScoreError, check_hand_scores, hole_scores
 
 from . import selectors, services
 from .models import (

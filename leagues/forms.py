@@ -8,9 +8,10 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from games.engine.match import HOLES
-from games.models import Table, house_rule_choices
-from games.scorecards import HandScoreError, check_hand_scores, hole_name
+from games.models import Table, hole_heading, hole_name, house_rule_choices
+from games.scorecards import HandScoreError, check_hand_scores
 
+from . import selectors
 from .models import League, LeagueNight, Membership, Player, Season
 
 PLAYOFF_ROWS = 3
@@ -32,6 +33,17 @@ class SignUpForm(UserCreationForm):
             raise forms.ValidationError("That username is taken. Please choose another.")
         return username
 
+    def clean_email(self) -> str:
+        return _own_email(self.cleaned_data["email"])
+
+
+def _own_email(email: str, player: Player | None = None) -> str:
+    """`email` as stored, refused if another account than `player`'s has it."""
+    email = Player.objects.normalize_email(email.strip())
+    if selectors.email_in_use(email, other_than=player):
+        raise forms.ValidationError(selectors.EMAIL_TAKEN)
+    return email
+
 
 class AccountForm(forms.ModelForm):
     """What a player may change about themselves: the name others see, and their email."""
@@ -52,6 +64,9 @@ class AccountForm(forms.ModelForm):
                 "A display name cannot hold tabs, line breaks or other control characters."
             )
         return name
+
+    def clean_email(self) -> str:
+        return _own_email(self.cleaned_data["email"], self.instance)
 
 
 class DateInput(forms.DateInput):
@@ -290,7 +305,7 @@ class HandResultsForm(forms.Form):
 
     def _rows(self, numbers):
         for number in numbers:
-            heading = hole_name(number) if number > HOLES else str(number)
+            heading = hole_heading(number)
             yield heading, [self[self.cell(number, p)] for p in range(len(self.names))]
 
     def regulation_rows(self):

@@ -17,8 +17,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from games.engine import with_house_rules
-from games.models import PlaysByRules, Scorecard, variant_choices
-from games.scorecards import hole_name
+from games.models import PlaysByRules, Scorecard, hole_name, variant_choices
 
 
 class Player(AbstractUser):

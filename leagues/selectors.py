@@ -18,8 +18,8 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 from games import selectors as games_selectors
 from games.engine import scoring_pairs
 from games.engine.match import HOLES, match_status
-from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table
-from games.scorecards import Grid, hole_name
+from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table, hole_name
+from games.scorecards import Grid
 
 from . import duplicate, handicaps
 from .models import (
@@ -45,6 +45,22 @@ TIE_BREAK_RULE = (
 
 #: What a paper table says until its results are entered: it is not played on the site.
 AWAITING_RESULTS = "Results to enter"
+
+# --- Accounts ---------------------------------------------------------------------------
+
+EMAIL_TAKEN = "Another account uses that email address. Give an address of your own."
+
+
+def email_in_use(email: str, *, other_than: Player | None = None) -> bool:
+    """Whether an account other than `other_than` has `email`, in any case: an address
+    is one player's, so that a password reset or a league's mail reaches one account."""
+    if not email:
+        return False
+    taken = Player.objects.filter(email__iexact=email)
+    if other_than is not None and other_than.pk is not None:
+        taken = taken.exclude(pk=other_than.pk)
+    return taken.exists()
+
 
 # --- Clubs and roles --------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from openskill.models import PlackettLuce
 
 from games import scorecards
 from games import services as game_services
-from games.models import Scorecard, ScorecardHole, Table
+from games.models import Scorecard, ScorecardHole, Table, hole_name
 
 from . import handicaps, selectors
 from .models import (
@@ -90,10 +90,14 @@ def update_account(
     """Change the name a player shows at tables, the address their mail goes to, and
     whether they get reminders and results by mail (None leaves a choice as it is).
 
-    Cards already written keep the name they were written with.
+    Cards already written keep the name they were written with. An email address
+    another account has (in any case) is refused.
     """
+    email = Player.objects.normalize_email(email.strip())
+    if selectors.email_in_use(email, other_than=player):
+        raise ValidationError({"email": selectors.EMAIL_TAKEN})
     player.display_name = display_name.strip()
-    player.email = Player.objects.normalize_email(email.strip())
+    player.email = email
     if email_reminders is not None:
         player.email_reminders = email_reminders
     if email_results is not None:
@@ -669,7 +673,7 @@ class Correction:
     @property
     def removed_holes(self) -> list[str]:
         """The names of the removed playoff holes, in order."""
-        return [scorecards.hole_name(n) for n in sorted({c.hole_number for c in self.removed})]
+        return [hole_name(n) for n in sorted({c.hole_number for c in self.removed})]
 
 
 @transaction.atomic
@@ -706,9 +710,9 @@ def correct_score(
     if after.unneeded:
         # Anything else wrong with the corrected match is named first.
         scorecards.check_hand_scores(table.rules, after.scores, after.names)
-        holes = [scorecards.hole_name(n) for n in after.unneeded]
+        holes = [hole_name(n) for n in after.unneeded]
         if not remove_playoffs:
-            decided = scorecards.hole_name(after.decided_after).lower()
+            decided = hole_name(after.decided_after).lower()
             one = len(holes) == 1
             raise ValidationError(
                 {
@@ -721,7 +725,7 @@ def correct_score(
             )
         why = (
             f"No longer needed once {scorecard.name}'s "
-            f"{scorecards.hole_name(number).lower()} was corrected: {reason}"
+            f"{hole_name(number).lower()} was corrected: {reason}"
         )
         unneeded = ScorecardHole.objects.filter(
             scorecard__table=table, number__in=after.unneeded

@@ -1,4 +1,5 @@
-"""Ratings follow live league tables: when one finishes, its league is rerated. A duplicate
+"""Live play's questions answered by leagues: when a live league table finishes, its
+league is rerated; a night's table is run by its club's organisers too; a duplicate
 night's replays link to the night's deal comparison."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from django.dispatch import receiver
 from django.urls import reverse
 
 from games.engine.match import HOLES
-from games.models import Table, match_finished, replay_links
+from games.models import Table, match_finished, replay_links, runs_table
 
 
 @receiver(match_finished, dispatch_uid="leagues_rate_finished_live_table")
@@ -29,6 +30,19 @@ def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
     if night_table is not None and not night_table.rating_changes.exists():
         league = night_table.night.season.league
         transaction.on_commit(lambda: rebuild_ratings(league=league))
+
+
+@receiver(runs_table, dispatch_uid="leagues_organisers_run_night_tables")
+def organisers_run_night_tables(sender, table: Table, user, **kwargs) -> bool:
+    """Whether `user` organises the club whose league night `table` is at: they may
+    hide its chat lines as its host (the organiser who seated the night) may."""
+    if not table.seats_assigned:  # a casual table is no league's
+        return False
+    from .models import Club
+    from .selectors import is_organiser
+
+    club = Club.objects.filter(leagues__seasons__nights__tables__table=table).first()
+    return club is not None and is_organiser(user, club)
 
 
 @receiver(replay_links, dispatch_uid="leagues_replay_links_to_deal_comparison")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from leagues import services
 from leagues.models import Player
 from tests.factories import PASSWORD, make_player
 
@@ -39,6 +41,20 @@ def test_signup_refuses_a_taken_username_whatever_its_case(client):
     assert response.status_code == 200
     assert "That username is taken" in response.content.decode()
     assert Player.objects.count() == 1
+
+
+def test_signup_refuses_an_email_another_account_has_whatever_its_case(client):
+    make_player("bea", email="bea@example.com")
+    response = signup(client, email="BEA@Example.com")
+    assert response.status_code == 200
+    assert "Another account uses that email address" in " ".join(
+        response.context["form"].errors["email"]
+    )
+    assert not Player.objects.filter(username="ana").exists()
+    # Without an address, as before, or with one of their own, they sign up.
+    assert signup(client, email="").status_code == 302
+    client.logout()
+    assert signup(client, username="cy", email="cy@example.com").status_code == 302
 
 
 def test_signup_refuses_mismatched_and_weak_passwords(client):
@@ -180,6 +196,38 @@ def test_a_bad_account_change_is_named_and_changes_nothing(client):
         assert message in " ".join(response.context["form"].errors[field])
         # The menu still shows the saved name, not the refused one.
         assert ">Ana B.</a>" in response.content.decode()
+    player.refresh_from_db()
+    assert (player.display_name, player.email) == ("Ana B.", "ana@example.com")
+
+
+def test_the_account_page_refuses_an_email_another_account_has_and_changes_nothing(client):
+    make_player("bea", email="bea@example.com")
+    make_player("cy", email="")
+    player = make_player("ana", display_name="Ana B.", email="ana@example.com")
+    client.force_login(player)
+    for taken in ("bea@example.com", "Bea@EXAMPLE.com", " BEA@example.COM "):
+        response = client.post(reverse("account"), {"display_name": "Ana C.", "email": taken})
+        assert response.status_code == 400
+        errors = response.context["form"].errors["email"]
+        assert errors == ["Another account uses that email address. Give an address of your own."]
+        assert ">Ana B.</a>" in response.content.decode()
+    player.refresh_from_db()
+    assert (player.display_name, player.email) == ("Ana B.", "ana@example.com")
+    # Their own address in another case, and no address (which others share), are fine.
+    for own in ("ANA@example.com", ""):
+        response = client.post(reverse("account"), {"display_name": "Ana B.", "email": own})
+        assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.email == ""
+
+
+def test_updating_an_account_refuses_an_email_another_account_has():
+    make_player("bea", email="bea@example.com")
+    player = make_player("ana", display_name="Ana B.", email="ana@example.com")
+    with pytest.raises(ValidationError) as refused:
+        services.update_account(player=player, display_name="Ana C.", email="BEA@example.com")
+    assert "Another account uses that email address" in refused.value.message_dict["email"][0]
+    assert (player.display_name, player.email) == ("Ana B.", "ana@example.com")
     player.refresh_from_db()
     assert (player.display_name, player.email) == ("Ana B.", "ana@example.com")
 

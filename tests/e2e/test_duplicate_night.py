@@ -1,6 +1,6 @@
 """In a real browser: an organiser runs a duplicate night with two live tables and one
-on paper, prints the paper table's deal sheet, enters its strokes and reads the deal
-comparison and the net standings."""
+on paper, marks an absence and a substitute, prints the paper table's deal sheet, enters
+its strokes and reads the deal comparison and the net standings."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ NAMES = ["Ann", "Bea", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 def test_organiser_runs_a_duplicate_night_with_a_paper_table(daphne_server, page):
     organiser = make_player("olive", display_name="Olive")
     people = [make_player(name.lower(), display_name=name) for name in NAMES]
+    # Jo sends word she cannot come; Kim plays for Ivy, who has to leave.
+    people += [make_player(name.lower(), display_name=name) for name in ("Jo", "Kim")]
     club = make_club("Fairway Golf Club", organiser=organiser, members=people)
 
     page.goto(daphne_server.url + "/accounts/login/")
@@ -34,6 +36,8 @@ def test_organiser_runs_a_duplicate_night_with_a_paper_table(daphne_server, page
     page.get_by_label("Name", exact=True).fill("Tuesday Duplicate")
     page.get_by_label("How a night earns points").select_option("matchpoints")
     page.get_by_label("Points are earned by").select_option("net")
+    page.get_by_label("An absence earns").select_option("fixed")
+    page.get_by_label("Fixed points for an absence").fill("2")
     page.get_by_role("button", name="Create league").click()
     expect(page.get_by_text("a night earns points by duplicate matchpoint")).to_be_visible()
     league = League.objects.get(name="Tuesday Duplicate")
@@ -46,6 +50,14 @@ def test_organiser_runs_a_duplicate_night_with_a_paper_table(daphne_server, page
     for name in NAMES:
         page.get_by_label(name, exact=True).check()
     page.get_by_role("button", name="Save players present").click()
+    page.get_by_label("Member away", exact=True).select_option(label="Jo")
+    page.get_by_label("With notice").check()
+    page.get_by_role("button", name="Mark away").click()
+    expect(page.get_by_text("Jo: Absent, with notice.")).to_be_visible()
+    page.get_by_label("Plays for", exact=True).select_option(label="Ivy")
+    page.get_by_label("Substitute (a member)").select_option(label="Kim")
+    page.get_by_role("button", name="Name substitute").click()
+    expect(page.get_by_text("Kim plays for Ivy.")).to_be_visible()
     page.get_by_label("Seats per table").fill("3")
     page.get_by_label("Tables are played").select_option("live")
     page.get_by_label("Of the live tables, how many play on paper").fill("1")
@@ -85,7 +97,15 @@ def test_organiser_runs_a_duplicate_night_with_a_paper_table(daphne_server, page
 
     page.goto(daphne_server.url + season.get_absolute_url())
     standings = page.locator("table.standings")
-    expect(standings.locator("tbody tr")).to_have_count(9)
+    # Nine who played, Kim's result counting for Ivy, and Jo with her 2 points for notice.
+    expect(standings.locator("tbody tr")).to_have_count(10)
+    jo = standings.locator("tbody tr", has=page.get_by_role("rowheader", name="Jo"))
+    expect(jo.locator("td.points")).to_have_text("2")
+    expect(jo.locator("td.away")).to_contain_text("1 (2 pts)")
+    expect(standings.locator("tbody")).not_to_contain_text("Kim")
+    expect(standings.locator("caption")).to_contain_text(
+        "A substitute's result counts for the member who was away."
+    )
     expect(standings).to_contain_text("ranked across the night")
     expect(standings).to_contain_text("Places, wins and matchpoints go by net strokes")
     expect(standings.locator("thead")).to_contain_text("Net per hole")

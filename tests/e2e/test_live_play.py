@@ -193,6 +193,27 @@ def test_the_lobby_a_quick_start_and_a_match_played_to_its_results(
     context.close()
 
 
+def test_the_player_a_leaving_host_hands_the_table_to_sees_it_at_once(
+    daphne_server, playwright_browser
+):
+    """Ana opens a table, Ben sits down, Ana leaves: Ben's page shows at once that he
+    hosts it now, with the button that starts the match once the free seat is taken."""
+    make_player("ana", display_name="Ana")
+    make_player("ben", display_name="Ben")
+    ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
+    ben_context, ben = sign_in(playwright_browser, daphne_server, "ben")
+    table = open_a_two_seat_table(ana, daphne_server)
+    ben.goto(daphne_server.url + table.get_absolute_url())
+    ben.get_by_role("button", name="Sit here").click()
+    expect(ana.get_by_text("Ben", exact=True)).to_be_visible()
+    expect(ben.get_by_role("button", name="Start the match")).to_have_count(0)
+    ana.get_by_role("button", name="Leave the table").click()
+    expect(ben.locator(".seat-row", has_text="Ben").locator(".chip")).to_have_text("host")
+    expect(ben.get_by_role("button", name="Start the match")).to_be_disabled()
+    ana_context.close()
+    ben_context.close()
+
+
 def test_a_seat_taken_before_the_page_is_live_reaches_the_host(daphne_server, playwright_browser):
     """A button on the page works however soon it is pressed: until htmx and the socket are
     ready, the page's controls are inert, and a click waits for them instead of being lost.

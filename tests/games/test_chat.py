@@ -11,7 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games.chat import CHAT_BURST
+from games.chat import CHAT_BURST, say
 from games.models import ChatMessage, Table
 from tests.factories import make_player
 from tests.games.conftest import connect
@@ -213,7 +213,7 @@ async def test_the_host_hides_a_line_from_everyone_and_no_one_else_can():
     hide = json.dumps({"type": "chat_hide", "message": str(rude), "HEADERS": HEADERS})
 
     await ben_ws.send_to(hide)
-    assert await refusal(ben_ws) == "Only the host can hide a chat message."
+    assert await refusal(ben_ws) == "Only the host or an organiser can hide a chat message."
     assert await carl_ws.receive_nothing(timeout=0.3)
 
     await ana_ws.send_to(hide)
@@ -227,6 +227,38 @@ async def test_the_host_hides_a_line_from_everyone_and_no_one_else_can():
     await ana_ws.send_to(hide)
     assert await refusal(ana_ws) == "That chat message is hidden already."
     for ws in (ana_ws, ben_ws, carl_ws):
+        await ws.disconnect()
+
+
+async def test_a_superuser_hides_a_line_at_a_table_they_watch_but_does_not_turn_the_chat_off():
+    table, ana, ben = await two_players()  # Ana hosts
+    carl = await watcher()  # staff, as every club organiser is: not enough
+    await database_sync_to_async(type(carl).objects.filter(pk=carl.pk).update)(is_staff=True)
+    dora = await database_sync_to_async(make_player)(
+        "dora", display_name="Dora", is_staff=True, is_superuser=True
+    )
+    await database_sync_to_async(say)(table_id=table.pk, player=ben, text="something rude")
+    carl_ws, carls = await connect(carl, table.pk)
+    dora_ws, doras = await connect(dora, table.pk)
+    ben_ws, bens = await connect(ben, table.pk)
+    # The button is shown to those it works for: a superuser, not a player or a watcher.
+    assert 'class="chat-hide"' in doras
+    assert 'class="chat-hide"' not in carls and 'class="chat-hide"' not in bens
+    assert 'id="chat-toggle"' not in doras
+    rude = (await database_sync_to_async(ChatMessage.objects.get)(text="something rude")).pk
+    hide = json.dumps({"type": "chat_hide", "message": str(rude), "HEADERS": HEADERS})
+
+    await carl_ws.send_to(hide)
+    assert await refusal(carl_ws) == "Only the host or an organiser can hide a chat message."
+    await dora_ws.send_to(hide)
+    for ws in (carl_ws, dora_ws, ben_ws):
+        assert chat_texts(await chat_frame(ws)) == []
+    hidden = await database_sync_to_async(ChatMessage.objects.get)(pk=rude)
+    assert (hidden.hidden, hidden.hidden_by_id) == (True, dora.pk)
+    # Turning the chat off stays the host's.
+    await dora_ws.send_to(json.dumps({"type": "chat_off", "HEADERS": HEADERS}))
+    assert await refusal(dora_ws) == "Only the host can turn the chat on or off."
+    for ws in (carl_ws, dora_ws, ben_ws):
         await ws.disconnect()
 
 

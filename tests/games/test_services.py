@@ -136,6 +136,38 @@ def test_a_host_who_leaves_a_table_others_sit_at_keeps_it_open():
     assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
 
 
+def test_a_host_who_leaves_hands_the_table_to_the_next_person_seated_after_them():
+    dan, ana, ben, cy = (make_player(name) for name in ("dan", "ana", "ben", "cy"))
+    # Seats: Dan, Ana (the host), a bot, Ben; a free one.
+    table = services.create_table(
+        host=ana, variant="golf-6", seat_count=5, players=[dan, ana, ben], bots={2: "greedy"}
+    )
+    services.leave_table(table=table, player=ana)
+    table.refresh_from_db()
+    # The bot after Ana's seat is passed over; Dan, before it, comes round last.
+    assert (table.status, table.host_id) == (Table.Status.OPEN, ben.pk)
+    services.join_table(table=table, player=cy)
+    services.join_table(table=table, player=ana)
+    for someone in (ana, dan):
+        with pytest.raises(services.GameError, match="Only the host"):
+            services.start_match(table=table, by=someone)
+    services.start_match(table=table, by=ben)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+
+
+def test_the_table_goes_round_to_the_first_seat_and_closes_when_no_person_is_left():
+    ana, ben = make_player(), make_player()
+    table = services.create_table(
+        host=ben, variant="golf-6", seat_count=3, players=[ana, ben], bots={2: "greedy"}
+    )
+    services.leave_table(table=table, player=ben)
+    table.refresh_from_db()
+    assert (table.status, table.host_id) == (Table.Status.OPEN, ana.pk)
+    services.leave_table(table=table, player=ana)
+    table.refresh_from_db()
+    assert (table.status, table.host_id) == (Table.Status.ABANDONED, ana.pk)
+
+
 def test_a_move_with_a_stale_version_is_refused_and_changes_nothing():
     table, ana, ben = two_player_table()
     _, hole, state = current(table.pk)

@@ -147,6 +147,23 @@ def _finish_hole(table: Table, players: dict) -> None:
     pytest.fail("the hole did not end")
 
 
+def test_the_player_a_leaving_host_hands_the_table_to_sees_they_host_it(client):
+    ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
+    table = services.create_table(
+        host=ana, variant="golf-6", seat_count=2, players=[ana], is_public=False
+    )
+    services.join_table(table=table, player=ben)
+    assert 'id="start-button"' not in frames.render_frame(table.pk, ben)
+    client.force_login(ana)
+    response = client.post(reverse("games:leave", args=[table.pk]), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    html = frames.render_frame(table.pk, ben)
+    assert 'Ben <span class="chip">host</span>' in html
+    assert 'id="start-button"' in html and "every seat is taken" in html
+    # Ana, gone, may no longer see the private table she opened.
+    assert client.get(table.get_absolute_url()).status_code == 404
+
+
 def test_the_turn_timer_s_deadline_is_rendered_as_seconds_left(client):
     table, ana, _ = _seated_table(turn_timer=60)
     client.force_login(ana)
@@ -190,6 +207,33 @@ def test_the_final_results_show_places_the_winner_a_rematch_and_the_lobby(client
     assert f"Match over. {winner.name} wins" in html
     assert "Rematch" in html and "Back to the lobby" in html
     assert "Leave the match" not in html and "keeping your seat" not in html
+
+
+def test_the_lobby_lists_a_player_s_finished_matches_with_their_result_and_house_rules(client):
+    table, ana, ben = _seated_table()
+    casual = services.create_table(
+        host=ana, variant="golf-6", house_rules=["last-turns"], seat_count=2, players=[ana, ben]
+    )
+    services.start_match(table=casual, by=ana)
+    for finished in (table, casual):
+        services.leave_match(table=finished, player=ana)
+        services.leave_match(table=finished, player=ben)
+        autoplay.play_out(table_id=finished.pk)
+    carl = make_player("carl", display_name="Carl")
+    client.force_login(ben)
+    html = client.get(reverse("games:lobby")).content.decode()
+    recent = html.split('id="recent-matches-title"')[1].split("</section>")[0]
+    for finished in (table, casual):
+        card = finished.scorecards.get(player=ben)
+        assert f"table {finished.pk}</a>" in recent
+        strokes = "stroke" if card.total == 1 else "strokes"
+        assert f"{card.total} {strokes}, place {card.place} of 2" in recent
+        assert reverse("games:replay", args=[finished.pk, 1]) in recent
+    # Newest first; only the casual match with house rules is marked.
+    assert recent.index(f"table {casual.pk}") < recent.index(f"table {table.pk}")
+    assert recent.count("casual, house rules") == 1
+    client.force_login(carl)
+    assert "Your recent matches" not in client.get(reverse("games:lobby")).content.decode()
 
 
 def test_leaving_mid_match_and_taking_the_seat_back_from_the_page(client):

@@ -10,15 +10,17 @@ from django.urls import reverse
 
 from games import autoplay
 from games import services as play
-from games.scorecards import hole_name
+from games.models import ScorecardHole, hole_heading, hole_name
 from leagues import services
 from tests.factories import even_holes, make_player
+from tests.games.helpers import current, next_actor, quick_action
 
 pytestmark = pytest.mark.django_db
 
 
 def test_hole_names():
     assert [hole_name(n) for n in (1, 9, 10, 11)] == ["Hole 1", "Hole 9", "Playoff 1", "Playoff 2"]
+    assert [hole_heading(n) for n in (1, 9, 10, 11)] == ["1", "9", "Playoff 1", "Playoff 2"]
 
 
 @pytest.fixture
@@ -109,3 +111,35 @@ def test_the_admin_names_the_playoff_holes(client, playoff_night):
     services.correct_score(scorecard=card, number=11, strokes=4, reason="x", by=cn.organiser)
     html = client.get(reverse("admin:leagues_scorecorrection_changelist")).content
     assert b"Playoff 2" in html
+
+
+def test_the_live_table_names_a_playoff_hole_as_every_other_page_does(client):
+    ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
+    table = play.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    play.start_match(table=table, by=ana)
+    people = {0: ana, 1: ben}
+    for _ in range(500):
+        t, hole, state = current(table.pk)
+        if hole.finished_at is not None:
+            break
+        seat = next_actor(state)
+        play.apply_move(
+            table_id=t.pk,
+            player=people[hole.seat_positions[seat]],
+            action=quick_action(state, seat),
+            version=t.version,
+        )
+    # The finished hole and its strokes filed as the first playoff hole, as a tie after
+    # nine would have dealt and scored it: the match is still in play.
+    table.holes.filter(number=1).update(number=10)
+    ScorecardHole.objects.filter(scorecard__table=table, number=1).update(number=10)
+    client.force_login(ana)
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "<strong>Playoff 1</strong>" in html  # the status line
+    assert "<strong>Playoff 1 over.</strong>" in html  # the banner
+    assert "Playoff 1 over: Ana " in html  # the turn's sentence
+    # The scorecard's column, marked as the hole in play.
+    assert '<th scope="col" class="num"><span class="now">Playoff 1</span></th>' in html
+    assert 'aria-label="Replay playoff 1: ' in html
+    assert "Playoff hole" not in html and "Hole 10" not in html and "hole 10" not in html
+    assert '<span class="now">10</span>' not in html
