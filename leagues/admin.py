@@ -25,6 +25,7 @@ from .models import (
     LeagueNight,
     LeagueScorecard,
     Membership,
+    NightHandicap,
     NightTable,
     Player,
     Rating,
@@ -245,6 +246,24 @@ class SubstituteInline(AbsenceInline):
     readonly_fields = fields
 
 
+class NightHandicapInline(ClubScoped, admin.TabularInline):
+    """Read only: a night's handicaps are frozen when it is seated."""
+
+    model = NightHandicap
+    club_path = "night__season__league__club"
+    parent_club_path = "season__league__club"
+    organiser_can_add = False
+    extra = 0
+    fields = ("player", "handicap", "frozen_at")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name = "frozen handicap"
+
+    @admin.display(description="handicap (strokes a hole)")
+    def handicap(self, frozen):
+        return f"{float(frozen.value):+.1f}"
+
+
 @admin.register(LeagueNight)
 class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "season__league__club"
@@ -257,7 +276,7 @@ class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
     search_fields = ("season__name", "season__league__name")
     date_hierarchy = "date"
     filter_horizontal = ("players",)
-    inlines = [NightTableInline, AbsenceInline, SubstituteInline]
+    inlines = [NightTableInline, AbsenceInline, SubstituteInline, NightHandicapInline]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(tables_n=Count("tables", distinct=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from leagues import services
-from leagues.models import ScoreCorrection
+from leagues.models import NightHandicap, ScoreCorrection
 from tests.factories import (
     even_holes,
     make_club,
@@ -188,3 +188,13 @@ def test_the_admin_refuses_a_correction_in_a_closed_season(client, two_clubs):
     assert "is closed" in response.content.decode()
     assert card.holes.get(number=2).strokes == 1
     assert not ScoreCorrection.objects.exists()
+
+
+def test_a_night_s_frozen_handicaps_are_shown_read_only_on_its_admin_page(client, two_clubs):
+    cn, _, _ = two_clubs
+    NightHandicap.objects.create(night=cn.night, player=cn.member, numerator=-3, denominator=2)
+    client.force_login(cn.organiser)
+    url = f"/admin/leagues/leaguenight/{cn.night.pk}/change/"
+    html = client.get(url).content.decode()
+    assert "Frozen handicaps" in html and "-1.5" in html
+    assert 'name="handicaps-0-numerator"' not in html
