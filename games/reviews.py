@@ -1,13 +1,31 @@
 """Hole reviews: each of a player's decisions in a finished hole beside the one the
-engine's evaluator rates best from the same view, worked out once and kept."""
+engine's evaluator rates best from the same view, worked out once and kept.
+
+A review takes seconds of playouts, so none is worked out on the way of a move: once a
+hole's end is committed, its players' reviews are queued for one worker thread of the
+process (FAIRWAY_REVIEW_AFTER_HOLE). The queue is bounded and lives in memory only: a
+review dropped from a full queue, or lost with a stopped server, is made by the
+`review_holes` command, or on its first look when no worker runs.
+"""
 
 from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Iterable, Mapping
+
+from django.conf import settings
+from django.db import close_old_connections, connections, transaction
 
 from games.engine.evaluate import review_seat
 
 from . import selectors
 from .models import Hole, HoleReview
 from .plays import GameError
+from .store import SeatRow
+
+logger = logging.getLogger(__name__)
 
 #: Playouts per action in a stored review: enough to rank a blunder, cheap enough to
 #: review a hole in seconds.
@@ -19,7 +37,8 @@ def review_hole(*, hole: Hole, position: int, samples: int = REVIEW_SAMPLES) -> 
 
     Every decision is judged from the seat's view when it was made, never from the
     face-down cards. The judgement is seeded by the hole, so it is the same wherever
-    it is computed (the `review_holes` command, or the first look at it).
+    it is computed (the worker after the hole, the `review_holes` command, or the
+    first look at it).
     """
     stored = HoleReview.objects.filter(hole=hole, position=position).first()
     if stored is not None:
@@ -51,3 +70,87 @@ def review_hole(*, hole: Hole, position: int, samples: int = REVIEW_SAMPLES) -> 
         },
     )
     return review
+
+
+# --- after the hole, on a worker thread ----------------------------------------------------
+
+_lock = threading.Lock()
+_jobs: queue.Queue[tuple[int, int]] | None = None
+#: (hole id, position) queued or being worked out in this process.
+_queued: set[tuple[int, int]] = set()
+
+
+def review_after_hole(sender, hole: Hole, seats: Mapping[int, SeatRow], **kwargs) -> None:
+    """`hole_finished`: once the hole's end is committed, queue the reviews of the seats
+    a player holds (a bot's seat is not reviewed). Nothing more on the move's way."""
+    if not settings.FAIRWAY_REVIEW_AFTER_HOLE:
+        return
+    positions = [p for p in hole.seat_positions if p in seats and seats[p].player_id]
+    if positions:
+        hole_id = hole.pk
+        transaction.on_commit(lambda: schedule(hole_id, positions))
+
+
+def schedule(hole_id: int, positions: Iterable[int]) -> bool:
+    """Queue the reviews of `hole_id` for `positions` on this process's worker, started
+    on first use. False once FAIRWAY_REVIEW_QUEUE reviews wait: those left out are
+    dropped, not waited for."""
+    global _jobs
+    with _lock:
+        if _jobs is None:
+            _jobs = queue.Queue()
+            threading.Thread(target=_work, args=(_jobs,), name="reviews", daemon=True).start()
+        for position in positions:
+            key = (hole_id, position)
+            if key in _queued:
+                continue
+            if len(_queued) >= settings.FAIRWAY_REVIEW_QUEUE:
+                logger.warning("Reviews queue full: hole %s is left to the catch-up.", hole_id)
+                return False
+            _queued.add(key)
+            _jobs.put_nowait(key)
+    return True
+
+
+def queued(hole_id: int, position: int) -> bool:
+    """Whether this process's worker has the review to do."""
+    return (hole_id, position) in _queued
+
+
+def stored_or_queued(*, hole: Hole, position: int) -> HoleReview | None:
+    """The stored review, or None while the worker works it out (queued now if it had
+    not been). Worked out here, at once, when no worker takes it: none is enabled, or
+    its queue is full."""
+    stored = HoleReview.objects.filter(hole=hole, position=position).first()
+    if stored is not None:
+        return stored
+    if settings.FAIRWAY_REVIEW_AFTER_HOLE and schedule(hole.pk, [position]):
+        return None
+    return review_hole(hole=hole, position=position)
+
+
+def wait() -> None:
+    """Until every review queued in this process is stored or given up (tests wait so,
+    and the command's catch-up need not race the worker)."""
+    jobs = _jobs
+    if jobs is not None:
+        jobs.join()
+
+
+def _work(jobs: queue.Queue[tuple[int, int]]) -> None:
+    """The worker: one review after another, each on a connection of its own that is
+    closed when it is done. A failure is logged, and the review left to the catch-up."""
+    while True:
+        hole_id, position = jobs.get()
+        try:
+            close_old_connections()
+            hole = Hole.objects.select_related("table").filter(pk=hole_id).first()
+            if hole is not None:
+                review_hole(hole=hole, position=position)
+        except Exception:
+            logger.exception("The review of seat %s in hole %s failed.", position, hole_id)
+        finally:
+            with _lock:
+                _queued.discard((hole_id, position))
+            connections.close_all()
+            jobs.task_done()
