@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services as games
-from games.models import Table
+from games.models import Hole, HoleReview, Table
 from leagues.models import NightTable
 from leagues.services import rebuild_ratings
 from tests.factories import (
@@ -49,6 +50,7 @@ class League:
     correct: str
     table: Table
     replay: str
+    review: str
 
 
 @pytest.fixture
@@ -65,6 +67,16 @@ def league(daphne_server) -> League:
     night = make_night(season, date(2026, 3, 10))
     night.players.set([ann, bea, cat, dan, organiser])
     done = played_table(night, [ann, bea], even_holes(28, 33))
+    # Reviews of Ann's holes that night, for the strokes she gave away.
+    for number, away in ((1, 1.5), (2, 0.25)):
+        hole = Hole.objects.create(
+            table=done.table,
+            number=number,
+            dealer=0,
+            seat_positions=[0, 1],
+            finished_at=timezone.now(),
+        )
+        HoleReview.objects.create(hole=hole, position=0, given_away=away, samples=1)
     # A paper table of four (the widest results form a league night has), no results yet.
     waiting: NightTable = open_table(night, [cat, dan, organiser, bea])
     rebuild_ratings(league=league)
@@ -95,6 +107,7 @@ def league(daphne_server) -> League:
         correct=f"/leagues/tables/{done.pk}/correct/",
         table=table,
         replay=f"/tables/{played.pk}/holes/1/?move=3",
+        review=f"/tables/{played.pk}/holes/1/review/0/",
     )
 
 
@@ -302,6 +315,12 @@ def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, leagu
     page.goto(daphne_server.url + league.replay)
     expect(page.get_by_role("heading", name=re.compile("Hole 1 replay"))).to_be_visible()
     found[league.replay] = serious_findings(page)
+    # Her review of it: being worked out by the server at first, shown once it is stored.
+    page.goto(daphne_server.url + league.review)
+    expect(page.get_by_role("heading", name=re.compile("Hole 1 review"))).to_be_visible()
+    found[league.review + " (first look)"] = serious_findings(page)
+    expect(page.get_by_text("Strokes given away")).to_be_visible(timeout=60_000)
+    found[league.review] = serious_findings(page)
     context.close()
     context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
     # The live table, once its socket has drawn it.
