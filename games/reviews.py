@@ -3,22 +3,29 @@ engine's evaluator rates best from the same view, worked out once and kept.
 
 A review takes seconds of playouts, so none is worked out on the way of a move: once a
 hole's end is committed, its players' reviews are queued for one worker thread of the
-process (FAIRWAY_REVIEW_AFTER_HOLE). The queue is bounded and lives in memory only: a
-review dropped from a full queue, or lost with a stopped server, is made by the
-`review_holes` command, or on its first look when no worker runs.
+process (FAIRWAY_REVIEW_AFTER_HOLE). The thread reads and writes the database; the
+playouts themselves run in a child process at a lower priority, as seconds of Python
+on a thread of the server would hold the interpreter's lock from the moves. The queue
+is bounded and lives in memory only: a review dropped from a full queue, or lost with
+a stopped server, is made by the `review_holes` command, or on its first look when no
+worker runs.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import queue
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from django.conf import settings
 from django.db import close_old_connections, connections, transaction
 
-from games.engine.evaluate import review_seat
+from games.engine.evaluate import Decision, review_seat
 
 from . import selectors
 from .models import Hole, HoleReview
@@ -32,13 +39,19 @@ logger = logging.getLogger(__name__)
 REVIEW_SAMPLES = 8
 
 
-def review_hole(*, hole: Hole, position: int, samples: int = REVIEW_SAMPLES) -> HoleReview:
+def review_hole(
+    *,
+    hole: Hole,
+    position: int,
+    samples: int = REVIEW_SAMPLES,
+    judge: Callable[..., list[Decision]] = review_seat,
+) -> HoleReview:
     """The review of one seat's decisions in a finished hole, worked out once and kept.
 
     Every decision is judged from the seat's view when it was made, never from the
     face-down cards. The judgement is seeded by the hole, so it is the same wherever
     it is computed (the worker after the hole, the `review_holes` command, or the
-    first look at it).
+    first look at it). `judge` is `review_seat`, or what runs it elsewhere.
     """
     stored = HoleReview.objects.filter(hole=hole, position=position).first()
     if stored is not None:
@@ -47,7 +60,7 @@ def review_hole(*, hole: Hole, position: int, samples: int = REVIEW_SAMPLES) -> 
         raise GameError("A hole is reviewed once it is over.")
     seats = hole.seat_positions
     moves = [(seats.index(move.seat), move.action) for move in hole.moves.order_by("seq")]
-    decisions = review_seat(
+    decisions = judge(
         selectors.hole_start(hole), moves, seats.index(position), samples=samples, seed=hole.pk
     )
     review, _ = HoleReview.objects.get_or_create(
@@ -76,6 +89,7 @@ def review_hole(*, hole: Hole, position: int, samples: int = REVIEW_SAMPLES) -> 
 
 _lock = threading.Lock()
 _jobs: queue.Queue[tuple[int, int]] | None = None
+_playouts: ProcessPoolExecutor | None = None
 #: (hole id, position) queued or being worked out in this process.
 _queued: set[tuple[int, int]] = set()
 
@@ -137,6 +151,29 @@ def wait() -> None:
         jobs.join()
 
 
+def _judge_apart(*args, **kwargs) -> list[Decision]:
+    """`review_seat` in the worker's child process, started on first use ("spawn": a
+    fresh interpreter that imports the pure engine alone, not a fork of the server),
+    niced so that the machine's cores go to the server's moves first."""
+    global _playouts
+    if _playouts is None:
+        lower = {"initializer": os.nice, "initargs": (10,)} if hasattr(os, "nice") else {}
+        _playouts = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"), **lower
+        )
+    # The thread's connection goes back to the pool while the child works.
+    connections.close_all()
+    try:
+        return _playouts.submit(review_seat, *args, **kwargs).result()
+    except BrokenProcessPool:
+        # The child died, or could not start (a main script that runs the server on
+        # import): this review is worked out here, and the next one starts a child anew.
+        logger.warning("The reviews' child process failed: a review runs on the thread.")
+        _playouts.shutdown(wait=False)
+        _playouts = None
+        return review_seat(*args, **kwargs)
+
+
 def _work(jobs: queue.Queue[tuple[int, int]]) -> None:
     """The worker: one review after another, each on a connection of its own that is
     closed when it is done. A failure is logged, and the review left to the catch-up."""
@@ -146,7 +183,7 @@ def _work(jobs: queue.Queue[tuple[int, int]]) -> None:
             close_old_connections()
             hole = Hole.objects.select_related("table").filter(pk=hole_id).first()
             if hole is not None:
-                review_hole(hole=hole, position=position)
+                review_hole(hole=hole, position=position, judge=_judge_apart)
         except Exception:
             logger.exception("The review of seat %s in hole %s failed.", position, hole_id)
         finally:

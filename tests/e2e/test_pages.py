@@ -237,12 +237,17 @@ def test_player_page_tiles_fill_their_rows_and_charts_share_one_text_size(
         "charts => charts.map((chart) => chart.querySelector('text.axis')"
         ".getBoundingClientRect().height)"
     )
-    assert len(sizes) == 3
+    # Strokes per match, the spread, strokes given away and the rating.
+    assert len(sizes) == 4
     assert max(sizes) < min(sizes) * 1.2, f"axis text heights: {sizes}"
     # The histogram counts holes in whole, distinct steps.
     ticks = page.locator("#spread-heading + svg text.axis[text-anchor=end][dominant-baseline]")
     labels = ticks.all_text_contents()
     assert labels == sorted(set(labels), key=int) and labels[0] == "0"
+    # The strokes given away night by night, a table named by its caption.
+    nights = page.get_by_role("table", name=re.compile("Night by night"))
+    expect(nights.get_by_role("row")).to_have_count(2)
+    expect(nights).to_contain_text("0.88")
     # The rating reads in plain words; the method stays one click away.
     summary = page.locator(".stats .stat").last
     expect(summary).to_contain_text("rating")
