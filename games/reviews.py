@@ -92,6 +92,8 @@ _jobs: queue.Queue[tuple[int, int]] | None = None
 _playouts: ProcessPoolExecutor | None = None
 #: (hole id, position) queued or being worked out in this process.
 _queued: set[tuple[int, int]] = set()
+#: (hole id, position) whose review failed here: not queued again by this process.
+_failed: set[tuple[int, int]] = set()
 
 
 def review_after_hole(sender, hole: Hole, seats: Mapping[int, SeatRow], **kwargs) -> None:
@@ -116,7 +118,7 @@ def schedule(hole_id: int, positions: Iterable[int]) -> bool:
             threading.Thread(target=_work, args=(_jobs,), name="reviews", daemon=True).start()
         for position in positions:
             key = (hole_id, position)
-            if key in _queued:
+            if key in _queued or key in _failed:
                 continue
             if len(_queued) >= settings.FAIRWAY_REVIEW_QUEUE:
                 logger.warning("Reviews queue full: hole %s is left to the catch-up.", hole_id)
@@ -131,24 +133,43 @@ def queued(hole_id: int, position: int) -> bool:
     return (hole_id, position) in _queued
 
 
+def failed(hole_id: int, position: int) -> bool:
+    """Whether the review failed on this process's worker (its error is logged)."""
+    return (hole_id, position) in _failed
+
+
 def stored_or_queued(*, hole: Hole, position: int) -> HoleReview | None:
     """The stored review, or None while the worker works it out (queued now if it had
     not been). Worked out here, at once, when no worker takes it: none is enabled, or
-    its queue is full."""
+    its queue is full. A review that failed on the worker is not tried again on every
+    look (the page would poll for it): GameError."""
     stored = HoleReview.objects.filter(hole=hole, position=position).first()
     if stored is not None:
         return stored
+    if failed(hole.pk, position):
+        raise GameError("This review could not be worked out.")
     if settings.FAIRWAY_REVIEW_AFTER_HOLE and schedule(hole.pk, [position]):
         return None
     return review_hole(hole=hole, position=position)
 
 
+def forget() -> None:
+    """Forget the reviews that failed here (tests: a rolled-back test's hole ids are
+    used again by the next)."""
+    with _lock:
+        _failed.clear()
+
+
 def wait() -> None:
-    """Until every review queued in this process is stored or given up (tests wait so,
-    and the command's catch-up need not race the worker)."""
+    """Until every review queued in this process is stored or given up: tests wait so
+    rather than for a while."""
     jobs = _jobs
     if jobs is not None:
         jobs.join()
+
+
+class Stopping(Exception):
+    """The server is stopping: the child takes no more reviews."""
 
 
 def _judge_apart(*args, **kwargs) -> list[Decision]:
@@ -164,7 +185,11 @@ def _judge_apart(*args, **kwargs) -> list[Decision]:
     # The thread's connection goes back to the pool while the child works.
     connections.close_all()
     try:
-        return _playouts.submit(review_seat, *args, **kwargs).result()
+        future = _playouts.submit(review_seat, *args, **kwargs)
+    except RuntimeError:
+        raise Stopping from None
+    try:
+        return future.result()
     except BrokenProcessPool:
         # The child died, or could not start (a main script that runs the server on
         # import): this review is worked out here, and the next one starts a child anew.
@@ -184,8 +209,12 @@ def _work(jobs: queue.Queue[tuple[int, int]]) -> None:
             hole = Hole.objects.select_related("table").filter(pk=hole_id).first()
             if hole is not None:
                 review_hole(hole=hole, position=position, judge=_judge_apart)
+        except Stopping:
+            logger.info("Hole %s is left to the catch-up: the server is stopping.", hole_id)
         except Exception:
             logger.exception("The review of seat %s in hole %s failed.", position, hole_id)
+            with _lock:
+                _failed.add((hole_id, position))
         finally:
             with _lock:
                 _queued.discard((hole_id, position))

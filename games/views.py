@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -260,7 +261,13 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
         table, request.user, position
     ):
         raise Http404("No such review.")
-    stored = reviews.stored_or_queued(hole=hole, position=position)
+    try:
+        stored = reviews.stored_or_queued(hole=hole, position=position)
+    except services.GameError as error:
+        messages.error(request, str(error))
+        back = reverse("games:replay", args=[table.pk, hole.number])
+        # A look again from the waiting page leaves that page.
+        return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
     decisions = presenters.reviewed_decisions(table.rules, stored.decisions if stored else [])
     seat = table.seats.filter(position=position).first()
     return render(

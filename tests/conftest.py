@@ -32,9 +32,10 @@ CHROMIUM_ARGS = [
 def _nothing_held_of_earlier_tables() -> Iterator[None]:
     """Each test starts with this process holding no table: rolled-back tests reuse the
     ids of tables that earlier tests played to higher versions."""
-    from games import frames
+    from games import frames, reviews
 
     frames.forget()
+    reviews.forget()
     yield
 
 

@@ -157,14 +157,25 @@ def test_a_full_queue_drops_the_review_to_the_first_look(client, finished, setti
     assert not reviews.queued(table.holes.get(number=1).pk, 0)
 
 
-def test_a_failed_review_is_logged_and_the_worker_goes_on(reviews_after_hole, caplog):
+def test_a_failed_review_is_logged_and_the_worker_goes_on(client, reviews_after_hole, caplog):
+    """The failure is not tried again on each look: the page says so, and polls no more."""
     ana = make_player()
     table = _player_and_bots(ana)
     in_play = table.holes.get(number=1)
     with caplog.at_level(logging.ERROR, logger="games.reviews"):
         assert reviews.schedule(in_play.pk, [0])
         reviews.wait()
-    assert "failed" in caplog.text and not HoleReview.objects.exists()
-    hole = _play_hole_one(table, ana)
+    assert "failed" in caplog.text and reviews.failed(in_play.pk, 0)
+    _play_hole_one(table, ana)
+    reviews.wait()
+    assert not HoleReview.objects.exists()
+    client.force_login(ana)
+    response = client.get(reverse("games:review", args=[table.pk, 1, 0]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("games:replay", args=[table.pk, 1])
+    assert "could not be worked out" in response.content.decode()
+    polled = client.get(reverse("games:review", args=[table.pk, 1, 0]), HTTP_HX_REQUEST="true")
+    assert polled.headers["HX-Redirect"] == reverse("games:replay", args=[table.pk, 1])
+    bea = make_player()
+    hole = _play_hole_one(_player_and_bots(bea), bea)
     reviews.wait()
     assert HoleReview.objects.filter(hole=hole, position=0).exists()
