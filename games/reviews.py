@@ -4,8 +4,9 @@ engine's evaluator rates best from the same view, worked out once and kept.
 A review takes seconds of playouts, so none is worked out on the way of a move: once a
 hole's end is committed, its players' reviews are queued for one worker thread of the
 process (FAIRWAY_REVIEW_AFTER_HOLE). The thread reads and writes the database; the
-playouts themselves run in a child process at a lower priority, as seconds of Python
-on a thread of the server would hold the interpreter's lock from the moves. The queue
+playouts themselves run in a child process at the machine's idle priority
+(`playouts`), as seconds of Python on a thread of the server would hold the
+interpreter's lock from the moves. The queue
 is bounded and lives in memory only: a review dropped from a full queue, or lost with
 a stopped server, is made by the `review_holes` command, or on its first look when no
 worker runs.
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -27,7 +27,7 @@ from django.db import close_old_connections, connections, transaction
 
 from games.engine.evaluate import Decision, review_seat
 
-from . import selectors
+from . import playouts, selectors
 from .models import Hole, HoleReview
 from .plays import GameError
 from .store import SeatRow
@@ -174,13 +174,14 @@ class Stopping(Exception):
 
 def _judge_apart(*args, **kwargs) -> list[Decision]:
     """`review_seat` in the worker's child process, started on first use ("spawn": a
-    fresh interpreter that imports the pure engine alone, not a fork of the server),
-    niced so that the machine's cores go to the server's moves first."""
+    fresh interpreter that imports the pure engine alone, not a fork of the server), at
+    the machine's idle priority so that the server's moves go first."""
     global _playouts
     if _playouts is None:
-        lower = {"initializer": os.nice, "initargs": (10,)} if hasattr(os, "nice") else {}
         _playouts = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"), **lower
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=playouts.lower_priority,
         )
     # The thread's connection goes back to the pool while the child works.
     connections.close_all()

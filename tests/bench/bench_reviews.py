@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import os
+import secrets
 import shutil
 import statistics
 import sys
@@ -62,10 +63,11 @@ def main() -> None:
     from leagues.models import Player
     from tests.games.helpers import current, next_actor, quick_action
 
+    run = secrets.token_hex(4)  # a database named by DATABASE_URL may hold earlier runs'
     names = iter(range(10**9))
 
     def new_table() -> tuple[Table, dict]:
-        a, b = (Player.objects.create_user(username=f"p{next(names)}") for _ in range(2))
+        a, b = (Player.objects.create_user(username=f"bench-{run}-{next(names)}") for _ in range(2))
         table = services.create_table(host=a, variant="golf-6", seat_count=2, players=[a, b])
         return services.start_match(table=table, by=a), {0: a, 1: b}
 
