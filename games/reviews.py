@@ -6,10 +6,10 @@ hole's end is committed, its players' reviews are queued for one worker thread o
 process (FAIRWAY_REVIEW_AFTER_HOLE). The thread reads and writes the database; the
 playouts themselves run in a child process at the machine's idle priority
 (`playouts`), as seconds of Python on a thread of the server would hold the
-interpreter's lock from the moves. The queue
-is bounded and lives in memory only: a review dropped from a full queue, or lost with
-a stopped server, is made by the `review_holes` command, or on its first look when no
-worker runs.
+interpreter's lock from the moves. The queue is bounded and lives in memory only: a
+review dropped from a full queue, or lost with a stopped server, is queued again by
+its first look (worked out there if the queue is still full), and the `review_holes`
+command catches up the rest.
 """
 
 from __future__ import annotations
