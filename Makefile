@@ -81,6 +81,7 @@ format: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev | var
 	$(PY) tests/bench/bench_engine.py
 	$(PY) tests/bench/bench_render.py
+	$(PY) tests/bench/bench_reviews.py
 	$(PY) tests/bench/bench_load.py --processes 1,2 --tables 25,100,250 --seconds 15 --scenarios echo,fanout,table,bots
 	$(PY) tests/bench/bench_load.py --processes 1,2 --search --seconds 15
 

@@ -185,6 +185,11 @@ if not 0 < FAIRWAY_IDLE_HOURS < float("inf"):
     raise ImproperlyConfigured("FAIRWAY_IDLE_HOURS must be a number of hours above 0.")
 # Threads per process that apply moves on PostgreSQL (see games.autoplay.move_call).
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
+# Each finished hole's players' reviews are worked out at once on a worker thread of the
+# process that ended it (games.reviews); off: on their first look, or by `review_holes`.
+FAIRWAY_REVIEW_AFTER_HOLE = env_bool("FAIRWAY_REVIEW_AFTER_HOLE", True)
+# Reviews waiting for that worker, at most: past it a hole's are left to the catch-up.
+FAIRWAY_REVIEW_QUEUE = int(os.environ.get("FAIRWAY_REVIEW_QUEUE", "200"))
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 

@@ -13,9 +13,12 @@ class GamesConfig(AppConfig):
         # Live play leans on a few libraries' private names: refuse to start on versions
         # they were not written for.
         seams.check()
-        from . import announce
+        from . import announce, reviews
+        from .models import Hole, hole_finished
 
         # Open sockets follow a password change: the account's sockets recheck it.
         post_save.connect(
             announce.account_changed, sender=get_user_model(), dispatch_uid="games_account"
         )
+        # A hole's players' reviews are worked out once it ends, off the move's way.
+        hole_finished.connect(reviews.review_after_hole, sender=Hole, dispatch_uid="games_reviews")

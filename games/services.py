@@ -30,7 +30,7 @@ from games.engine.bots import BOT_LEVELS
 from games.engine.match import choose_first_dealer
 
 from . import announce, plays, selectors, store
-from .models import Scorecard, Seat, Table, match_finished
+from .models import Hole, Scorecard, Seat, Table, hole_finished, match_finished
 from .plays import TIMER_BOT_LEVEL, GameError, StaleVersion
 from .scorecards import correct_hole, open_scorecards
 from .selectors import pending
@@ -423,6 +423,8 @@ def _change(
     after = step.after
     if step.dealt:
         after.hole.pk = step.news["deal"]["hole"] = hole_id
+    if step.hole_over:
+        hole_finished.send(sender=Hole, hole=after.hole, seats=after.seats)
     if step.match_over:
         match_finished.send(sender=Table, table=after.table)
     wake = step.hole_over or step.dealt or after.table.turn_timer > 0

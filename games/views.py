@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -259,9 +260,9 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
     """One seat's decisions in a finished hole, each beside the best from the same view.
 
     A player sees their own review while the match is in play, everyone who may watch
-    sees every seat's once it is over. The review is stored by hole: the
-    `review_holes` command works it out off the request path after play, and a
-    review nobody computed yet is computed on its first look.
+    sees every seat's once it is over. The review is stored by hole, worked out off
+    the request path once the hole ends (`reviews`): until it is stored, the page says
+    so and looks again every few seconds. With no worker, the first look works it out.
     """
     table = _watchable(request, table_id)
     hole = get_object_or_404(Hole, table=table, number=number, finished_at__isnull=False)
@@ -269,8 +270,14 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
         table, request.user, position
     ):
         raise Http404("No such review.")
-    stored = reviews.review_hole(hole=hole, position=position)
-    decisions = presenters.reviewed_decisions(table.rules, stored.decisions)
+    try:
+        stored = reviews.stored_or_queued(hole=hole, position=position)
+    except services.GameError as error:
+        messages.error(request, str(error))
+        back = reverse("games:replay", args=[table.pk, hole.number])
+        # A look again from the waiting page leaves that page.
+        return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
+    decisions = presenters.reviewed_decisions(table.rules, stored.decisions if stored else [])
     seat = table.seats.filter(position=position).first()
     return render(
         request,

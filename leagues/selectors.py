@@ -759,9 +759,10 @@ def player_record(league: League, player: Player) -> PlayerRecord:
     return record
 
 
-def given_away_by_match(record: PlayerRecord) -> list[tuple[date, float]]:
-    """Per match with reviewed holes, the mean strokes the player gave away a hole."""
-    lines = {(line.card.table_id, line.card.position): line for line in record.matches}
+def _given_away(record: PlayerRecord) -> dict[tuple[int, int], list[float]]:
+    """Strokes given away in each reviewed regulation hole, by (table, position) of the
+    record's matches."""
+    lines = {(line.card.table_id, line.card.position) for line in record.matches}
     reviews = HoleReview.objects.filter(
         hole__table_id__in={table for table, _ in lines}, hole__number__lte=HOLES
     ).values_list("hole__table_id", "position", "given_away")
@@ -769,11 +770,46 @@ def given_away_by_match(record: PlayerRecord) -> list[tuple[date, float]]:
     for table, position, away in reviews:
         if (table, position) in lines:
             given[table, position].append(away)
+    return given
+
+
+def given_away_by_match(record: PlayerRecord) -> list[tuple[date, float]]:
+    """Per match with reviewed holes, the mean strokes the player gave away a hole."""
+    given = _given_away(record)
+    keys = ((line.card.table_id, line.card.position, line.date) for line in record.matches)
     return [
-        (line.date, sum(given[key]) / len(given[key]))
-        for key, line in lines.items()
-        if given.get(key)
+        (day, sum(given[table, position]) / len(given[table, position]))
+        for table, position, day in keys
+        if given.get((table, position))
     ]
+
+
+@dataclass(frozen=True)
+class NightGivenAway:
+    """The strokes a player gave away on one league night, over its reviewed holes."""
+
+    night: LeagueNight
+    holes: int
+    total: float
+
+    @property
+    def per_hole(self) -> float:
+        """Strokes given away a reviewed hole: the night's total over its reviewed holes,
+        so that a night of more matches weighs each of its holes alike."""
+        return self.total / self.holes
+
+
+def given_away_by_night(record: PlayerRecord) -> list[NightGivenAway]:
+    """Per league night with reviewed holes, oldest first: the player's reviewed holes
+    of all its matches, the strokes given away over them and a hole on average."""
+    given = _given_away(record)
+    nights: dict[int, tuple[LeagueNight, list[float]]] = {}
+    for line in record.matches:
+        night = line.night_table.night
+        away = given.get((line.card.table_id, line.card.position))
+        if away:
+            nights.setdefault(night.pk, (night, []))[1].extend(away)
+    return [NightGivenAway(night, len(away), sum(away)) for night, away in nights.values()]
 
 
 def _pairs_made(cards: Iterable[Scorecard]) -> tuple[int | None, int]:

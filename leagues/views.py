@@ -728,6 +728,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
         [(f"{day:%d %b}", away) for day, away in selectors.given_away_by_match(record)],
         digits=1,
     )
+    given_away_nights = selectors.given_away_by_night(record)
     rating = league.ratings.filter(player=person).first()
     return render(
         request,
@@ -742,6 +743,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
             "strokes_chart": strokes_chart,
             "rating_chart": rating_chart,
             "given_away_chart": given_away_chart,
+            "given_away_nights": given_away_nights,
             "spread_chart": charts.histogram(record.spread),
             "handicap": handicaps.display(handicaps.by_night(league)[None].get(person.pk, 0)),
             "handicap_rule": handicaps.HANDICAP_RULE,

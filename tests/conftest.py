@@ -32,10 +32,29 @@ CHROMIUM_ARGS = [
 def _nothing_held_of_earlier_tables() -> Iterator[None]:
     """Each test starts with this process holding no table: rolled-back tests reuse the
     ids of tables that earlier tests played to higher versions."""
-    from games import frames
+    from games import frames, reviews
 
     frames.forget()
+    reviews.forget()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _reviews_on_first_look(settings) -> None:
+    """Reviews are worked out on their first look, as without a worker: a test that
+    wants them worked out after each hole turns the worker on (`reviews_after_hole`)."""
+    settings.FAIRWAY_REVIEW_AFTER_HOLE = False
+
+
+@pytest.fixture
+def reviews_after_hole(settings, transactional_db) -> Iterator[None]:
+    """Each finished hole's reviews are worked out on the worker thread, which reads
+    what the test committed; the test ends once the worker has nothing left to do."""
+    from games import reviews
+
+    settings.FAIRWAY_REVIEW_AFTER_HOLE = True
+    yield
+    reviews.wait()
 
 
 def require(name: str) -> None:

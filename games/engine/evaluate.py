@@ -96,10 +96,9 @@ def play_out(state: HoleState, rng: random.Random, level: str = PLAYOUT_LEVEL) -
     for _ in range(MAX_PLAYOUT_ACTIONS):
         if state.phase == OVER:
             return state
-        if state.phase == TEE_OFF:
-            seat = next(s for s in range(state.players) if legal_actions(state, s))
-        else:
-            seat = state.turn
+        # At the tee off, the next seat yet to tee off: one that has may rearrange
+        # (three decks) as often as it likes, and would keep the hole from going on.
+        seat = state.teed_off.index(False) if state.phase == TEE_OFF else state.turn
         state = apply_action(state, seat, choose_action(state, seat, level, rng))
     raise RuntimeError("A playout did not end.")
 

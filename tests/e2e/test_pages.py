@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import scorecards
 from games import services as games
-from games.models import Table
+from games.models import Hole, HoleReview, Table
 from leagues.models import NightTable
 from leagues.services import correct_score, rebuild_ratings
 from tests.factories import (
@@ -56,6 +57,7 @@ class League:
     deal_sheet: str
     #: The league is public: its pages read without an account.
     public: list[str]
+    review: str
 
 
 @pytest.fixture
@@ -79,6 +81,16 @@ def league(daphne_server) -> League:
     night = make_night(season, date(2026, 3, 10))
     night.players.set([ann, bea, cat, dan, organiser])
     done = played_table(night, [ann, bea], even_holes(28, 33))
+    # Reviews of Ann's holes that night, for the strokes she gave away.
+    for number, away in ((1, 1.5), (2, 0.25)):
+        hole = Hole.objects.create(
+            table=done.table,
+            number=number,
+            dealer=0,
+            seat_positions=[0, 1],
+            finished_at=timezone.now(),
+        )
+        HoleReview.objects.create(hole=hole, position=0, given_away=away, samples=1)
     # A paper table of four (the widest results form a league night has), no results yet.
     waiting: NightTable = open_table(night, [cat, dan, organiser, bea])
     # A duplicate night: two paper tables compared deal by deal; on the next, a paper
@@ -144,6 +156,7 @@ def league(daphne_server) -> League:
             f"/leagues/public/nights/{duplicate_night.pk}/deals/",
             f"/leagues/public/{league.pk}/corrections/",
         ],
+        review=f"/tables/{played.pk}/holes/1/review/0/",
     )
 
 
@@ -283,12 +296,17 @@ def test_player_page_tiles_fill_their_rows_and_charts_share_one_text_size(
         "charts => charts.map((chart) => chart.querySelector('text.axis')"
         ".getBoundingClientRect().height)"
     )
-    assert len(sizes) == 3
+    # Strokes per match, the spread, strokes given away and the rating.
+    assert len(sizes) == 4
     assert max(sizes) < min(sizes) * 1.2, f"axis text heights: {sizes}"
     # The histogram counts holes in whole, distinct steps.
     ticks = page.locator("#spread-heading + svg text.axis[text-anchor=end][dominant-baseline]")
     labels = ticks.all_text_contents()
     assert labels == sorted(set(labels), key=int) and labels[0] == "0"
+    # The strokes given away night by night, a table named by its caption.
+    nights = page.get_by_role("table", name=re.compile("Night by night"))
+    expect(nights.get_by_role("row")).to_have_count(2)
+    expect(nights).to_contain_text("0.88")
     # The rating reads in plain words; the method stays one click away.
     summary = page.locator(".stats .stat").last
     expect(summary).to_contain_text("rating")
@@ -361,6 +379,12 @@ def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, leagu
     page.goto(daphne_server.url + league.replay)
     expect(page.get_by_role("heading", name=re.compile("Hole 1 replay"))).to_be_visible()
     found[league.replay] = serious_findings(page)
+    # Her review of it: being worked out by the server at first, shown once it is stored.
+    page.goto(daphne_server.url + league.review)
+    expect(page.get_by_role("heading", name=re.compile("Hole 1 review"))).to_be_visible()
+    found[league.review + " (first look)"] = serious_findings(page)
+    expect(page.get_by_text("Strokes given away")).to_be_visible(timeout=60_000)
+    found[league.review] = serious_findings(page)
     context.close()
     context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
     # The live table, once its socket has drawn it.

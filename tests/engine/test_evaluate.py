@@ -9,7 +9,13 @@ import pytest
 
 from games.engine import VARIANTS, apply_action, new_hole, view
 from games.engine.bots import choose_action
-from games.engine.evaluate import best_action, determinize, evaluate_actions, review_seat
+from games.engine.evaluate import (
+    best_action,
+    determinize,
+    evaluate_actions,
+    play_out,
+    review_seat,
+)
 
 from .helpers import acting_seat
 
@@ -92,3 +98,11 @@ def test_a_review_judges_each_decision_of_the_seat_and_never_a_forced_move():
     assert decisions
     assert all(d.cost >= 0 and d.best.strokes <= d.played.strokes for d in decisions)
     assert review_seat(start, moves, 0, samples=2, seed=1) == decisions
+
+
+def test_a_playout_from_the_deal_ends_where_a_seat_may_rearrange_at_tee_off():
+    """Three decks: a seat that has teed off may swap as often as it likes, so the
+    playout must go on to the next seat yet to tee off rather than the first with a
+    legal action."""
+    start = new_hole("golf-9-3deck", 2, seed=999519658778)
+    assert play_out(start, random.Random(1)).phase == "over"

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import io
+import logging
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import autoplay, services
-from games.models import HoleReview, Seat, Table
+from games import autoplay, reviews, services
+from games.models import Hole, HoleReview, Seat, Table
 from tests.factories import make_player
+from tests.games.helpers import current, next_actor, quick_action
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +71,111 @@ def test_the_command_reviews_players_holes_once(finished):
     assert set(HoleReview.objects.values_list("position", flat=True)) == {0}
     call_command("review_holes", "--samples", "1", stdout=io.StringIO())
     assert HoleReview.objects.filter(hole__table=table).count() == holes
+
+
+def _play_hole_one(table: Table, player) -> Hole:
+    """Hole 1 played to its end: the bots by the driver, `player` by quick moves."""
+    while True:
+        table = autoplay.play_out(table_id=table.pk)
+        table, hole, state = current(table.pk)
+        if hole.number > 1 or hole.finished_at is not None:
+            return table.holes.get(number=1)
+        seat = next_actor(state)
+        result = services.apply_move(
+            table_id=table.pk,
+            player=player,
+            action=quick_action(state, seat),
+            version=table.version,
+        )
+        if result.hole_over:
+            return table.holes.get(number=1)
+
+
+def _player_and_bots(player) -> Table:
+    table = services.create_table(
+        host=player,
+        variant="golf-4",
+        seat_count=3,
+        bots={1: "greedy", 2: "greedy"},
+        players=[player],
+    )
+    return services.start_match(table=table, by=player)
+
+
+def test_a_finished_hole_s_players_are_reviewed_once_it_ends(reviews_after_hole):
+    """Without anyone opening a review: each seat a player holds, and no bot's."""
+    ana = make_player()
+    table = _player_and_bots(ana)
+    hole = _play_hole_one(table, ana)
+    reviews.wait()
+    stored = HoleReview.objects.get(hole=hole)
+    assert stored.position == 0 and stored.decisions
+    assert stored.given_away == pytest.approx(sum(d["cost"] for d in stored.decisions), abs=0.01)
+    # The same review as its first look would have worked out.
+    stored.delete()
+    assert reviews.review_hole(hole=hole, position=0).decisions == stored.decisions
+
+
+def test_the_review_page_says_a_review_is_being_worked_out(client, reviews_after_hole, settings):
+    """The page does not work the review out itself: it polls until the worker stored it."""
+    ana = make_player()
+    settings.FAIRWAY_REVIEW_AFTER_HOLE = False
+    table = _player_and_bots(ana)
+    hole = _play_hole_one(table, ana)
+    settings.FAIRWAY_REVIEW_AFTER_HOLE = True
+    assert not HoleReview.objects.exists()
+    client.force_login(ana)
+    url = reverse("games:review", args=[table.pk, 1, 0])
+    html = client.get(url).content.decode()
+    assert "being worked out" in html and f'hx-get="{url}"' in html
+    assert "Strokes given away" not in html
+    reviews.wait()
+    assert HoleReview.objects.filter(hole=hole, position=0).exists()
+    html = client.get(url).content.decode()
+    assert "Strokes given away" in html and "hx-get" not in html.split("</header>", 1)[1]
+
+
+def test_another_player_s_review_stays_hidden_while_it_is_worked_out(client, reviews_after_hole):
+    ana, bea = make_player(), make_player()
+    table = _player_and_bots(ana)
+    _play_hole_one(table, ana)
+    client.force_login(bea)
+    assert client.get(reverse("games:review", args=[table.pk, 1, 0])).status_code == 404
+    reviews.wait()
+    assert client.get(reverse("games:review", args=[table.pk, 1, 0])).status_code == 404
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+
+
+def test_a_full_queue_drops_the_review_to_the_first_look(client, finished, settings):
+    """Nothing is queued past FAIRWAY_REVIEW_QUEUE: the page works the review out itself."""
+    table, ana = finished
+    settings.FAIRWAY_REVIEW_AFTER_HOLE = True
+    settings.FAIRWAY_REVIEW_QUEUE = 0
+    client.force_login(ana)
+    html = client.get(reverse("games:review", args=[table.pk, 1, 0])).content.decode()
+    assert "Strokes given away" in html
+    assert not reviews.queued(table.holes.get(number=1).pk, 0)
+
+
+def test_a_failed_review_is_logged_and_the_worker_goes_on(client, reviews_after_hole, caplog):
+    """The failure is not tried again on each look: the page says so, and polls no more."""
+    ana = make_player()
+    table = _player_and_bots(ana)
+    in_play = table.holes.get(number=1)
+    with caplog.at_level(logging.ERROR, logger="games.reviews"):
+        assert reviews.schedule(in_play.pk, [0])
+        reviews.wait()
+    assert "failed" in caplog.text and reviews.failed(in_play.pk, 0)
+    _play_hole_one(table, ana)
+    reviews.wait()
+    assert not HoleReview.objects.exists()
+    client.force_login(ana)
+    response = client.get(reverse("games:review", args=[table.pk, 1, 0]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("games:replay", args=[table.pk, 1])
+    assert "could not be worked out" in response.content.decode()
+    polled = client.get(reverse("games:review", args=[table.pk, 1, 0]), HTTP_HX_REQUEST="true")
+    assert polled.headers["HX-Redirect"] == reverse("games:replay", args=[table.pk, 1])
+    bea = make_player()
+    hole = _play_hole_one(_player_and_bots(bea), bea)
+    reviews.wait()
+    assert HoleReview.objects.filter(hole=hole, position=0).exists()

@@ -1,8 +1,8 @@
 """`manage.py review_holes [--table ID ...]`: review every player's decisions in finished holes.
 
-Reviews take seconds of playouts per hole, so they are worked out here, off the
-request path (say, every few minutes from cron); a review nobody worked out yet is
-computed on its first look instead.
+The server reviews each hole once it ends (`games.reviews`); this is the catch-up for
+what that missed: holes that ended with the worker off, a review dropped from its full
+queue or lost with a stopped server. Run it now and then (from cron, say).
 """
 
 from __future__ import annotations
