@@ -288,7 +288,10 @@ def greedy_action(scene: Scene, rng: random.Random, style: Style = GREEDY) -> Ac
             return {"type": "knock"}
         top = scene.discard_top
         if top is not None:
-            best, _ = _best_use(scene, estimator, now, top, "discard", QUICK)
+            # Judged as it will be used once taken: judged otherwise (say, without minding
+            # the next player), a taken card can end up replacing a better one, and bots
+            # passing two cards round the table would never end the hole.
+            best, _ = _best_use(scene, estimator, now, top, "discard", style)
             if now - best >= style.take_gain:
                 return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "pile"}

@@ -106,3 +106,20 @@ def test_a_playout_from_the_deal_ends_where_a_seat_may_rearrange_at_tee_off():
     legal action."""
     start = new_hole("golf-9-3deck", 2, seed=999519658778)
     assert play_out(start, random.Random(1)).phase == "over"
+
+
+@pytest.mark.parametrize("seed", [0, 3, 6])
+def test_a_hole_a_mixed_table_played_can_be_reviewed(seed):
+    """Greedy once took a discard by one judgement and placed it by another, replacing a
+    better card: from such holes, greedy playouts passing a 6 and a 7 round the table
+    never ended, and the review failed."""
+    rng = random.Random(seed)
+    start = new_hole("golf-9", 3, seed=seed)
+    state, moves = start, []
+    while state.phase != "over":
+        seat = acting_seat(state)
+        action = choose_action(state, seat, rng.choice(["greedy", "random"]), rng)
+        moves.append((seat, action))
+        state = apply_action(state, seat, action)
+    decisions = review_seat(start, moves, 0, samples=1, seed=0)
+    assert decisions and all(decision.cost >= 0 for decision in decisions)
