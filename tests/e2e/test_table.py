@@ -19,7 +19,7 @@ from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import sign_in
 from tests.factories import make_player
-from tests.games.helpers import current, next_actor, quick_action
+from tests.games.helpers import current, finish_hole, next_actor, quick_action
 
 pytestmark = pytest.mark.e2e
 
@@ -447,19 +447,10 @@ def a_finished_hole_with_a_pair(host, guest) -> Table:
             host=host, variant="play-nine", seat_count=2, players=[host, guest], deal_seed=seed
         )
         table = services.start_match(table=table, by=host)
-        for _ in range(200):
-            table, hole, state = current(table.pk)
-            if hole.finished_at is not None:
-                break
-            seat = next_actor(state)
-            services.apply_move(
-                table_id=table.pk,
-                player=players[hole.seat_positions[seat]],
-                action=quick_action(state, seat),
-                version=table.version,
-            )
+        state = finish_hole(table.pk, players)
         layouts = engine.view(state, None)["layouts"]
         if any(engine.scoring_pairs("play-nine", cards) for cards in layouts):
+            table.refresh_from_db()
             return table
         Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     raise AssertionError("no deal ended with a pair")

@@ -1,8 +1,9 @@
-"""Plain helpers for play tests: pick a quick move, read a table's current hole."""
+"""Plain helpers for play tests: pick a quick move, read a table's current hole, play a
+hole out."""
 
 from __future__ import annotations
 
-from games import engine
+from games import engine, services
 from games.engine import state_from_dict
 from games.models import Hole, Table
 
@@ -39,3 +40,20 @@ def next_actor(state: engine.HoleState) -> int:
     if state.phase == engine.TEE_OFF:
         return state.teed_off.index(False)
     return state.turn
+
+
+def finish_hole(table_id: int, people: dict) -> engine.HoleState:
+    """Play the table's current hole to its end by quick moves of its people (`people`:
+    table seat position to player); the hole's last state."""
+    for _ in range(500):
+        table, hole, state = current(table_id)
+        if hole.finished_at is not None:
+            return state
+        seat = next_actor(state)
+        services.apply_move(
+            table_id=table.pk,
+            player=people[hole.seat_positions[seat]],
+            action=quick_action(state, seat),
+            version=table.version,
+        )
+    raise AssertionError("the hole did not end")

@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import autoplay, frames, selectors, services
 from games.models import Table
 from tests.factories import make_player
-from tests.games.helpers import current, next_actor, quick_action
+from tests.games.helpers import current, finish_hole, next_actor, quick_action
 
 pytestmark = pytest.mark.django_db
 
@@ -132,21 +132,6 @@ def _seated_table(**extra) -> tuple[Table, object, object]:
     return table, ana, ben
 
 
-def _finish_hole(table: Table, players: dict) -> None:
-    for _ in range(500):
-        t, hole, state = current(table.pk)
-        if hole.finished_at is not None:
-            return
-        seat = next_actor(state)
-        services.apply_move(
-            table_id=t.pk,
-            player=players[hole.seat_positions[seat]],
-            action=quick_action(state, seat),
-            version=t.version,
-        )
-    pytest.fail("the hole did not end")
-
-
 def test_the_player_a_leaving_host_hands_the_table_to_sees_they_host_it(client):
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
     table = services.create_table(
@@ -182,7 +167,7 @@ def test_the_turn_timer_s_deadline_is_rendered_as_seconds_left(client):
 def test_the_end_of_a_hole_shows_each_seat_s_strokes_and_the_next_deal(client, settings):
     settings.FAIRWAY_HOLE_PAUSE = 4
     table, ana, ben = _seated_table()
-    _finish_hole(table, {0: ana, 1: ben})
+    finish_hole(table.pk, {0: ana, 1: ben})
     hole = table.holes.get(number=1)
     client.force_login(ana)
     html = client.get(table.get_absolute_url()).content.decode()

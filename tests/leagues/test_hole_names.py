@@ -13,7 +13,7 @@ from games import services as play
 from games.models import ScorecardHole, hole_heading, hole_name
 from leagues import services
 from tests.factories import even_holes, make_player
-from tests.games.helpers import current, next_actor, quick_action
+from tests.games.helpers import finish_hole
 
 pytestmark = pytest.mark.django_db
 
@@ -117,18 +117,7 @@ def test_the_live_table_names_a_playoff_hole_as_every_other_page_does(client):
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
     table = play.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
     play.start_match(table=table, by=ana)
-    people = {0: ana, 1: ben}
-    for _ in range(500):
-        t, hole, state = current(table.pk)
-        if hole.finished_at is not None:
-            break
-        seat = next_actor(state)
-        play.apply_move(
-            table_id=t.pk,
-            player=people[hole.seat_positions[seat]],
-            action=quick_action(state, seat),
-            version=t.version,
-        )
+    finish_hole(table.pk, {0: ana, 1: ben})
     # The finished hole and its strokes filed as the first playoff hole, as a tie after
     # nine would have dealt and scored it: the match is still in play.
     table.holes.filter(number=1).update(number=10)
