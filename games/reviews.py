@@ -59,9 +59,16 @@ def review_hole(
     if hole.finished_at is None:
         raise GameError("A hole is reviewed once it is over.")
     seats = hole.seat_positions
-    moves = [(seats.index(move.seat), move.action) for move in hole.moves.order_by("seq")]
+    made = list(hole.moves.order_by("seq"))
+    moves = [(seats.index(move.seat), move.action) for move in made]
     decisions = judge(
-        selectors.hole_start(hole), moves, seats.index(position), samples=samples, seed=hole.pk
+        selectors.hole_start(hole),
+        moves,
+        seats.index(position),
+        samples=samples,
+        seed=hole.pk,
+        # A bot's moves for the seat (its player away, or out of time) are not theirs.
+        skip=frozenset(index for index, move in enumerate(made) if move.by_bot),
     )
     review, _ = HoleReview.objects.get_or_create(
         hole=hole,

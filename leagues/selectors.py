@@ -761,11 +761,16 @@ def player_record(league: League, player: Player) -> PlayerRecord:
 
 def _given_away(record: PlayerRecord) -> dict[tuple[int, int], list[float]]:
     """Strokes given away in each reviewed regulation hole, by (table, position) of the
-    record's matches."""
+    record's matches. A hole the player made no decision in (a bot played it for them)
+    gave nothing away and counts for nothing."""
     lines = {(line.card.table_id, line.card.position) for line in record.matches}
-    reviews = HoleReview.objects.filter(
-        hole__table_id__in={table for table, _ in lines}, hole__number__lte=HOLES
-    ).values_list("hole__table_id", "position", "given_away")
+    reviews = (
+        HoleReview.objects.filter(
+            hole__table_id__in={table for table, _ in lines}, hole__number__lte=HOLES
+        )
+        .exclude(decisions=[])
+        .values_list("hole__table_id", "position", "given_away")
+    )
     given: dict[tuple[int, int], list[float]] = defaultdict(list)
     for table, position, away in reviews:
         if (table, position) in lines:

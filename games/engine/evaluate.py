@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -174,17 +174,19 @@ def review_seat(
     samples: int = SAMPLES,
     seed: int = 0,
     level: str = PLAYOUT_LEVEL,
+    skip: Collection[int] = (),
 ) -> list[Decision]:
     """Every decision `seat` made in a hole, each judged from its view at that moment.
 
     `moves` are the hole's actions from `start` as (seat, action). A move with one
-    legal action was no decision and is left out. Each decision's judgement is seeded
-    by `seed` and its version, so a review is the same however often it is made.
+    legal action was no decision and is left out, as are the moves whose indexes are in
+    `skip` (a bot played them for the seat). Each decision's judgement is seeded by
+    `seed` and its version, so a review is the same however often it is made.
     """
     decisions = []
     state = start
-    for mover, action in moves:
-        if mover == seat:
+    for index, (mover, action) in enumerate(moves):
+        if mover == seat and index not in skip:
             legal = legal_actions(state, seat)
             if len(legal) > 1:
                 judged = evaluate_actions(

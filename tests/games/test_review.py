@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from games import autoplay, reviews, services
-from games.models import Hole, HoleReview, Seat, Table
+from games.models import Hole, HoleReview, Move, Seat, Table
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
@@ -19,7 +19,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def finished():
-    """A bots' golf-4 match played out, seat 0 then handed to a player."""
+    """A bots' golf-4 match played out, seat 0 then handed to a player, as though she
+    had made its moves."""
     host = make_player()
     table = services.create_table(
         host=host, variant="golf-4", seat_count=3, bots={0: "greedy", 1: "greedy", 2: "greedy"}
@@ -28,6 +29,7 @@ def finished():
     autoplay.play_out(table_id=table.pk)
     ana = make_player()
     Seat.objects.filter(table=table, position=0).update(player=ana)
+    Move.objects.filter(hole__table=table, seat=0).update(by_bot=False)
     return Table.objects.get(pk=table.pk), ana
 
 
@@ -179,3 +181,19 @@ def test_a_failed_review_is_logged_and_the_worker_goes_on(client, reviews_after_
     hole = _play_hole_one(_player_and_bots(bea), bea)
     reviews.wait()
     assert HoleReview.objects.filter(hole=hole, position=0).exists()
+
+
+def test_the_moves_a_bot_made_for_a_player_are_not_reviewed_as_theirs(client):
+    """Ana leaves as the match starts: the bot that plays her hole is not judged under
+    her name, and her review says she made no decision."""
+    ana = make_player(display_name="Ana")
+    table = _player_and_bots(ana)
+    services.leave_match(table=table, player=ana)
+    table = autoplay.play_out(table_id=table.pk)
+    hole = table.holes.get(number=1)
+    assert hole.moves.filter(seat=0, by_bot=True).count() > 1
+    assert reviews.review_hole(hole=hole, position=0, samples=1).decisions == []
+    client.force_login(ana)
+    html = client.get(reverse("games:review", args=[table.pk, 1, 0])).content.decode()
+    assert "Ana made no decision in this hole" in html
+    assert "Strokes given away" not in html

@@ -22,6 +22,9 @@ from tests.factories import (
 
 pytestmark = pytest.mark.django_db
 
+#: A decision as a review stores it (its figures play no part here).
+DECISION = {"version": 3, "played": {"type": "flip", "position": 0}, "cost": 0.5}
+
 
 def _reviewed(night_table, position, given):
     for number, away in enumerate(given, start=1):
@@ -32,7 +35,9 @@ def _reviewed(night_table, position, given):
             seat_positions=[0, 1],
             finished_at=timezone.now(),
         )
-        HoleReview.objects.create(hole=hole, position=position, given_away=away, samples=1)
+        HoleReview.objects.create(
+            hole=hole, position=position, given_away=away, samples=1, decisions=[DECISION]
+        )
 
 
 def test_the_trend_is_the_mean_given_away_a_reviewed_hole_per_match(client):
@@ -41,12 +46,21 @@ def test_the_trend_is_the_mean_given_away_a_reviewed_hole_per_match(client):
     season = make_season(league)
     first = played_table(make_night(season, date(2026, 3, 1)), [ann, bea], even_holes(40, 45))
     second = played_table(make_night(season, date(2026, 3, 8)), [ann, bea], even_holes(38, 41))
-    played_table(make_night(season, date(2026, 3, 15)), [ann, bea], even_holes(38, 41))
+    later = played_table(make_night(season, date(2026, 3, 15)), [ann, bea], even_holes(38, 41))
     _reviewed(first, 0, [2.0, 1.0])
     _reviewed(second, 0, [0.5])
     HoleReview.objects.create(
-        hole=Hole.objects.get(table=second.table, number=1), position=1, given_away=9, samples=1
+        hole=Hole.objects.get(table=second.table, number=1),
+        position=1,
+        given_away=9,
+        samples=1,
+        decisions=[DECISION],
     )
+    # The third night's hole was played for Ann by a bot: no decision of hers, no figure.
+    third = Hole.objects.create(
+        table=later.table, number=1, dealer=0, seat_positions=[0, 1], finished_at=timezone.now()
+    )
+    HoleReview.objects.create(hole=third, position=0, given_away=0, samples=1)
     trend = given_away_by_match(player_record(league, ann))
     assert trend == [(date(2026, 3, 1), 1.5), (date(2026, 3, 8), 0.5)]
     client.force_login(ann)
@@ -69,7 +83,11 @@ def test_a_night_s_figure_is_given_away_a_reviewed_hole_over_all_its_matches(cli
     _reviewed(late, 1, [0.5])
     _reviewed(second, 0, [0.25, 0.75])
     HoleReview.objects.create(
-        hole=Hole.objects.get(table=late.table, number=1), position=0, given_away=9, samples=1
+        hole=Hole.objects.get(table=late.table, number=1),
+        position=0,
+        given_away=9,
+        samples=1,
+        decisions=[DECISION],
     )
     nights = given_away_by_night(player_record(league, ann))
     assert [(n.night.date, n.holes, n.total) for n in nights] == [
