@@ -24,6 +24,7 @@ from tests.factories import (
     make_season,
     played_table,
 )
+from tests.games.helpers import act_until_finished
 
 pytestmark = pytest.mark.django_db
 
@@ -279,16 +280,7 @@ def test_a_bye_earns_what_the_league_says(five_members, how, fixed, ann):
 def _play_out(table: Table) -> None:
     """Let the bots and the turn timer finish the match."""
     Table.objects.filter(pk=table.pk).update(turn_timer=30)
-    far = timezone.now() + timedelta(days=1)
-    for _ in range(5000):
-        table.refresh_from_db()
-        if table.status == Table.Status.FINISHED:
-            return
-        try:
-            game_services.act_for_table(table_id=table.pk, version=table.version, now=far)
-        except game_services.StaleVersion:
-            continue
-    raise AssertionError("the match did not finish")
+    act_until_finished(table, timezone.now() + timedelta(days=1))
 
 
 @pytest.mark.parametrize("counts", [True, False])

@@ -26,6 +26,7 @@ from tests.factories import (
     make_player,
     make_season,
 )
+from tests.games.helpers import act_until_finished
 from tests.test_content_security_policy import INLINE
 
 pytestmark = pytest.mark.django_db
@@ -363,16 +364,7 @@ def play_out(table: Table, host) -> None:
     game_services.start_match(table=table, by=host)
     for seat in table.seats.all():
         game_services.leave_match(table=table, player=seat.player)
-    later = timezone.now() + timedelta(days=1)
-    for _ in range(5000):
-        table.refresh_from_db()
-        if table.status == Table.Status.FINISHED:
-            return
-        try:
-            game_services.act_for_table(table_id=table.pk, version=table.version, now=later)
-        except game_services.GameError:
-            continue
-    raise AssertionError("The match did not finish.")
+    act_until_finished(table, timezone.now() + timedelta(days=1))
 
 
 def test_live_tables_played_out_deal_what_the_paper_tables_sheet_says():
