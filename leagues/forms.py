@@ -13,6 +13,7 @@ from games.scorecards import HandScoreError, check_hand_scores
 
 from . import selectors
 from .models import League, LeagueNight, Membership, Player, Season
+from .services import LEAGUE_RULES
 
 PLAYOFF_ROWS = 3
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,4}$")
@@ -96,13 +97,7 @@ class LeagueForm(forms.ModelForm):
             "points_per_place",
             "night_points",
             "points_from",
-            "absence_points",
-            "absence_fixed_points",
-            "absence_needs_notice",
-            "bye_points",
-            "bye_fixed_points",
-            "substitute_counts",
-            "stand_in_counts",
+            *LEAGUE_RULES,
         )
 
     def __init__(self, *args, **kwargs):
