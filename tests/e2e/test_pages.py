@@ -90,7 +90,17 @@ def league(daphne_server) -> League:
             seat_positions=[0, 1],
             finished_at=timezone.now(),
         )
-        HoleReview.objects.create(hole=hole, position=0, given_away=away, samples=1)
+        decision = {
+            "version": 2,
+            "played": {"type": "draw", "source": "discard"},
+            "played_strokes": 20 + away,
+            "best": {"type": "draw", "source": "pile"},
+            "best_strokes": 20.0,
+            "cost": away,
+        }
+        HoleReview.objects.create(
+            hole=hole, position=0, given_away=away, samples=1, decisions=[decision]
+        )
     # A paper table of four (the widest results form a league night has), no results yet.
     waiting: NightTable = open_table(night, [cat, dan, organiser, bea])
     # A duplicate night: two paper tables compared deal by deal; on the next, a paper
