@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import ChatMessage
 from tests.e2e.test_live_play import sign_in
 from tests.e2e.test_table import live
-from tests.factories import make_player
+from tests.games.helpers import ana_and_ben
 
 pytestmark = pytest.mark.e2e
 
@@ -19,12 +18,7 @@ def lines(page):
 
 
 def test_two_players_chat_and_one_mutes_the_other(daphne_server, playwright_browser):
-    ana_player = make_player("ana", display_name="Ana")
-    ben_player = make_player("ben", display_name="Ben")
-    table = services.create_table(
-        host=ana_player, variant="play-nine", seat_count=2, players=[ana_player, ben_player]
-    )
-    table = services.start_match(table=table, by=ana_player)
+    table, ana_player, ben_player = ana_and_ben()
     ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
     ben_context, ben = sign_in(playwright_browser, daphne_server, "ben")
     errors: list[str] = []

@@ -29,7 +29,7 @@ from tests.factories import (
     open_table,
     played_table,
 )
-from tests.games.helpers import current, next_actor, quick_action
+from tests.games.helpers import finish_hole
 
 pytestmark = pytest.mark.e2e
 
@@ -134,16 +134,7 @@ def league(daphne_server) -> League:
     # A second match whose first hole is over, for its replay (cards and scorecard).
     played = games.create_table(host=ann, variant="golf-6", seat_count=2, players=[ann, bea])
     games.start_match(table=played, by=ann)
-    players = {0: ann, 1: bea}
-    while not played.holes.filter(number=1, finished_at__isnull=False).exists():
-        played, hole, state = current(played.pk)
-        seat = next_actor(state)
-        games.apply_move(
-            table_id=played.pk,
-            player=players[hole.seat_positions[seat]],
-            action=quick_action(state, seat),
-            version=played.version,
-        )
+    finish_hole(played.pk, {0: ann, 1: bea})
     return League(
         club=club.get_absolute_url(),
         league=league.get_absolute_url(),

@@ -19,7 +19,7 @@ from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import sign_in
 from tests.factories import make_player
-from tests.games.helpers import current, finish_hole, next_actor, quick_action
+from tests.games.helpers import ana_and_ben, current, finish_hole, next_actor, quick_action
 
 pytestmark = pytest.mark.e2e
 
@@ -33,12 +33,7 @@ def live(page, server, table: Table) -> None:
 def test_a_tee_off_tick_survives_another_players_tee_off(daphne_server, playwright_browser):
     """Ana ticks a card, Ben tees off (a live frame re-renders Ana's board): her tick stays,
     and with a second one her tee off goes through."""
-    ana_player = make_player("ana", display_name="Ana")
-    ben_player = make_player("ben", display_name="Ben")
-    table = services.create_table(
-        host=ana_player, variant="play-nine", seat_count=2, players=[ana_player, ben_player]
-    )
-    table = services.start_match(table=table, by=ana_player)
+    table, ana_player, ben_player = ana_and_ben()
     ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
     ben_context, ben = sign_in(playwright_browser, daphne_server, "ben")
     live(ana, daphne_server, table)

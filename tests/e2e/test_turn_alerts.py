@@ -7,12 +7,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Move
 from tests.e2e.test_live_play import sign_in
 from tests.e2e.test_table import live
-from tests.factories import make_player
-from tests.games.helpers import current, next_actor
+from tests.games.helpers import ana_and_ben, current, next_actor
 
 pytestmark = pytest.mark.e2e
 
@@ -69,12 +67,7 @@ def wait_for_moves(table, count: int, page) -> None:
 def test_the_tab_shows_the_players_turn_and_alerts_only_as_asked(daphne_server, playwright_browser):
     """The title and icon follow whose turn it is; a chime and a notification (the tab
     hidden) come only once the player turned them on, the browser asked once."""
-    ana_player = make_player("ana", display_name="Ana")
-    ben_player = make_player("ben", display_name="Ben")
-    table = services.create_table(
-        host=ana_player, variant="play-nine", seat_count=2, players=[ana_player, ben_player]
-    )
-    table = services.start_match(table=table, by=ana_player)
+    table, ana_player, ben_player = ana_and_ben()
     ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
     ana_context.add_init_script(FAKES)
     ben_context, ben = sign_in(playwright_browser, daphne_server, "ben")

@@ -8,6 +8,7 @@ from datetime import datetime
 from games import engine, services
 from games.engine import state_from_dict
 from games.models import Hole, Table
+from tests.factories import make_player
 
 
 def current(table_id: int) -> tuple[Table, Hole, engine.HoleState]:
@@ -73,3 +74,11 @@ def act_until_finished(table: Table, now: datetime) -> None:
         except services.GameError:
             continue
     raise AssertionError("the match did not finish")
+
+
+def ana_and_ben() -> tuple[Table, object, object]:
+    """Ana and Ben at a two-seat Play Nine table, its match started by Ana."""
+    ana = make_player("ana", display_name="Ana")
+    ben = make_player("ben", display_name="Ben")
+    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    return services.start_match(table=table, by=ana), ana, ben
