@@ -1,10 +1,12 @@
-"""Bots: a random player, a greedy heuristic player and an expert that looks ahead.
+"""Bots: a random player, a greedy heuristic player, an expert that looks ahead and a
+master that searches the unseen cards on a learned judgement.
 
 A bot keeps nothing between calls: `choose_action` reads `view(state, seat)` (and
 the legal actions, which follow from it) and never a face-down card or the draw
 pile's order. The unseen cards are reckoned as a pool (the deck less every card
 in sight), and the expert looks one blind draw ahead by averaging over that pool,
-so even its look-ahead is built on what the seat can know.
+so even its look-ahead is built on what the seat can know. The master judges the
+layout a turn leaves by its game's weights, learned from played-out holes (`train.py`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from .hole import (
 )
 from .variants import RULEBOOK, ByVariant, Variant
 
-BOT_LEVELS = ("random", "greedy", "expert")
+BOT_LEVELS = ("random", "greedy", "expert", "master")
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ def choose_action(state: HoleState, seat: int, level: str, rng: random.Random) -
     scene = Scene.from_view(seen)
     if level == "greedy" or seen["phase"] == TEE_OFF:
         return greedy_action(scene, rng)
+    if level == "master":
+        return master_action(scene, rng)
     return _expert_action(scene, rng)
 
 
@@ -495,3 +499,115 @@ def _next_draw_saving(scene: Scene, estimator: Estimator, after: list[Card | Non
         return max(0.0, base - value)
 
     return _expected(later, saving)
+
+
+# --- master -------------------------------------------------------------------------------
+
+#: The features of the layout a turn leaves, in the order of a game's weights. The first
+#: nine come in threes, one per stage of the hole (the fewest face-down cards an opponent
+#: has: at most one, two, three or more), so what a card or a draw is worth depends on how
+#: many turns are likely left.
+MASTER_FEATURES = (
+    "estimate, 1 left", "estimate, 2 left", "estimate, 3+ left",
+    "next draw's saving, 1 left", "next draw's saving, 2 left", "next draw's saving, 3+ left",
+    "face down, 1 left", "face down, 2 left", "face down, 3+ left",
+    "going out", "going out x lead", "gift to the next player",
+)  # fmt: skip
+
+
+def master_action(scene: Scene, rng: random.Random) -> Action:
+    """Expectimax over the unseen cards on a learned judgement of the layout left.
+
+    Holding a card, the master takes the use it judges best. Before drawing, it
+    compares the best use of the discard top with the mean, over every card still
+    unseen, of the best use of a blind draw. A game without weights plays as expert.
+    """
+    weights = scene.rules.master_weights
+    if scene.phase == TEE_OFF:
+        return greedy_action(scene, rng)
+    if weights is None:
+        return _expert_action(scene, rng)
+    judge = Judge(scene, weights)
+    if scene.i_hold:
+        return judge.best(scene.held, scene.held_from)[1]
+    greedy = greedy_action(scene, rng)  # rearranging and knocking are greedy's calls
+    if greedy["type"] in ("swap", "knock") or scene.discard_top is None:
+        return greedy
+    take, _ = judge.best(scene.discard_top, "discard")
+    blind = _expected(scene, lambda card: judge.best(card, "pile")[0])
+    return {"type": "draw", "source": "discard" if take < blind else "pile"}
+
+
+class Judge:
+    """The master's judgement of each use of a card, from one seat's scene."""
+
+    def __init__(self, scene: Scene, weights: tuple[float, ...]) -> None:
+        self.scene = scene
+        self.weights = weights
+        self.estimator = estimator = Estimator.of(scene)
+        me = scene.me
+        others = [seat for seat in range(scene.players) if seat != me]
+        fewest = min(scene.layouts[seat].count(None) for seat in others)
+        self.stage = 0 if fewest <= 1 else 1 if fewest == 2 else 2
+        self.best_other = min(estimator.estimate(scene.layouts[seat]) for seat in others)
+        following = (me + 1) % scene.players
+        ends_first = scene.phase == FINAL_TURNS and following == scene.finisher
+        self.theirs = None if ends_first else scene.layouts[following]
+        self._gifts: dict[Card, float] = {}
+
+    def best(self, card: Card, source: str | None) -> tuple[float, Action]:
+        """The best use of `card` (drawn from `source`) and its judged outcome."""
+        rules = self.scene.rules
+        mine = self.scene.layouts[self.scene.me]
+        uses: list[Action] = [{"type": "replace", "position": p} for p in range(len(mine))]
+        if source == "pile":
+            if rules.can_flip:
+                uses.extend(
+                    {"type": "flip", "position": p} for p, c in enumerate(mine) if c is None
+                )
+            if rules.may_discard(mine.count(None)):
+                uses.append({"type": "discard"})
+        judged = [(self.outcome(card, use), use) for use in uses]
+        return min(judged, key=lambda item: item[0])
+
+    def outcome(self, card: Card, action: Action) -> float:
+        """What the seat is judged to score, less the others' mean, after this use."""
+        return sum(w * x for w, x in zip(self.weights, self.features(card, action), strict=True))
+
+    def features(self, card: Card, action: Action) -> list[float]:
+        """The `MASTER_FEATURES` of the layout left by using `card` so."""
+        scene, estimator = self.scene, self.estimator
+        mine = scene.layouts[scene.me]
+        after = mine
+        discarded: Card | None = card
+        if action["type"] == "replace":
+            after = list(mine)
+            after[action["position"]] = card
+            discarded = mine[action["position"]]
+        # A flipped card stays unknown here: the layout is reckoned at its expectation.
+        down = after.count(None) - (action["type"] == "flip")
+        estimate = estimator.estimate(after)
+        final = scene.phase == FINAL_TURNS
+        saving = 0.0
+        if down and not final:
+            saving = _next_draw_saving(scene, estimator, after)
+        out = 1.0 if down == 0 and not final else 0.0
+        values = [0.0] * len(MASTER_FEATURES)
+        values[self.stage] = estimate
+        values[3 + self.stage] = saving
+        values[6 + self.stage] = float(down)
+        values[9] = out
+        values[10] = out * (estimate - self.best_other)
+        values[11] = self._gift(discarded)
+        return values
+
+    def _gift(self, card: Card | None) -> float:
+        # What the card discarded would save the next player (nothing for an unseen card).
+        if card is None or self.theirs is None:
+            return 0.0
+        gift = self._gifts.get(card)
+        if gift is None:
+            before = self.estimator.estimate(self.theirs)
+            best = min(before, *self.estimator.replacing(self.theirs, card))
+            gift = self._gifts[card] = before - best
+        return gift

@@ -4,7 +4,9 @@
         --bots expert,greedy,greedy,greedy --seed 1
 
 Prints a table (per seat: bot, mean strokes per hole with a 95% interval, holes
-won), the speed, and as its last line one JSON object with the same figures.
+won), seat 0's strokes less the other seats' mean on the same holes (with its 95%
+interval: how a bot fares against a table of others), the speed, and as its last
+line one JSON object with the same figures.
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ class SimResult:
     scores: tuple[tuple[int, ...], ...]
 
     @property
+    def first_less_rest(self) -> tuple[float, float]:
+        """Seat 0's strokes less the other seats' mean, hole by hole: mean and half-width."""
+        rest = self.players - 1
+        return mean_ci95([row[0] - sum(row[1:]) / rest for row in self.scores])
+
+    @property
     def holes_per_second(self) -> float:
         """How many holes the simulation played per second."""
         return self.holes / self.seconds if self.seconds > 0 else math.inf
@@ -57,6 +65,7 @@ class SimResult:
             "mean_scores": [round(mean, 3) for mean in self.mean_scores],
             "ci95": [round(half, 3) for half in self.ci95],
             "wins": list(self.wins),
+            "first_less_rest": [round(figure, 3) for figure in self.first_less_rest],
         }
 
 
@@ -171,6 +180,8 @@ def format_table(result: SimResult) -> str:
             f"{seat:>4}  {result.bots[seat]:<7}  {result.mean_scores[seat]:>12.2f}"
             f"  {'±':>2}{result.ci95[seat]:>6.2f}  {result.wins[seat]:>7.1f}"
         )
+    difference, half = result.first_less_rest
+    lines.append(f"seat 0 less the others' mean: {difference:+.2f} ± {half:.2f} strokes/hole")
     lines.append(f"{result.holes_per_second:.1f} holes per second ({result.seconds:.2f} s)")
     return "\n".join(lines)
 

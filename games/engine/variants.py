@@ -88,6 +88,10 @@ class Variant:
     ranks: Mapping[Card, Card] = field(default_factory=dict, compare=False, repr=False)
     #: The house rules in force (none: the game as RULES.md tells it).
     house_rules: tuple[HouseRule, ...] = ()
+    #: The master bot's weights, in the order of `bots.MASTER_FEATURES`, as printed by
+    #: `python -m games.engine.train` (None: the master plays as expert). House rules
+    #: keep their game's.
+    master_weights: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
 
     @property
     def size(self) -> int:
@@ -306,6 +310,20 @@ VARIANTS: dict[str, Variant] = {
             last_turns_after_out=True,
             values=_PLAY_NINE_VALUES,
             ranks=_PLAY_NINE_VALUES,
+            master_weights=(
+                0.783,
+                0.672,
+                0.350,
+                -0.964,
+                -0.855,
+                -0.137,
+                0.872,
+                0.526,
+                1.668,
+                -0.141,
+                0.141,
+                0.083,
+            ),
         ),
         Variant(
             key="golf-6",
@@ -322,6 +340,20 @@ VARIANTS: dict[str, Variant] = {
             more_decks_from=4,
             values=_golf_values,
             ranks=_golf_ranks,
+            master_weights=(
+                0.958,
+                0.852,
+                0.725,
+                -0.677,
+                -1.328,
+                -1.157,
+                -1.133,
+                0.024,
+                0.152,
+                -4.035,
+                0.014,
+                0.231,
+            ),
         ),
         Variant(
             key="golf-4",
@@ -338,6 +370,20 @@ VARIANTS: dict[str, Variant] = {
             more_decks_from=4,
             values=_golf_values,
             ranks=_golf_ranks,
+            master_weights=(
+                0.613,
+                0.605,
+                0.000,
+                -0.779,
+                -1.074,
+                0.000,
+                0.002,
+                0.268,
+                0.000,
+                -2.257,
+                -0.170,
+                0.119,
+            ),
         ),
         Variant(
             key="golf-9",
@@ -354,6 +400,20 @@ VARIANTS: dict[str, Variant] = {
             more_decks_from=4,
             values=_golf_values,
             ranks=_golf_ranks,
+            master_weights=(
+                0.905,
+                0.824,
+                0.543,
+                -0.541,
+                -1.045,
+                -0.538,
+                0.189,
+                0.419,
+                1.918,
+                -2.701,
+                0.113,
+                0.116,
+            ),
         ),
         Variant(
             key="golf-9-3deck",
@@ -372,6 +432,20 @@ VARIANTS: dict[str, Variant] = {
             jokers_per_deck=2,
             values=_three_deck_values,
             ranks=dict(STANDARD_RANK),
+            master_weights=(
+                0.966,
+                0.938,
+                0.611,
+                -1.555,
+                -2.059,
+                -1.030,
+                -1.221,
+                -1.485,
+                0.770,
+                -5.372,
+                -0.124,
+                0.109,
+            ),
         ),
     )
 }
