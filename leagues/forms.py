@@ -112,6 +112,7 @@ class LeagueForm(forms.ModelForm):
             "bye_points",
             "bye_fixed_points",
             "substitute_counts",
+            "stand_in_level",
         ):
             self.fields[name].required = False
 
@@ -133,6 +134,9 @@ class LeagueForm(forms.ModelForm):
 
     def clean_substitute_counts(self) -> str:
         return self._or_default("substitute_counts")
+
+    def clean_stand_in_level(self) -> str:
+        return self._or_default("stand_in_level")
 
     def clean_night_points(self) -> str:
         return self.cleaned_data.get("night_points") or League.NightPoints.PLACE

@@ -125,6 +125,10 @@ class League(PlaysByRules, models.Model):
         SUBSTITUTE = "substitute", "For the substitute"
         TABLE = "table", "Only for the table (places, not standings)"
 
+    class StandIn(models.TextChoices):
+        EXPERT = "expert", "Expert"
+        MASTER = "master", "Master (the strongest)"
+
     class NightPoints(models.TextChoices):
         PLACE = "place", "By place at the table"
         MATCHPOINTS = "matchpoints", "By duplicate matchpoint percentage, ranked across the night"
@@ -198,8 +202,15 @@ class League(PlaysByRules, models.Model):
     stand_in_counts = models.BooleanField(
         default=True,
         verbose_name="a result finished by the bot counts",
-        help_text="When a member leaves a live table mid-match the expert bot plays their "
-        "seat out; if this is off, that match earns them nothing.",
+        help_text="When a member leaves a live table mid-match the league's stand-in bot "
+        "plays their seat out; if this is off, that match earns them nothing.",
+    )
+    stand_in_level = models.CharField(
+        max_length=10,
+        choices=StandIn.choices,
+        default=StandIn.EXPERT,
+        verbose_name="the bot that plays out a member's seat",
+        help_text="When a member leaves a live table mid-match.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

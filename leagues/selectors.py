@@ -345,10 +345,11 @@ def absence_rule(league: League) -> str:
         League.SubstituteCounts.TABLE: "A substitute's result counts only for the table: "
         "its places stand, the standings leave it out.",
     }[league.substitute_counts]
+    bot = f"the {league.stand_in_level} bot"
     stand_in = "A member who leaves a live table mid-match has their seat played out by " + (
-        "the expert bot, and the result counts for them."
+        f"{bot}, and the result counts for them."
         if league.stand_in_counts
-        else "the expert bot; that result earns them nothing."
+        else f"{bot}; that result earns them nothing."
     )
     return f"{away} {bye} {substitute} {stand_in}"
 

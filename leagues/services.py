@@ -44,10 +44,6 @@ from .models import (
     Substitute,
 )
 
-#: The bot that plays out the seat of a member who leaves a live league table.
-STAND_IN_LEVEL = "expert"
-
-
 #: The league's settings for nights missed and seats played by someone else.
 LEAGUE_RULES = (
     "absence_points",
@@ -57,6 +53,7 @@ LEAGUE_RULES = (
     "bye_fixed_points",
     "substitute_counts",
     "stand_in_counts",
+    "stand_in_level",
 )
 
 
@@ -155,7 +152,8 @@ def create_league(
     `house_rules` (keys of its game's house rules).
 
     `rules` are the league's other settings by field name: what absences and byes earn,
-    whom a substitute's result counts for, whether a seat the bot finished counts.
+    whom a substitute's result counts for, which bot finishes a member's seat and
+    whether that result counts.
     """
     _require_organiser(by, club)
     unknown = set(rules) - set(LEAGUE_RULES)
@@ -479,6 +477,7 @@ def _create_live_table(
     house_rules: Sequence[str],
     players: Sequence[Player],
     seed: int,
+    stand_in_level: str,
 ):
     """A live table through live play's own service (the only door to a live table)."""
     try:
@@ -491,8 +490,8 @@ def _create_live_table(
             is_public=False,
             deal_seed=seed,
             seats_assigned=True,
-            # A member who leaves mid-match has their seat played out by the best bot.
-            stand_in_level=STAND_IN_LEVEL,
+            # A member who leaves mid-match has their seat played out by the league's bot.
+            stand_in_level=stand_in_level,
         )
     except ValueError as error:  # live play's refusals are sentences for the organiser
         raise SeatingError(str(error)) from error
@@ -633,6 +632,7 @@ def seat_night(
                 house_rules=league.house_rules,
                 players=table_players,
                 seed=seed,
+                stand_in_level=league.stand_in_level,
             )
         else:
             table = scorecards.open_hand_table(

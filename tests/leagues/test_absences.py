@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services as game_services
+from games.engine.bots import BOT_LEVELS
 from games.models import Scorecard, Seat, Table
 from leagues import services
 from leagues.models import Absence, League, Substitute
@@ -283,12 +284,12 @@ def _play_out(table: Table) -> None:
     act_until_finished(table, timezone.now() + timedelta(days=1))
 
 
-@pytest.mark.parametrize("counts", [True, False])
-def test_a_member_who_leaves_a_live_league_table_is_played_out_by_the_expert(counts):
+@pytest.mark.parametrize(("counts", "level"), [(True, "expert"), (False, "master")])
+def test_a_member_who_leaves_a_live_league_table_is_played_out_by_the_league_s_bot(counts, level):
     ann, bea = _people("Ann", "Bea")
     organiser = make_player("olive")
     league = make_league(make_club(organiser=organiser, members=[ann, bea]), points=POINTS)
-    _set(league, stand_in_counts=counts)
+    _set(league, stand_in_counts=counts, stand_in_level=level)
     season = make_season(league)
     night = make_night(season)
     night.players.set([ann, bea])
@@ -298,7 +299,7 @@ def test_a_member_who_leaves_a_live_league_table_is_played_out_by_the_expert(cou
     table = night_table.table
     game_services.start_match(table=table, by=organiser)
     game_services.leave_match(table=table, player=ann)
-    assert Seat.objects.get(table=table, player=ann).bot_level == "expert"
+    assert Seat.objects.get(table=table, player=ann).bot_level == level
     _play_out(table)
     cards = {card.player: card for card in Scorecard.objects.filter(table=table)}
     rows = {row.player: (row.matches, row.points) for row in season_standings(season)}
@@ -311,6 +312,7 @@ def test_a_member_who_leaves_a_live_league_table_is_played_out_by_the_expert(cou
         expected[ann] = (1, ann_points)
     assert rows == expected
     assert ("the result counts for them" in absence_rule(league)) is counts
+    assert f"played out by the {level} bot" in absence_rule(league)
 
 
 # --- Pages ------------------------------------------------------------------------------
@@ -385,3 +387,26 @@ def test_the_substitutes_page_says_whom_the_result_counts_for(substitute_night):
     _set(league, substitute_counts=League.SubstituteCounts.SUBSTITUTE)
     (line,) = player_record(league, eve).matches
     assert (line.points, line.counts_for) == (6, "")
+
+
+def test_every_stand_in_a_league_offers_is_a_bot_level():
+    assert set(League.StandIn.values) <= set(BOT_LEVELS)
+
+
+def test_an_organiser_chooses_the_stand_in_bot_and_nonsense_is_refused(client):
+    organiser = make_player("olive")
+    club = make_club(organiser=organiser)
+    client.force_login(organiser)
+    url = reverse("leagues:league_create", args=[club.slug])
+    form = {"name": "Tuesday", "variant": "play-nine", "points_per_place": "6,4,2,0"}
+    response = client.post(url, {**form, "stand_in_level": "random"})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not club.leagues.exists()
+    client.post(url, form)
+    assert club.leagues.get().stand_in_level == League.StandIn.EXPERT  # left out: the default
+    club.leagues.all().delete()
+    client.post(url, {**form, "stand_in_level": "master"})
+    league = club.leagues.get()
+    assert league.stand_in_level == League.StandIn.MASTER
+    assert "played out by the master bot" in absence_rule(league)
