@@ -8,8 +8,9 @@ Prints, in one run: holes per second of 4-player Play Nine between random bots w
 the real engine and with the naive reference engine of the tests (the same rules, a
 mutable state whose every list is copied before each action), measured in turns on
 the same holes, and the median of their ratios; score_layout calls per second; the
-expert's median and 95th percentile decision time; and the strength of expert and
-greedy against weaker seats. Speeds are in seconds of this process's CPU time, so
+expert's and the master's median and 95th percentile decision time; the strength of
+expert and greedy against weaker seats; and, in every game, one master's strokes less
+three experts' mean at the same table. Speeds are in seconds of this process's CPU time, so
 that other work on the machine sways them less.
 Each figure is followed by PASS or FAIL against its aim.
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games import engine  # noqa: E402
-from games.engine import apply_action, new_hole, score_layout  # noqa: E402
+from games.engine import VARIANTS, apply_action, new_hole, score_layout  # noqa: E402
 from games.engine.bots import choose_action  # noqa: E402
 from games.engine.hole import OVER, TEE_OFF  # noqa: E402
 from games.engine.simulate import mean_ci95, simulate  # noqa: E402
@@ -35,6 +36,8 @@ from tests.engine import reference  # noqa: E402
 SPEEDUP_AIM = 3.0
 SCORE_LAYOUT_AIM = 200_000
 EXPERT_MEDIAN_AIM_MS = 20.0
+MASTER_P95_AIM_MS = 250.0
+MASTER_LEAD_AIM = -0.5  # Play Nine: the master's edge over a table of experts
 
 
 def random_holes_per_second(holes: int, rules=engine, seed: int = 1) -> float:
@@ -73,19 +76,21 @@ def score_layout_per_second(calls: int, seed: int = 1) -> float:
     return calls / (time.process_time() - started)
 
 
-def expert_decision_times(holes: int, seed: int = 1) -> list[float]:
-    """Milliseconds per expert decision, seat 0 of 4-player Play Nine against greedy."""
+def decision_times(
+    level: str, holes: int, seed: int = 1, variant: str = "play-nine"
+) -> list[float]:
+    """Milliseconds per decision of `level`, seat 0 of a 4-player game against greedy."""
     rng = random.Random(seed)
     times = []
-    levels = ["expert", "greedy", "greedy", "greedy"]
+    levels = [level, "greedy", "greedy", "greedy"]
     for hole in range(holes):
-        state = new_hole("play-nine", 4, seed=rng.getrandbits(63), dealer=hole % 4)
+        state = new_hole(variant, 4, seed=rng.getrandbits(63), dealer=hole % 4)
         while state.phase != OVER:
             seat = state.teed_off.index(False) if state.phase == TEE_OFF else state.turn
-            started = time.perf_counter()
+            started = time.process_time()
             action = choose_action(state, seat, levels[seat], rng)
             if seat == 0:
-                times.append(1000 * (time.perf_counter() - started))
+                times.append(1000 * (time.process_time() - started))
             state = apply_action(state, seat, action)
     return times
 
@@ -128,7 +133,7 @@ def main() -> int:
     if args.speed:
         return 0
 
-    times = sorted(expert_decision_times(20 if args.quick else 100))
+    times = sorted(decision_times("expert", 20 if args.quick else 100))
     median = statistics.median(times)
     p95 = times[int(0.95 * (len(times) - 1))]
     print(
@@ -136,6 +141,15 @@ def main() -> int:
         f"decisions (aim median < {EXPERT_MEDIAN_AIM_MS:.0f} ms) "
         f"{verdict(median < EXPERT_MEDIAN_AIM_MS)}"
     )
+    for variant in sorted(VARIANTS):
+        times = sorted(decision_times("master", 5 if args.quick else 30, variant=variant))
+        median = statistics.median(times)
+        p95 = times[int(0.95 * (len(times) - 1))]
+        print(
+            f"master decision, {variant}: median {median:.2f} ms, p95 {p95:.2f} ms over "
+            f"{len(times)} decisions (aim p95 <= {MASTER_P95_AIM_MS:.0f} ms) "
+            f"{verdict(p95 <= MASTER_P95_AIM_MS)}"
+        )
 
     for bots, strong, weak in (
         ("expert,greedy,greedy,greedy", "expert", "greedy"),
@@ -146,6 +160,18 @@ def main() -> int:
             f"strength {strong} vs {weak}, {strength_holes} holes: {strong} {first:.2f} "
             f"± {first_ci:.2f}, {weak} seats {rest:.2f} ± {rest_ci:.2f} strokes/hole "
             f"(aim: separate 95% intervals) {verdict(passed)}"
+        )
+
+    for variant in sorted(VARIANTS):
+        result = simulate(variant, 4, strength_holes, "master,expert,expert,expert", seed=1)
+        lead, half = result.first_less_rest
+        if variant == "play-nine":
+            aim, passed = f"<= {MASTER_LEAD_AIM} at 95%", lead + half <= MASTER_LEAD_AIM
+        else:
+            aim, passed = "level or better", lead - half <= 0
+        print(
+            f"master vs experts, {variant}, {strength_holes} holes: master less the experts' "
+            f"mean {lead:+.2f} ± {half:.2f} strokes/hole (aim {aim}) {verdict(passed)}"
         )
     return 0
 
