@@ -24,6 +24,7 @@ from .hole import (
     TEE_OFF,
     Action,
     HoleState,
+    holding_actions,
     legal_actions,
     view,
 )
@@ -557,18 +558,10 @@ class Judge:
 
     def best(self, card: Card, source: str | None) -> tuple[float, Action]:
         """The best use of `card` (drawn from `source`) and its judged outcome."""
-        rules = self.scene.rules
-        mine = self.scene.layouts[self.scene.me]
-        uses: list[Action] = [{"type": "replace", "position": p} for p in range(len(mine))]
-        if source == "pile":
-            if rules.can_flip:
-                uses.extend(
-                    {"type": "flip", "position": p} for p, c in enumerate(mine) if c is None
-                )
-            if rules.may_discard(mine.count(None)):
-                uses.append({"type": "discard"})
-        judged = [(self.outcome(card, use), use) for use in uses]
-        return min(judged, key=lambda item: item[0])
+        face_up = tuple(known is not None for known in self.scene.layouts[self.scene.me])
+        uses = holding_actions(self.scene.rules.key, source == "pile", face_up)
+        value, use = min(((self.outcome(card, use), use) for use in uses), key=lambda item: item[0])
+        return value, dict(use)  # the engine's own, shared: the caller gets a copy
 
     def outcome(self, card: Card, action: Action) -> float:
         """What the seat is judged to score, less the others' mean, after this use."""
