@@ -240,13 +240,12 @@ def legal_actions(state: HoleState, seat: int) -> list[Action]:
     # and which of the seat's cards are face up, so each such list is made once and
     # handed out as fresh copies the caller may change.
     from_pile = state.held_from == "pile"
-    return list(map(dict.copy, holding_actions(state.variant, from_pile, state.face_up[seat])))
+    return list(map(dict.copy, _HOLDING[state.variant][from_pile][state.face_up[seat]]))
 
 
 def holding_actions(variant: str, from_pile: bool, face_up: tuple[bool, ...]) -> tuple[Action, ...]:
-    """The uses of a drawn card, by where it came from and which cards are face up.
-
-    Made once and shared: a caller that may change an action copies it first.
+    """The uses of a drawn card, by where it came from and which cards are face up:
+    those `legal_actions` copies out. Made once and shared: copy one before changing it.
     """
     return _HOLDING[variant][from_pile][face_up]
 
