@@ -160,14 +160,16 @@ def main() -> int:
         )
 
     for variant in sorted(VARIANTS):
-        result = simulate(variant, 4, strength_holes, "master,expert,expert,expert", seed=1)
+        # Play Nine's aim is over 2000 holes; the other games' (slower) over a quarter.
+        holes = strength_holes if variant == "play-nine" else strength_holes // 4
+        result = simulate(variant, 4, holes, "master,expert,expert,expert", seed=1)
         lead, half = result.first_less_rest
         if variant == "play-nine":
             aim, passed = f"<= {MASTER_LEAD_AIM} at 95%", lead + half <= MASTER_LEAD_AIM
         else:
             aim, passed = "level or better", lead - half <= 0
         print(
-            f"master vs experts, {variant}, {strength_holes} holes: master less the experts' "
+            f"master vs experts, {variant}, {holes} holes: master less the experts' "
             f"mean {lead:+.2f} ± {half:.2f} strokes/hole (aim {aim}) {verdict(passed)}"
         )
     return 0
