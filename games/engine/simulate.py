@@ -89,17 +89,22 @@ def play_hole(
     for _ in range(MAX_ACTIONS):
         if state.phase == OVER:
             return state
-        if state.phase == TEE_OFF:
-            # Tee off in seat order from the dealer's left; a bot is asked only once.
-            seat = next(
-                (dealer + offset) % players
-                for offset in range(1, players + 1)
-                if not state.teed_off[(dealer + offset) % players]
-            )
-        else:
-            seat = state.turn
+        seat = seat_to_ask(state, dealer)
         state = apply_action(state, seat, choose_action(state, seat, bots[seat], rng))
     raise RuntimeError(f"A hole of {variant} did not end within {MAX_ACTIONS} actions.")
+
+
+def seat_to_ask(state: HoleState, dealer: int) -> int:
+    """The seat a bot decides for next: at the tee off, the first from the dealer's left
+    not yet teed off (each bot is asked once); then the seat whose turn it is."""
+    if state.phase != TEE_OFF:
+        return state.turn
+    players = len(state.teed_off)
+    return next(
+        (dealer + offset) % players
+        for offset in range(1, players + 1)
+        if not state.teed_off[(dealer + offset) % players]
+    )
 
 
 def simulate(

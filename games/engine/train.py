@@ -8,8 +8,8 @@ played out to the end of the hole by experts, on the same cards and the same dic
 The difference between the two outcomes (what the seat scored less the others' mean)
 is fitted by least squares on the difference between the two uses' `Judge.features`:
 what a feature is worth is learned from what the same choice came to either way,
-never from what the expert happened to prefer. Prints the weights as a line for
-the game's `Variant` in `variants.py`.
+never from what the expert happened to prefer. Prints the weights as they go in the
+game's `Variant` in `variants.py`.
 """
 
 from __future__ import annotations
@@ -21,30 +21,13 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 
 from .bots import GREEDY, MASTER_FEATURES, Estimator, Judge, Scene, _options, choose_action
-from .hole import OVER, PLAY, TEE_OFF, HoleState, apply_action, new_hole, view
+from .evaluate import play_out
+from .hole import OVER, PLAY, apply_action, new_hole, view
+from .simulate import seat_to_ask
 
 PLAYERS = 4
 SAMPLED = 0.3  # the share of holding decisions played out both ways
 RIVALS = 8  # the alternative is one of greedy's best this many
-
-
-def _to_act(state: HoleState, dealer: int) -> int:
-    if state.phase != TEE_OFF:
-        return state.turn
-    players = len(state.teed_off)
-    return next(
-        (dealer + offset) % players
-        for offset in range(1, players + 1)
-        if not state.teed_off[(dealer + offset) % players]
-    )
-
-
-def _play_out(state: HoleState, dealer: int, seed: int) -> list[int]:
-    dice = [random.Random(seed + seat) for seat in range(len(state.teed_off))]
-    while state.phase != OVER:
-        seat = _to_act(state, dealer)
-        state = apply_action(state, seat, choose_action(state, seat, "expert", dice[seat]))
-    return state.scores
 
 
 def _relative(scores: Sequence[int], seat: int) -> float:
@@ -59,7 +42,7 @@ def samples(variant: str, seed: int) -> list[tuple[list[float], float]]:
     state = new_hole(variant, PLAYERS, seed=seed, dealer=dealer)
     found = []
     while state.phase != OVER:
-        seat = _to_act(state, dealer)
+        seat = seat_to_ask(state, dealer)
         action = choose_action(state, seat, "expert", rng)
         if state.phase == PLAY and state.holding == seat and rng.random() < SAMPLED:
             scene = Scene.from_view(view(state, seat))
@@ -70,14 +53,14 @@ def samples(variant: str, seed: int) -> list[tuple[list[float], float]]:
             if rivals:
                 rival = rng.choice(rivals)
                 dice = rng.getrandbits(30)
-                ours = _play_out(apply_action(state, seat, action), dealer, dice)
-                theirs = _play_out(apply_action(state, seat, rival), dealer, dice)
+                ours = play_out(apply_action(state, seat, action), random.Random(dice), "expert")
+                theirs = play_out(apply_action(state, seat, rival), random.Random(dice), "expert")
                 judge = Judge(scene, (0.0,) * len(MASTER_FEATURES))
                 mine, other = judge.features(scene.held, action), judge.features(scene.held, rival)
                 found.append(
                     (
                         [a - b for a, b in zip(mine, other, strict=True)],
-                        _relative(ours, seat) - _relative(theirs, seat),
+                        _relative(ours.scores, seat) - _relative(theirs.scores, seat),
                     )
                 )
         state = apply_action(state, seat, action)

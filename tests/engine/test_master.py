@@ -8,7 +8,14 @@ import random
 import pytest
 
 from games.engine import VARIANTS, apply_action, view, with_house_rules
-from games.engine.bots import MASTER_FEATURES, Judge, Scene, choose_action, master_action
+from games.engine.bots import (
+    MASTER_FEATURES,
+    Judge,
+    Scene,
+    _expert_action,
+    choose_action,
+    master_action,
+)
 from games.engine.train import least_squares, samples
 
 from .helpers import dealt, tee_off_all
@@ -69,6 +76,17 @@ def test_the_master_takes_the_use_its_weights_judge_best():
     rules = dataclasses.replace(scene.rules, master_weights=only_down)
     chosen = master_action(dataclasses.replace(scene, rules=rules), random.Random(1))
     assert chosen["type"] in ("flip", "replace") and chosen.get("position", 0) >= 2
+
+
+def test_a_game_without_master_weights_is_played_as_the_expert_plays_it():
+    state = tee_off_all(dealt("play-nine", 2, [MINE, THEIRS], 11, draw=[7], dealer=1))
+    scenes = [Scene.from_view(view(state, 0))]
+    state = apply_action(state, 0, {"type": "draw", "source": "pile"})
+    scenes.append(Scene.from_view(view(state, 0)))
+    for scene in scenes:
+        unweighted = dataclasses.replace(scene.rules, master_weights=None)
+        master = master_action(dataclasses.replace(scene, rules=unweighted), random.Random(1))
+        assert master == _expert_action(scene, random.Random(1))
 
 
 def test_the_master_takes_a_discard_only_when_its_best_use_beats_a_blind_draw():
