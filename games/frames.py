@@ -60,6 +60,9 @@ class Version:
     #: Frames rendered ahead for this process's viewers (`ahead`), by player, and when.
     foreseen: dict[int, dict[str, str]] = dataclasses.field(default_factory=dict)
     foreseen_at: float = 0.0
+    #: Whether its frames count seconds down (a turn timer, the next deal): such frames
+    #: rendered ahead go stale (`FORESIGHT`); others hold for as long as the version.
+    counts_down: bool = False
 
     @property
     def number(self) -> int:
@@ -132,6 +135,7 @@ def _render(version: Version, user, alert: str) -> dict[str, str]:
     data = version.data
     context = presenters.table_context(data.table, user, data, _course_html)
     context.update(oob=True, alert=alert)
+    version.counts_down = context["countdown"] is not None
     parts = {}
     for name in live.PARTS:
         render = lambda name=name: live.render(name, context)  # noqa: E731
@@ -216,7 +220,9 @@ def chat_frame(table_id: int, user, *, oob: bool = True) -> str:
 # is not written is never announced, and what was rendered of it is dropped. A deal's
 # hole gets its id only once written: its news is rendered ahead without it.
 
-#: How long frames rendered ahead may be sent for (their countdowns count whole seconds).
+#: How long frames rendered ahead may be sent for when they show a countdown (it counts
+#: whole seconds). Frames without one hold however late their news comes: rendering
+#: them again for a busy server's late news would only make it busier.
 FORESIGHT = 0.5
 
 #: The players watching each table from this process, with their connections' count.
@@ -340,7 +346,7 @@ async def live_parts(
                 kept = await database_sync_to_async(_read)(table_id, version)
         if not lock.locked():
             locks.pop(table_id, None)
-    if not alert and time.monotonic() - kept.foreseen_at < FORESIGHT:
+    if not alert and (not kept.counts_down or time.monotonic() - kept.foreseen_at < FORESIGHT):
         foreseen = kept.foreseen.get(getattr(user, "pk", None))
         if foreseen is not None:
             return foreseen

@@ -76,6 +76,7 @@ class Server:
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
+        self.profiler: subprocess.Popen | None = None
         cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
         cmd.append("tests.bench.bench_asgi:application")
         log_path = ROOT / "var" / f"bench-daphne-{self.port}.log"
@@ -104,6 +105,8 @@ class Server:
         return float("nan")
 
     def stop(self) -> None:
+        if self.profiler is not None:  # let it write its samples first
+            self.profiler.wait(timeout=60)
         self.process.terminate()
         self.process.wait(timeout=15)
 
@@ -229,8 +232,20 @@ async def run_baseline(kind: str, servers: list[Server], tables: int, seconds: f
 
 
 async def cpu_when(servers: list[Server], at: float) -> list[float]:
-    """The servers' CPU seconds at `at` (time.perf_counter)."""
+    """The servers' CPU seconds at `at` (time.perf_counter); with --profile, py-spy
+    starts sampling each server then (only the Python thread holding the GIL counts, so
+    the profile shows where the server's CPU goes, not where it waits)."""
     await asyncio.sleep(max(0.0, at - time.perf_counter()))
+    # Set by --profile (in the environment: the scenarios import this module anew).
+    profile, seconds = os.environ.get("BENCH_PROFILE"), os.environ.get("BENCH_SECONDS", "15")
+    if profile:
+        for s in servers:
+            out = Path(profile) / f"server-{s.port}.txt"
+            cmd = ["py-spy", "record", "--gil", "--nonblocking", "-r", "250", "-f", "raw"]
+            cmd += ["-d", str(int(float(seconds))), "-p", str(s.process.pid), "-o", str(out)]
+            exe = Path(sys.executable).parent / "py-spy"
+            cmd[0] = str(exe) if exe.exists() else cmd[0]
+            s.profiler = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     return [s.cpu_seconds() for s in servers]
 
 
@@ -336,7 +351,15 @@ def main() -> None:
     )
     parser.add_argument("--steps", default="25,50,75,100,150,200,300,400,600")
     parser.add_argument("--limit", type=float, default=100.0, help="p99 limit in ms")
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="sample each server's timed seconds with py-spy into DIR (collapsed stacks)",
+    )
     args = parser.parse_args()
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+        os.environ.update(BENCH_PROFILE=args.profile, BENCH_SECONDS=str(args.seconds))
     prepare_database()
     print(HEADER)
     if args.search:

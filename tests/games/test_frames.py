@@ -477,3 +477,50 @@ def test_a_move_written_after_its_viewers_loop_stopped_renders_nothing_ahead():
     held = frames.Holding(snapshot, loop)
     held.ahead(plays.Step(snapshot, snapshot, news={"move": {}}))  # no error, nothing scheduled
     assert table.pk not in frames._foreseen
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("turn_timer", [0, 30])
+async def test_frames_rendered_ahead_go_stale_only_when_they_count_seconds_down(
+    monkeypatch, turn_timer
+):
+    """A busy server's news may come late: frames rendered ahead are sent however late
+    it comes, unless they show a countdown, which is rendered again."""
+
+    def seat_and_step() -> plays.Step:
+        ana, ben = make_player("ana"), make_player("ben")
+        table = services.create_table(
+            host=ana, variant="play-nine", seat_count=2, players=[ana, ben], turn_timer=turn_timer
+        )
+        services.start_match(table=table, by=ana)
+        people = {0: ana, 1: ben}
+        snapshot = frames._read(table.pk).data.snapshot
+        db_table, hole, state = current(table.pk)
+        seat = next_actor(state)
+        position = hole.seat_positions[seat]
+        action = quick_action(state, seat)
+        return people, plays.play(snapshot, position, action, at=timezone.now())
+
+    frames.forget()
+    people, step = await database_sync_to_async(seat_and_step)()
+    table_id = step.before.table.pk
+    ana = people[0]
+    renders = []
+    real_render = frames._render
+
+    def render(version, user, alert):
+        renders.append(version.number)
+        return real_render(version, user, alert)
+
+    monkeypatch.setattr(frames, "_render", render)
+    frames.watch(table_id, ana)
+    try:
+        frames.ahead(table_id, step)
+        assert renders == [step.after.table.version]
+        monkeypatch.setattr(frames, "FORESIGHT", -1.0)  # every news comes too late
+        version = step.after.table.version
+        parts = await frames.live_parts(table_id, ana, version=version, news=step.news)
+        assert f'data-version="{version}"' in parts["status"]
+        assert len(renders) == (2 if turn_timer else 1)
+    finally:
+        frames.unwatch(table_id, ana)
