@@ -398,12 +398,9 @@ class TableConsumer(LiveConsumer):
             with contextlib.suppress(*LOST):
                 await database_sync_to_async(store.discard_broken_connections)()
             return False
-        # Only the parts that changed since this connection's last frame: the scorecard,
-        # a third of a frame, stays as it is through a hole, and so does the keyboard's
-        # place on it. The alert is always sent, as a page's own requests swap it too.
-        html = "".join(
-            part for name, part in parts.items() if name == "alert" or self.shown.get(name) != part
-        )
+        # Only what changed since this connection's last frame: the scorecard stays as it
+        # is through a hole, and of the board mostly a course and the piles change.
+        html = live.changed(self.shown, parts)
         self.shown = parts
         if chat:  # the chat panel too, in the same frame
             html += await database_sync_to_async(frames.chat_frame)(self.table_id, self.user)

@@ -42,15 +42,70 @@ def environment(**options) -> Environment:
 _templates: dict[str, Template] = {}
 
 
-def render(part: str, context: dict) -> SafeString:
-    """One live part of the table for `context` (see `selectors.table_context`)."""
-    template = _templates.get(part)
+def _template(name: str) -> Template:
+    template = _templates.get(name)
     if template is None:
         env = engines["jinja2"].env
-        template = env.get_template(f"games/live/{part}.html")
+        template = env.get_template(f"games/live/{name}.html")
         if not env.auto_reload:  # Jinja2's own lookup costs as much as a small render.
-            _templates[part] = template
-    return mark_safe(template.render(context))
+            _templates[name] = template
+    return template
+
+
+def render(part: str, context: dict) -> SafeString:
+    """One live part of the table for `context` (see `selectors.table_context`)."""
+    if part == "board" and context.get("hole") is not None:
+        return render_board(context)
+    return mark_safe(_template(part).render(context))
+
+
+class Board(SafeString):
+    """The board of a hole in play, with the pieces a frame may carry alone.
+
+    `pieces`: each course and the piles by id, exactly as the board holds them;
+    `frame`: the board with each piece left as a mark of its id. Two boards of one
+    frame hold the same pieces in the same places, so a viewer who holds one is
+    brought to the other by swapping the pieces that differ (`changed`).
+    """
+
+    pieces: dict[str, str]
+    frame: str
+
+
+def render_board(context: dict) -> Board:
+    """The board of a hole in play, with its pieces (see `Board`)."""
+    courses = context["courses"]
+    rules, controls = context["rules"], context["controls"]
+    version, phase = context["table"].version, context["view"]["phase"]
+    for shown in courses:
+        if not shown.html:
+            shown.html = course(shown, rules, controls, version, phase)
+    piles = mark_safe(_template("piles").render(context))
+    board = Board(_template("board").render({**context, "piles": piles}))
+    board.pieces = {f"course-{c.position}": c.html for c in courses}
+    board.pieces["table-piles"] = piles
+    frame = str(board)
+    for key, piece in board.pieces.items():
+        frame = frame.replace(piece, f"\0{key}\0", 1)
+    board.frame = frame
+    return board
+
+
+def changed(shown: dict[str, str], parts: dict[str, str]) -> str:
+    """The HTML that brings a viewer who was last sent `shown` to `parts`: each part that
+    changed (the alert always, as a page's own requests swap it too), and of a board
+    whose frame holds, only the pieces that changed. htmx's socket swaps each top-level
+    element of a message by its id."""
+    html = []
+    for name, part in parts.items():
+        before = shown.get(name)
+        if name != "alert" and before == part:
+            continue
+        if isinstance(part, Board) and isinstance(before, Board) and part.frame == before.frame:
+            html.extend(p for key, p in part.pieces.items() if before.pieces.get(key) != p)
+        else:
+            html.append(part)
+    return "".join(html)
 
 
 def fragment(name: str, context: dict) -> SafeString:

@@ -103,7 +103,8 @@ async def test_two_players_play_a_full_hole_over_their_sockets(settings):
 
 async def test_a_frame_carries_only_the_parts_that_changed_for_its_viewer(settings):
     """Through a hole the scorecard stays as it is, so it is not sent again; at the
-    hole's end it changes and is. A new connection starts from every part."""
+    hole's end it changes and is. Of the board, a move carries the pieces that changed.
+    A new connection starts from every part."""
     settings.FAIRWAY_HOLE_PAUSE = 3600
     table, ana, ben = await two_players()
     ana_ws, first = await connect(ana, table.pk)
@@ -115,7 +116,12 @@ async def test_a_frame_carries_only_the_parts_that_changed_for_its_viewer(settin
     *during, last = frames_in_hole
     for frame in during:
         assert 'id="table-scorecard"' not in frame
-        assert all(f'id="{part}"' in frame for part in parts if part != "table-scorecard")
+        assert all(f'id="{part}"' in frame for part in parts if "board" not in part)
+    # Of the board, a move sends the courses and piles that changed, not the whole.
+    boards = sum('id="table-board"' in frame for frame in during)
+    assert boards < len(during) / 4
+    pieces = ('id="course-', 'id="table-piles"', 'id="table-board"')
+    assert all(any(piece in frame for piece in pieces) for frame in during)
     # The hole's end puts its strokes on the scorecard: that frame carries it.
     assert 'id="table-scorecard"' in last
     assert f"<strong>{hole.scores[0]}</strong>" in last

@@ -16,7 +16,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import announce, engine, frames, plays, services
+from games import announce, engine, frames, live, plays, services
 from games.autoplay import move_call
 from games.models import Scorecard
 from tests.factories import make_player
@@ -524,3 +524,46 @@ async def test_frames_rendered_ahead_go_stale_only_when_they_count_seconds_down(
         assert len(renders) == (2 if turn_timer else 1)
     finally:
         frames.unwatch(table_id, ana)
+
+
+def test_a_frame_carries_the_pieces_of_the_board_that_changed_and_they_make_the_new_board():
+    """Through a hole the board's frame holds (who sits where, the banner, the buttons
+    below the felt): a frame then carries only the courses and piles that changed, and
+    swapping them by id into the board the viewer holds gives exactly the new board."""
+    table, people = _table_with_a_bot()
+    viewers = [people[0], people[1], make_player("cy")]
+    held: dict[int, dict] = {}
+    sent = whole = pieces_only = 0
+    for _ in range(300):
+        frames.forget()
+        version = frames._read(table.pk)
+        for viewer in viewers:
+            parts = frames._render(version, viewer, "")
+            before = held.get(viewer.pk)
+            held[viewer.pk] = parts
+            if before is None:
+                continue
+            html = live.changed(before, parts)
+            board = parts["board"]
+            if 'id="table-board"' in html:
+                assert board.frame != before["board"].frame
+                continue
+            swapped = [key for key, piece in board.pieces.items() if piece in html]
+            made = str(before["board"])
+            for key in swapped:
+                made = made.replace(before["board"].pieces[key], board.pieces[key])
+            assert made == board
+            # Nothing else of the board: the other parts that changed, and the pieces.
+            others = [
+                p for n, p in parts.items() if n != "board" and (n == "alert" or before[n] != p)
+            ]
+            assert len(html) == sum(map(len, others)) + sum(len(board.pieces[k]) for k in swapped)
+            sent += len(html)
+            whole += sum(map(len, others)) + len(board)
+            pieces_only += 1
+        if _next_move(table, people).hole_over:
+            break
+    else:
+        pytest.fail("the hole did not end")
+    assert pieces_only > 20
+    assert sent < whole * 0.7  # what the pieces are for
