@@ -27,7 +27,8 @@ from django.utils import timezone
 
 from . import services, store
 from .models import Table
-from .selectors import pending
+from .plays import pending
+from .selectors import current_hole
 
 logger = logging.getLogger(__name__)
 
@@ -228,7 +229,7 @@ def play_out(*, table_id: int, limit: int = 100_000) -> Table:
     far = timezone.now() + timedelta(days=365)
     for _ in range(limit):
         table = Table.objects.get(pk=table_id)
-        if pending(table) is None:
+        if pending(table, current_hole(table), table.seats.all()) is None:
             return table
         services.act_for_table(table_id=table_id, version=table.version, now=far)
     raise services.GameError("The table did not settle.")

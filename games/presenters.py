@@ -20,13 +20,13 @@ from games import engine
 from .cards import Controls, Course, Slot
 from .cards import course as course_html
 from .models import Hole, Seat, Table
+from .plays import pending
 from .selectors import (
     TableData,
     chat_lines,
     chat_stamp,
     may_chat,
     may_moderate,
-    pending,
     table_data,
     viewer_seat,
 )
@@ -179,7 +179,7 @@ def countdown(
     Given as whole seconds left (not a clock time), so a page counts down from when it
     arrived and a client's wrong clock cannot matter.
     """
-    waiting = pending(table, hole, seats, state)
+    waiting = pending(table, hole, table.seats.all() if seats is None else seats, state)
     if waiting is None or waiting.kind == "bot":
         return None
     seconds = max(0, math.ceil((waiting.due - timezone.now()).total_seconds()))
