@@ -58,8 +58,13 @@ def test_a_bound_cursor_has_its_statement_prepared_and_django_sees_it():
     if connection.vendor != "postgresql":
         pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
     statement = "SELECT %s::int + 1 AS fairway_seam"
-    with connection.execute_wrapper(lambda execute, sql, *rest: seen.append(sql) or None):
-        seen: list[str] = []
+    seen: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
         for n in range(3):  # prepared from the second time (settings' prepare_threshold)
             with games_seams.bound_cursor(connection) as cursor:
                 cursor.execute(statement, [n])
