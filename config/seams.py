@@ -1,132 +1,75 @@
-"""Every use of another library's private names, in one place, each checked at start-up.
+"""Where the server leans on another library's internals: each seam, the reason in one
+sentence, and the upstream issue or missing API it stands for. Loading this module
+refuses versions these were not written for (`check`); `tests/test_seams.py` and
+`tests/test_channel_layer.py` fail for each one whose patch is taken away. Live play's
+own seams (asgiref, Django's cursors, channels' consumer loop) are in `games/seams.py`.
 
-Fairway leans on a few internals where the libraries offer no public way:
+daphne builds each WebSocket connection from its factory's `protocol` (Twisted's
+documented `Factory.protocol`); `use_websocket_protocol` points it at a subclass
+(daphne offers no setting for either change):
 
-- channels-redis's pub/sub layer (`PubSubChannelLayer`): a table's announcements reach
-  this process's own viewers at once, what is published while Redis answers goes
-  out in one pipeline (channels-redis publishes one message at a time, and under load
-  announcements queued behind each other for hundreds of milliseconds), and once Redis
-  answers again after an outage every connection is told that news may have been lost
-  (`RESUMED`);
-- daphne's `WebSocketProtocol.serverClose` (`allow_restart_codes`): close codes 1012
-  and 1013, so that htmx reconnects after a restart;
-- daphne's `WebSocketProtocol.onOpen` (`drop_slow_readers`): a client that stops
-  reading is dropped instead of Twisted buffering what it is sent without bound;
-- asgiref's thread-local naming the server's event loop (`server_loop`): a write on a
-  worker thread hands its announcement to the loop instead of waiting for it;
-- psycopg's server-binding cursor class as Django wraps it (`server_binding_cursor`):
-  the hot path's statements are prepared once per connection;
-- channels' consumer loop (`LiveConsumer`, `dispatch_all`): a connection reads its
-  messages with one task per source for its life, not new tasks for every message,
-  and does not close database connections on the database thread for every message.
+- `WebSocketProtocol.serverClose`: autobahn's `sendClose` refuses 1012 and 1013
+  (service restart, try again later), the codes after which htmx reconnects, so they
+  go out as a close frame of their own;
+- `WebSocketProtocol.onOpen`: Twisted buffers whatever is written to a connection
+  without bound however slowly the client reads, so a client that leaves its buffer
+  full for `FAIRWAY_WS_SLOW_SECONDS` is dropped (it reconnects and gets a full render).
 
-`check()` runs when the app loads (`games.apps`) and refuses to start on versions these
-were not written for; `tests/test_seams.py` holds each to its library on the real thing.
+channels-redis's pub/sub layer (`PubSubChannelLayer`, subclassed through its private
+`_get_layer`, shards and receive loop):
+
+- a group message reaches this process's own members at once, not through Redis and
+  back, so a process's viewers hear its moves even while Redis is away (no API: the
+  layer delivers only what Redis sends back);
+- what is published while Redis answers goes out in one pipeline, since one round trip
+  per message had announcements queue for hundreds of milliseconds under load
+  (django/channels_redis#399 asks for bulk sends);
+- once Redis answers after an outage, every connection is told (`RESUMED`) that news
+  may have been lost, as the layer's `on_disconnect` and `on_reconnect` options once
+  did (accepted but never called since 4.0: django/channels_redis#406).
+
+`on_daphne_start` and `on_daphne_shutdown` use Twisted's public reactor hooks only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import os
 import socket
 import sys
 from collections.abc import Awaitable, Callable
-from importlib.metadata import version
 
-from asgiref.sync import SyncToAsync
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _wrap_close, decode_hosts
-from django.core.exceptions import ImproperlyConfigured
+from daphne.ws_protocol import WebSocketFactory
+from daphne.ws_protocol import WebSocketProtocol as DaphneWebSocketProtocol
+
+from games import seams as games_seams
 
 logger = logging.getLogger(__name__)
 
-#: The versions each seam was written for, as pinned in requirements.txt.
+#: The versions each seam here was written for, as pinned in requirements.txt.
 WRITTEN_FOR = {
-    "channels": {"4.3.2"},
     "channels-redis": {"4.3.0"},
     "daphne": {"4.2.3"},
-    "asgiref": {"3.13.0"},
-    "Django": {"5.2.19"},
+    "autobahn": {"26.11.1"},
 }
 
 
 def check() -> None:
     """Refuse to start on a library version the seams here were not written for."""
-    wrong = [
-        f"{name} {version(name)} (written for {', '.join(sorted(known))})"
-        for name, known in WRITTEN_FOR.items()
-        if version(name) not in known
-    ]
-    if wrong:
-        raise ImproperlyConfigured(
-            "config/seams.py uses private names of libraries at other versions than those "
-            "installed: " + "; ".join(wrong) + ". Check each seam against the new version "
-            "(tests/test_seams.py) and update WRITTEN_FOR."
-        )
+    games_seams.check(WRITTEN_FOR, where="config/seams.py")
 
 
-# --- asgiref: the server's event loop ----------------------------------------------------
-
-
-def server_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop of the server that called this worker thread (through
-    `sync_to_async`), or None off such a thread. asgiref keeps it in a thread-local of
-    `SyncToAsync`; it has no public accessor."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is not None and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) not in (
-        None,
-        os.getpid(),
-    ):
-        return None  # a forked child's copy of its parent's loop
-    return loop
-
-
-# --- Django and psycopg: a cursor that binds values on the server ----------------------
-
-
-def server_binding_cursor(connection):
-    """A cursor of Django's PostgreSQL `connection` (connected) that sends parameters
-    apart from the statement, so that psycopg may prepare it; Django's own cursors quote
-    each value into the text. Django names the class, but only inside its backend."""
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    return ServerBindingCursor(connection.connection)
-
-
-# --- daphne: close codes for a restart ----------------------------------------------------
+# --- daphne: each WebSocket connection ---------------------------------------------------
 
 RESTART_CODES = {1012, 1013}
-
-
-def allow_restart_codes() -> None:
-    """Let `websocket.close` carry 1012 or 1013 (a no-op without daphne)."""
-    try:
-        from daphne.ws_protocol import WebSocketProtocol
-    except ImportError:
-        return
-    original = WebSocketProtocol.serverClose
-    if getattr(original, "allows_restart_codes", False):
-        return
-
-    def server_close(self, code=None):
-        if code in RESTART_CODES:
-            self.sendCloseFrame(code=code)
-        else:
-            original(self, code)
-
-    server_close.allows_restart_codes = True
-    WebSocketProtocol.serverClose = server_close
 
 
 #: The kernel's send buffer of each WebSocket connection (it doubles it for its own use).
@@ -138,19 +81,21 @@ class _SlowReaderGuard:
     than its buffer (64 KiB) waits to be written to the client, and resumes it once that
     is written: paused for `seconds`, the client reads too slowly and is dropped."""
 
-    def __init__(self, protocol, seconds: float, previous=None) -> None:
+    def __init__(self, protocol, seconds: float, previous=None, clock=None) -> None:
         self.protocol = protocol
         self.seconds = seconds
         self.previous = previous
+        self.clock = clock
         self.timer = None
 
     def pauseProducing(self) -> None:
         if self.previous is not None:
             self.previous.pauseProducing()
         if self.timer is None:
-            from twisted.internet import reactor
-
-            self.timer = reactor.callLater(self.seconds, self.drop)
+            clock = self.clock
+            if clock is None:
+                from twisted.internet import reactor as clock
+            self.timer = clock.callLater(self.seconds, self.drop)
 
     def resumeProducing(self) -> None:
         if self.previous is not None:
@@ -173,23 +118,25 @@ class _SlowReaderGuard:
         self.protocol.dropConnection(abort=True)
 
 
-def drop_slow_readers(seconds: float) -> None:
-    """Drop a WebSocket client that has left more than the socket's send buffer and 64
-    KiB unread for `seconds` (a no-op without daphne, or when `seconds` is 0). Twisted
-    buffers whatever is written to a connection, without bound, however slowly the
-    client reads; dropped, the client reconnects (htmx does after 1006) and gets a full
-    render."""
-    try:
-        from daphne.ws_protocol import WebSocketProtocol
-    except ImportError:
-        return
-    original = getattr(WebSocketProtocol.onOpen, "wrapped", WebSocketProtocol.onOpen)
-    if not seconds:
-        WebSocketProtocol.onOpen = original
-        return
+class WebSocketProtocol(DaphneWebSocketProtocol):
+    """daphne's WebSocket connection, which may close with a restart code and drops a
+    client that stops reading."""
 
-    def on_open(self) -> None:
-        original(self)
+    #: Seconds a client may leave its buffer full before it is dropped (0: never).
+    slow_seconds: float = 0
+    #: What times the wait (None: Twisted's reactor).
+    clock = None
+
+    def serverClose(self, code=None) -> None:
+        if code in RESTART_CODES:
+            self.sendCloseFrame(code=code)
+        else:
+            super().serverClose(code)
+
+    def onOpen(self) -> None:
+        super().onOpen()
+        if not self.slow_seconds:
+            return
         # Linux grows a socket's send buffer up to 4 MiB, which hides a stalled client
         # from Twisted for minutes; a fixed one still holds seconds of frames.
         with contextlib.suppress(AttributeError, OSError):
@@ -199,13 +146,18 @@ def drop_slow_readers(seconds: float) -> None:
         # The HTTP channel that made the upgrade is the transport's producer still: the
         # guard takes its place and passes each call on to it.
         transport = self.transport
-        guard = _SlowReaderGuard(self, seconds, getattr(transport, "producer", None))
-        if guard.previous is not None:
+        previous = getattr(transport, "producer", None)
+        guard = _SlowReaderGuard(self, self.slow_seconds, previous, self.clock)
+        if previous is not None:
             transport.unregisterProducer()
         transport.registerProducer(guard, True)
 
-    on_open.wrapped = original
-    WebSocketProtocol.onOpen = on_open
+
+def use_websocket_protocol(slow_seconds: float) -> None:
+    """Have daphne build every WebSocket connection as `WebSocketProtocol`, dropping a
+    client that reads nothing for `slow_seconds` (0: never)."""
+    WebSocketProtocol.slow_seconds = slow_seconds
+    WebSocketFactory.protocol = WebSocketProtocol
 
 
 def on_daphne_start(start: Callable[[], object]) -> None:
@@ -359,79 +311,4 @@ class _Shard(RedisSingleShardConnection):
         super()._receive_message(message)
 
 
-# --- channels: a consumer's loop over its messages ---------------------------------------
-
-
-async def dispatch_all(sources: list, dispatch) -> None:
-    """Pass each message from any of `sources` to `dispatch`, one at a time, in order
-    of arrival, as channels' `await_many_dispatch` does, but with one reader task per
-    source for the connection's life instead of new tasks (each with a copy of the
-    context) and a new wait for every message: a server with hundreds of connections
-    otherwise holds thousands of such objects, each a second old, for the garbage
-    collector to walk. A source's error ends it as it would end channels' loop.
-    """
-    # One message waits per source at most, as with channels' one task per source.
-    ready: asyncio.Queue = asyncio.Queue(maxsize=1)
-
-    async def read(source) -> None:
-        try:
-            while True:
-                await ready.put((await source(), None))
-        except asyncio.CancelledError:
-            raise
-        except BaseException as error:  # handed to the dispatching loop, which raises it
-            await ready.put((None, error))
-
-    readers = [asyncio.ensure_future(read(source)) for source in sources]
-    try:
-        while True:
-            message, error = await ready.get()
-            if error is not None:
-                raise error
-            await dispatch(message)
-    finally:
-        for reader in readers:
-            reader.cancel()
-        for reader in readers:
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
-
-
-class LiveConsumer(AsyncWebsocketConsumer):
-    """A WebSocket consumer that reaches the database only through
-    `database_sync_to_async`, which closes old connections itself.
-
-    Channels' own dispatch closes them first on the database thread, for every message:
-    a trip to the thread that applies every table's moves, queued behind them. This
-    dispatch goes straight to the handler, and messages reach it through
-    `dispatch_all`.
-    """
-
-    async def __call__(self, scope, receive, send) -> None:
-        # As channels' AsyncConsumer.__call__, with `dispatch_all`.
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
-        self.base_send = send
-        try:
-            with contextlib.suppress(StopConsumer):
-                await dispatch_all(sources, self.dispatch)
-        finally:
-            await self.release()
-
-    async def release(self) -> None:
-        """Let go of what the connection holds beyond its life (its groups). Runs once
-        the connection ends, however it ends; channels' own loop has no such step."""
-
-    async def layer_resumed(self, message: dict) -> None:
-        """Redis answers again after an outage (`RESUMED`): news sent meanwhile was lost."""
-
-    async def dispatch(self, message: dict) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+check()

@@ -158,7 +158,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # channels-redis's pub/sub layer keeps one connection per process instead of
-            # a pool that runs dry under bursts of connections; config.seams
+            # a pool that runs dry under bursts of connections; config/seams.py
             # shortens its path for announcements.
             "BACKEND": "config.seams.PubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},

@@ -16,8 +16,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config import seams
-
+from . import seams
 from .models import Table
 
 logger = logging.getLogger(__name__)

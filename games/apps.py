@@ -2,7 +2,7 @@ from django.apps import AppConfig
 from django.contrib.auth import get_user_model
 from django.db.models.signals import post_save
 
-from config import seams
+from . import seams
 
 
 class GamesConfig(AppConfig):

@@ -4,9 +4,9 @@ The per-process driver keeps tables moving.
 
 It holds no game state. It asks the database which tables wait on the server and acts
 through the services with the version it read, so two processes (or a process and a
-player) never apply the same move twice. Consumers start it lazily and poke it after
-every change; a periodic sweep catches the rest, such as tables left waiting by a
-server that was stopped.
+player) never apply the same move twice. The server starts it at start-up
+(`config.asgi`), consumers poke it after every change, and a periodic sweep catches the
+rest, such as tables left waiting by a server that was stopped.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from django.utils import timezone
 
 from . import services, store
 from .models import Table
-from .selectors import pending
+from .plays import pending
+from .selectors import current_hole
 
 logger = logging.getLogger(__name__)
 
@@ -139,8 +140,9 @@ def move_call(func: Callable) -> Callable:
     On PostgreSQL it runs on one of a few threads of its own, each with its own
     connection from the pool: a table's move does not wait for other tables' moves, nor
     for the driver's reads and the reads after a hole that share the one database
-    thread. The table's row lock orders the moves of one table. SQLite takes one writer
-    at a time, so there a move stays on the database thread.
+    thread. A move is written only while the table is at the version it was made on, so
+    two moves of one table never both land. SQLite takes one writer at a time, so there
+    a move stays on the database thread.
     """
     global _move_threads
     if connections["default"].vendor != "postgresql":
@@ -228,7 +230,7 @@ def play_out(*, table_id: int, limit: int = 100_000) -> Table:
     far = timezone.now() + timedelta(days=365)
     for _ in range(limit):
         table = Table.objects.get(pk=table_id)
-        if pending(table) is None:
+        if pending(table, current_hole(table), table.seats.all()) is None:
             return table
         services.act_for_table(table_id=table_id, version=table.version, now=far)
     raise services.GameError("The table did not settle.")

@@ -1,4 +1,5 @@
-"""Card tiles and courses: the one place a card's markup is written.
+"""Card tiles and courses: the one place a card's markup is written, and the view
+models it is written from (`Slot`, `Course`, `Controls`, which `presenters` fills in).
 
 Every card on every page (a course's, the piles', a replay's, the rules' examples)
 is drawn by `tile`, which the Jinja2 templates call as `card(...)`. Every move
@@ -10,13 +11,68 @@ before it is joined in.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from html import escape as _escape
-from typing import TYPE_CHECKING
+from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
-if TYPE_CHECKING:
-    from games.presenters import Controls, Course, Slot
+
+@dataclass
+class Slot:
+    """One card place of a course as a viewer sees it."""
+
+    position: int
+    card: Any
+    text: str
+    label: str
+    face_up: bool
+    tone: str = ""
+    paired: bool = False
+    replace: bool = False
+    flip: bool = False
+    tee: bool = False
+
+
+@dataclass
+class Course:
+    """One seat's cards in the variant's shape, with who sits there."""
+
+    position: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    is_turn: bool
+    is_dealer: bool
+    rows: list[list[Slot]]
+    score: int | None = None
+    sitting_out: bool = False
+    #: The player's name while a bot keeps their seat ("bot for Ana"), else "".
+    kept_for: str = ""
+    #: The bot's level ("greedy", ...), shown as a chip; "" for a person.
+    bot_level: str = ""
+    #: The course already rendered (it looks the same to every viewer but its owner).
+    html: str = ""
+
+
+@dataclass
+class Controls:
+    """The actions the viewer may take now: only these become buttons."""
+
+    draw_pile: bool = False
+    draw_discard: bool = False
+    discard: bool = False
+    knock: bool = False
+    tee_off: int = 0
+    swaps: list[tuple[int, int]] = field(default_factory=list)
+    next_hole: bool = False
+    rematch: bool = False
+
+    @property
+    def any(self) -> bool:
+        return bool(
+            self.draw_pile or self.draw_discard or self.discard or self.knock or self.tee_off
+        )
 
 
 def _e(value) -> str:
@@ -43,7 +99,7 @@ def _card(slot: Slot) -> str:
 
 
 def slot_tile(slot: Slot) -> SafeString:
-    """The card of a course's slot (see `presenters.Slot`)."""
+    """The card of a course's slot."""
     return mark_safe(_card(slot))
 
 

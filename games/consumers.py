@@ -35,12 +35,11 @@ from django.contrib.auth import HASH_SESSION_KEY
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from config.seams import LiveConsumer
-
 from . import announce, autoplay, frames, live, services, store
 from .autoplay import move_call
 from .chat import hide_chat_message, say, set_chat
 from .models import Table
+from .seams import LiveConsumer
 from .selectors import chat_stamp, made_since, may_watch, signed_in, table_version
 
 logger = logging.getLogger(__name__)

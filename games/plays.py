@@ -15,15 +15,18 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import Mapping
-from datetime import UTC, datetime
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
 
 from games import engine
-from games.engine import describe_action, describe_turn
+from games.engine import describe_action, describe_turn, state_from_dict
 from games.engine.bots import choose_action
 from games.engine.match import dealer_for_hole, playoff_dealer, playoff_players
 
-from .models import Hole, Move, Table
+from .models import Hole, Move, Seat, Table
 from .scorecards import Grid
 from .store import SeatRow
 
@@ -261,3 +264,54 @@ def follow(before: Snapshot, news: dict) -> Step | None:
         )
         step = made if step is None else then(step, made)
     return step
+
+
+# --- what a table waits for ----------------------------------------------------------
+
+
+def bot_delay() -> float:
+    """Seconds a bot waits before acting, so people can follow (read at call time)."""
+    return float(getattr(settings, "FAIRWAY_BOT_DELAY", 0.8))
+
+
+def hole_pause() -> float:
+    """Seconds the end of a hole stays on screen before the next hole is dealt."""
+    return float(getattr(settings, "FAIRWAY_HOLE_PAUSE", 4.0))
+
+
+@dataclasses.dataclass(frozen=True)
+class Pending:
+    """What a table waits for: a bot, the turn timer, or the next deal; and from when."""
+
+    kind: str  # "bot", "timer" or "deal"
+    positions: tuple[int, ...]
+    due: datetime
+
+
+def pending(
+    table: Table,
+    hole: Hole | None,
+    seats: Iterable[Seat | SeatRow],
+    state: engine.HoleState | None = None,
+) -> Pending | None:
+    """What the table waits for that the server does itself, or None (people to act),
+    at its latest `hole` (None before the match starts) with its `seats`; `state`: the
+    hole's, if already made.
+    """
+    if table.status != Table.Status.PLAYING or hole is None:
+        return None
+    since = table.turn_started_at or timezone.now()
+    if hole.finished_at is not None:
+        return Pending("deal", (), since + timedelta(seconds=hole_pause()))
+    state = state or state_from_dict(hole.state)
+    if state.phase == engine.TEE_OFF:
+        waiting = [hole.seat_positions[s] for s, done in enumerate(state.teed_off) if not done]
+    else:
+        waiting = [hole.seat_positions[state.turn]]
+    bots = {s.position for s in seats if s.bot_level}
+    bot_turns = tuple(p for p in waiting if p in bots)
+    if bot_turns:
+        return Pending("bot", bot_turns[:1], since + timedelta(seconds=bot_delay()))
+    if table.turn_timer:
+        return Pending("timer", tuple(waiting), since + timedelta(seconds=table.turn_timer))
+    return None

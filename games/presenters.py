@@ -17,55 +17,19 @@ from django.utils import timezone
 
 from games import engine
 
+from .cards import Controls, Course, Slot
 from .cards import course as course_html
 from .models import Hole, Seat, Table
+from .plays import pending
 from .selectors import (
     TableData,
     chat_lines,
     chat_stamp,
     may_chat,
     may_moderate,
-    pending,
     table_data,
     viewer_seat,
 )
-
-
-@dataclass
-class Slot:
-    """One card place of a course as a viewer sees it."""
-
-    position: int
-    card: Any
-    text: str
-    label: str
-    face_up: bool
-    tone: str = ""
-    paired: bool = False
-    replace: bool = False
-    flip: bool = False
-    tee: bool = False
-
-
-@dataclass
-class Course:
-    """One seat's cards in the variant's shape, with who sits there."""
-
-    position: int
-    name: str
-    is_bot: bool
-    is_me: bool
-    is_turn: bool
-    is_dealer: bool
-    rows: list[list[Slot]]
-    score: int | None = None
-    sitting_out: bool = False
-    #: The player's name while a bot keeps their seat ("bot for Ana"), else "".
-    kept_for: str = ""
-    #: The bot's level ("greedy", ...), shown as a chip; "" for a person.
-    bot_level: str = ""
-    #: The course already rendered (it looks the same to every viewer but its owner).
-    html: str = ""
 
 
 @dataclass
@@ -101,26 +65,6 @@ def seating(courses: list[Course], me: Seat | None) -> Seating:
         top=others[sides : len(others) - sides],
         right=others[len(others) - sides :] if sides else [],
     )
-
-
-@dataclass
-class Controls:
-    """The actions the viewer may take now: only these become buttons."""
-
-    draw_pile: bool = False
-    draw_discard: bool = False
-    discard: bool = False
-    knock: bool = False
-    tee_off: int = 0
-    swaps: list[tuple[int, int]] = field(default_factory=list)
-    next_hole: bool = False
-    rematch: bool = False
-
-    @property
-    def any(self) -> bool:
-        return bool(
-            self.draw_pile or self.draw_discard or self.discard or self.knock or self.tee_off
-        )
 
 
 def tone(variant: str | engine.Variant, card: Any) -> str:
@@ -235,7 +179,7 @@ def countdown(
     Given as whole seconds left (not a clock time), so a page counts down from when it
     arrived and a client's wrong clock cannot matter.
     """
-    waiting = pending(table, hole, seats, state)
+    waiting = pending(table, hole, table.seats.all() if seats is None else seats, state)
     if waiting is None or waiting.kind == "bot":
         return None
     seconds = max(0, math.ceil((waiting.due - timezone.now()).total_seconds()))

@@ -8,7 +8,8 @@ from typing import Any
 
 from games import engine
 
-from .presenters import Slot, card_name, tone
+from .cards import Slot
+from .presenters import card_name, tone
 
 
 @dataclass(frozen=True)

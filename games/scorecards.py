@@ -154,11 +154,6 @@ def record_hole(*, table: Table, number: int, strokes: dict[int, int]) -> MatchS
     return after.status()
 
 
-def match_so_far(table: Table) -> MatchStatus:
-    """The match's totals, places and what comes next, from the holes recorded so far."""
-    return Grid.read(table).status()
-
-
 @transaction.atomic(savepoint=False)
 def refresh_results(*, table: Table) -> MatchStatus:
     """Recompute every card's total and place of `table` from its holes."""

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, Prefetch, Q
-from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from games import engine
@@ -341,63 +339,12 @@ def made_since(table_id: int, player, kind: str, since: datetime) -> bool:
     )
 
 
-# --- what a table waits for ----------------------------------------------------------
-
-
-def bot_delay() -> float:
-    """Seconds a bot waits before acting, so people can follow (read at call time)."""
-    return float(getattr(settings, "FAIRWAY_BOT_DELAY", 0.8))
-
-
-def hole_pause() -> float:
-    """Seconds the end of a hole stays on screen before the next hole is dealt."""
-    return float(getattr(settings, "FAIRWAY_HOLE_PAUSE", 4.0))
+# --- a table's latest hole ----------------------------------------------------------
 
 
 def current_hole(table: Table) -> Hole | None:
     """The table's latest hole, or None before the match starts."""
     return table.holes.order_by("-number").first()
-
-
-@dataclass(frozen=True)
-class Pending:
-    """What a table waits for: a bot, the turn timer, or the next deal; and from when."""
-
-    kind: str  # "bot", "timer" or "deal"
-    positions: tuple[int, ...]
-    due: datetime
-
-
-def pending(
-    table: Table,
-    hole: Hole | None = None,
-    seats: list[Seat] | None = None,
-    state: engine.HoleState | None = None,
-) -> Pending | None:
-    """What the table waits for that the server does itself, or None (people to act).
-
-    `seats`: the table's seats, if already read; `state`: the hole's, if already made.
-    """
-    if table.status != Table.Status.PLAYING:
-        return None
-    hole = hole or current_hole(table)
-    if hole is None:
-        return None
-    since = table.turn_started_at or timezone.now()
-    if hole.finished_at is not None:
-        return Pending("deal", (), since + timedelta(seconds=hole_pause()))
-    state = state or state_from_dict(hole.state)
-    if state.phase == engine.TEE_OFF:
-        waiting = [hole.seat_positions[s] for s, done in enumerate(state.teed_off) if not done]
-    else:
-        waiting = [hole.seat_positions[state.turn]]
-    bots = {s.position for s in (table.seats.all() if seats is None else seats) if s.bot_level}
-    bot_turns = tuple(p for p in waiting if p in bots)
-    if bot_turns:
-        return Pending("bot", bot_turns[:1], since + timedelta(seconds=bot_delay()))
-    if table.turn_timer:
-        return Pending("timer", tuple(waiting), since + timedelta(seconds=table.turn_timer))
-    return None
 
 
 def may_see_review(table: Table, user, position: int) -> bool:

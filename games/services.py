@@ -31,9 +31,8 @@ from games.engine.match import choose_first_dealer
 
 from . import announce, plays, selectors, store
 from .models import Hole, Scorecard, Seat, Table, hole_finished, match_finished
-from .plays import TIMER_BOT_LEVEL, GameError, StaleVersion
+from .plays import TIMER_BOT_LEVEL, GameError, StaleVersion, pending
 from .scorecards import correct_hole, open_scorecards
-from .selectors import pending
 
 __all__ = ["GameError", "StaleVersion", "TIMER_BOT_LEVEL"]
 

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from config import seams
-
+from . import seams
 from .models import Hole, Move, Scorecard, ScorecardHole, Seat, Table
 
 
@@ -40,12 +39,7 @@ def bound_cursor():
     and so may prepare it (PostgreSQL only), for the statements every move sends: the
     connection's own cursors quote each value into the text, in Python, and the server
     plans every statement anew."""
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    cursor = seams.server_binding_cursor(connection)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
+    return seams.bound_cursor(connection)
 
 
 def discard_broken_connections() -> None:

@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import engine
 
 from . import frames, live, presenters, reviews, rule_examples, selectors, services
+from .cards import Controls
 from .forms import CreateTableForm, JoinForm
 from .models import Hole, Seat, Table, replay_links
 
@@ -216,12 +217,12 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     state, move = states[step]
     view = engine.view(state, None)
     seats = list(table.seats.select_related("player"))
-    courses = presenters.courses_for(table, seats, hole, view, None, presenters.Controls(), [])
+    courses = presenters.courses_for(table, seats, hole, view, None, Controls(), [])
     names = {s.position: s.name for s in seats}
     felt = {
         "table": table,
         "rules": table.rules,
-        "controls": presenters.Controls(),
+        "controls": Controls(),
         "courses": courses,
         "view": view,
         "discard": presenters.card_name(table.rules, view["discard_top"])

@@ -96,3 +96,86 @@ async def test_without_redis_this_process_still_hears_and_the_sender_is_told():
         await layer.group_send("t", {"type": "table.changed", "version": 9})
 
     assert await received(layer, channel, 1) == [{"type": "table.changed", "version": 9}]
+
+
+class Relay:
+    """A TCP relay between a layer and Redis: it counts the reads of what the layer sends
+    (one per round trip, when each message waits for its reply) and can cut Redis off."""
+
+    def __init__(self, url: str) -> None:
+        self.target = redis.connection.parse_url(url)
+        self.reads = 0
+        self.links: list[asyncio.StreamWriter] = []
+        self.server = None
+        self.port = free_port()
+
+    async def open(self) -> None:
+        self.server = await asyncio.start_server(self._link, "127.0.0.1", self.port)
+
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/{self.target.get('db', 0)}"
+
+    async def cut(self) -> None:
+        """Drop every connection and refuse new ones until `open` again."""
+        self.server.close()
+        await self.server.wait_closed()
+        for writer in self.links:
+            writer.transport.abort()
+        self.links = []
+
+    async def _link(self, reader, writer) -> None:
+        upstream_reader, upstream = await asyncio.open_connection(
+            self.target.get("host", "127.0.0.1"), self.target.get("port", 6379)
+        )
+        self.links += [writer, upstream]
+        await asyncio.gather(
+            self._pipe(reader, upstream, count=True), self._pipe(upstream_reader, writer)
+        )
+
+    async def _pipe(self, reader, writer, count: bool = False) -> None:
+        try:
+            while data := await reader.read(65536):
+                self.reads += count
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.transport.abort()
+
+
+@pytest.fixture
+async def relay():
+    require("redis")
+    url = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts", [None])[0]
+    relay = Relay(url or "redis://127.0.0.1:6379/0")
+    await relay.open()
+    yield relay
+    await relay.cut()
+
+
+async def test_messages_published_while_redis_answers_go_out_together(relay, processes):
+    _, there = processes
+    here = PubSubChannelLayer(hosts=[relay.url()])
+    group = f"table-{free_port()}"
+    theirs = await member(there, group)
+    await here.group_send(group, {"type": "t", "n": -1})  # connected
+    relay.reads = 0
+
+    await asyncio.gather(*(here.group_send(group, {"type": "t", "n": n}) for n in range(200)))
+
+    assert relay.reads < 20  # channels-redis alone: a round trip each, 200
+    assert await received(there, theirs, 201) == [{"type": "t", "n": n} for n in range(-1, 200)]
+    await here.flush()
+
+
+async def test_every_connection_is_told_once_redis_answers_again_after_an_outage(relay):
+    here = PubSubChannelLayer(hosts=[relay.url()])
+    mine = await member(here, f"table-{free_port()}")
+
+    await relay.cut()
+    await asyncio.sleep(1.5)  # the receiving loop finds Redis gone
+    await relay.open()
+
+    assert await asyncio.wait_for(here.receive(mine), 30) == {"type": "layer.resumed"}
+    await here.flush()

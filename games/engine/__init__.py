@@ -6,6 +6,7 @@ public surface; games/engine/README.md describes them.
 
 from __future__ import annotations
 
+from .deal import new_hole
 from .hole import (
     FINAL_TURNS,
     OVER,
@@ -15,7 +16,6 @@ from .hole import (
     IllegalAction,
     apply_action,
     legal_actions,
-    new_hole,
     view,
 )
 from .match import (

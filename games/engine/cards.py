@@ -1,4 +1,4 @@
-"""The cards: what each deck holds, how a card is written, and how it is named.
+"""The cards: what each deck holds, how it is shuffled, how a card is written and named.
 
 Play Nine cards are their stroke values as ints (-5 is the Hole-in-One, 0 the
 Mulligan). Standard cards are strings, rank then suit ("AS", "10D", "QH"); the
@@ -9,7 +9,7 @@ variants; this module knows only ranks and faces. The two kinds of card are
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
 
 Card = int | str
 
@@ -163,7 +163,23 @@ PLAY_NINE_CARDS = PlayNineCards()
 STANDARD_CARDS = StandardCards()
 
 
-def same_cards(a: Iterable[Card], b: Iterable[Card]) -> bool:
-    """Whether two collections hold the same cards, counting types (True is not 1)."""
-    key = lambda card: (type(card).__name__, card)  # noqa: E731
-    return sorted(a, key=key) == sorted(b, key=key)
+# The bit lengths `random.Random` asks for when it picks below each bound.
+_BITS = [bound.bit_length() for bound in range(1024)]
+
+
+def shuffle(cards: list, rng: random.Random) -> None:
+    """`rng.shuffle(cards)`, card for card and number for number, at half the cost.
+
+    The same Fisher-Yates walk as `random.Random.shuffle`, with its `_randbelow`
+    written in place: each swap index comes from `getrandbits` of the bound's bit
+    length, drawn again while it is not below the bound. A test holds the two
+    equal, so a hole replays from its seed exactly as before."""
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for top in range(len(cards) - 1, 0, -1):
+        bound = top + 1
+        width = bits[bound] if bound < 1024 else bound.bit_length()
+        other = getrandbits(width)
+        while other >= bound:
+            other = getrandbits(width)
+        cards[top], cards[other] = cards[other], cards[top]

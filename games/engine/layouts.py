@@ -12,12 +12,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from .cards import HOLE_IN_ONE, Card
-
-if TYPE_CHECKING:
-    from .variants import Variant
 
 Groups = list[tuple[int, ...]]
 #: Scores a layout of real cards; a `KeyError` or `TypeError` for anything else.
@@ -251,25 +247,38 @@ class AdjacentScoring(Scoring):
 # --- What a hole can score ----------------------------------------------------------------
 
 
-def score_range(rules: Variant) -> tuple[int, int]:
-    """The lowest and highest strokes one hole of `rules` can score.
+def score_range(
+    scoring: Scoring,
+    rows: int,
+    cols: int,
+    deck: Sequence[Card],
+    ranks: Mapping[Card, Hashable],
+    values: Mapping[Card, int],
+) -> tuple[int, int]:
+    """The lowest and highest strokes one hole can score, dealt from `deck` (the largest
+    a game uses) into a `rows` x `cols` layout scored by `scoring`.
 
-    Found with the variant's own scoring, over every layout built from the three
-    lowest- (for the minimum) or highest-scoring ranks (for the maximum) of the
-    largest deck the variant uses, never holding more of a rank than that deck has.
-    Pairs and bonuses reward equal ranks whatever they are worth, so no other rank
-    reaches further.
+    Found over every layout built from the three lowest- (for the minimum) or
+    highest-scoring ranks, never holding more of a rank than the deck has. Pairs and
+    bonuses reward equal ranks whatever they are worth, so no other rank reaches further.
     """
-    by_rank: dict[object, list] = {}
-    for card in rules.deck(rules.max_players):
-        by_rank.setdefault(rules.ranks[card], []).append(card)
-    ranked = sorted(by_rank.values(), key=lambda cards: rules.values[cards[0]])
-    return _extreme_score(rules, ranked[:3], min), _extreme_score(rules, ranked[-3:], max)
+    by_rank: dict[Hashable, list[Card]] = {}
+    for card in deck:
+        by_rank.setdefault(ranks[card], []).append(card)
+    ranked = sorted(by_rank.values(), key=lambda cards: values[cards[0]])
+    score = scoring.card_scorer(rows, cols, ranks, values)
+    size = rows * cols
+    return (
+        _extreme_score(score, size, ranked[:3], min),
+        _extreme_score(score, size, ranked[-3:], max),
+    )
 
 
-def _extreme_score(rules: Variant, groups: list[list], pick: Callable[[int, int], int]) -> int:
+def _extreme_score(
+    score: CardScorer, size: int, groups: list[list], pick: Callable[[int, int], int]
+) -> int:
     best: int | None = None
-    for choice in itertools.product(range(len(groups)), repeat=rules.size):
+    for choice in itertools.product(range(len(groups)), repeat=size):
         counts = Counter(choice)
         if any(counts[i] > len(groups[i]) for i in counts):
             continue
@@ -278,7 +287,7 @@ def _extreme_score(rules: Variant, groups: list[list], pick: Callable[[int, int]
         for i in choice:
             cards.append(groups[i][used[i]])
             used[i] += 1
-        score = rules.score(cards)
-        best = score if best is None else pick(best, score)
+        strokes = score(cards)
+        best = strokes if best is None else pick(best, strokes)
     assert best is not None
     return best

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .bots import BOT_LEVELS, choose_action
-from .hole import OVER, TEE_OFF, HoleState, apply_action, new_hole
+from .deal import new_hole
+from .hole import OVER, TEE_OFF, HoleState, apply_action
 from .variants import get_variant
 
 MAX_ACTIONS = 20_000  # a hole this long means a bot cannot finish it: stop, loudly

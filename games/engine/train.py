@@ -20,9 +20,11 @@ import sys
 from collections.abc import Sequence
 from multiprocessing import Pool
 
-from .bots import GREEDY, MASTER_FEATURES, Estimator, Judge, Scene, _options, choose_action
+from .bots import GREEDY, MASTER_FEATURES, Judge, _options, choose_action
+from .deal import new_hole
 from .evaluate import play_out
-from .hole import OVER, PLAY, apply_action, new_hole, view
+from .hole import OVER, PLAY, apply_action, view
+from .scene import Estimator, Scene
 from .simulate import seat_to_ask
 
 PLAYERS = 4

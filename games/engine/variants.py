@@ -200,7 +200,8 @@ class Variant:
     @functools.cached_property
     def score_range(self) -> tuple[int, int]:
         """The lowest and highest strokes one hole can score (worked out once)."""
-        return score_range(self)
+        deck = self.deck(self.max_players)
+        return score_range(self.scoring, self.rows, self.cols, deck, self.ranks, self.values)
 
     def _read(self, cards: Sequence[Card], refusal: str) -> tuple[list[Card], list[int]]:
         if len(cards) != self.size:

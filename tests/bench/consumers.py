@@ -8,7 +8,7 @@ does (`LiveConsumer`), without channels' trip to the database thread per message
 
 from __future__ import annotations
 
-from config.seams import LiveConsumer
+from games.seams import LiveConsumer
 
 
 class EchoConsumer(LiveConsumer):

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from games.engine import VARIANTS, apply_action, legal_actions, new_hole, score_layout
-from games.engine.bots import BOT_LEVELS, Estimator, Pool, choose_action
+from games.engine.bots import BOT_LEVELS, choose_action
+from games.engine.scene import Estimator, Pool
 from games.engine.simulate import mean_ci95, play_hole, simulate
 
 from .helpers import acting_seat, stacked_deck

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engine import VARIANTS, new_hole, view
-from games.engine.hole import shuffle
+from games.engine.cards import shuffle
 
 
 def test_cards_are_dealt_one_at_a_time_from_the_dealers_left():

@@ -11,11 +11,11 @@ from games.engine import VARIANTS, apply_action, view, with_house_rules
 from games.engine.bots import (
     MASTER_FEATURES,
     Judge,
-    Scene,
     _expert_action,
     choose_action,
     master_action,
 )
+from games.engine.scene import Scene
 from games.engine.train import least_squares, samples
 
 from .helpers import dealt, tee_off_all

@@ -1,4 +1,4 @@
-"""How a connection's messages reach its handlers (`config.seams.dispatch_all`)."""
+"""How a connection's messages reach its handlers (`games.seams.dispatch_all`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from config.seams import dispatch_all
+from games.seams import dispatch_all
 
 
 def source(name: str, messages: list, delay: float = 0.0):

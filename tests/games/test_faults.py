@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from websockets.sync.client import connect
 
-from games import consumers, engine, selectors, services
+from games import consumers, engine, plays, services
 from games.engine import state_to_dict
 from games.models import Move, Table
 from games.selectors import replay_states
@@ -104,7 +104,9 @@ def settled(table: Table) -> bool:
     """The bots have moved: a person is to act, or the hole is over."""
     db_table = Table.objects.prefetch_related("seats").get(pk=table.pk)
     hole = db_table.holes.order_by("-number").first()
-    return hole.finished_at is not None or selectors.pending(db_table, hole) is None
+    return (
+        hole.finished_at is not None or plays.pending(db_table, hole, db_table.seats.all()) is None
+    )
 
 
 def person_to_act(table: Table) -> tuple[int, dict, int] | None:

@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.presenters import Course, seating
+from games.cards import Course
+from games.presenters import seating
 
 
 def courses(count: int) -> list[Course]:

@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
-from games import engine, selectors, services
+from games import engine, plays, services
 from games.engine import state_to_dict
 from games.models import Move, Table
 from games.selectors import replay_states
@@ -117,7 +117,10 @@ def test_a_process_killed_mid_hole_loses_no_committed_move(servers):
         """Bots have moved: a person is to act, or the hole is over."""
         db_table = Table.objects.prefetch_related("seats").get(pk=table.pk)
         hole = db_table.holes.order_by("-number").first()
-        return hole.finished_at is not None or selectors.pending(db_table, hole) is None
+        return (
+            hole.finished_at is not None
+            or plays.pending(db_table, hole, db_table.seats.all()) is None
+        )
 
     def person_moves() -> int | None:
         """The first person who may act sends a move: the version it was made on (None: over)."""

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import announce, autoplay, engine, selectors, services
+from games import announce, autoplay, engine, plays, selectors, services
 from games.engine import match, state_to_dict
 from games.models import Move, Scorecard, ScorecardHole, Table
 from games.selectors import replay_states
@@ -301,7 +301,7 @@ def test_a_table_waiting_on_a_bot_with_no_process_driving_it_moves_on_the_next_s
     autoplay.drive_due()
     assert Move.objects.filter(by_bot=True).count() == before + 1
     table.refresh_from_db()
-    pending = selectors.pending(table)
+    pending = plays.pending(table, selectors.current_hole(table), table.seats.all())
     assert pending is None  # now it waits on Ana
 
 
@@ -346,7 +346,7 @@ def test_two_drivers_reading_the_same_version_apply_one_move():
 def test_the_turn_timer_plays_for_a_late_player_and_says_so(settings):
     table, ana, ben = two_player_table(turn_timer=30)
     table.refresh_from_db()
-    waiting = selectors.pending(table)
+    waiting = plays.pending(table, selectors.current_hole(table), table.seats.all())
     assert waiting.kind == "timer" and set(waiting.positions) == {0, 1}
     with pytest.raises(services.GameError, match="Nothing is due"):
         services.act_for_table(table_id=table.pk, version=table.version)
@@ -469,7 +469,7 @@ def test_a_player_who_leaves_mid_match_is_played_by_a_bot_marked_for_them():
     # Ben tees off; the bot keeping Ana's seat does the rest of her hole's turns.
     for _ in range(40):
         t, hole, state = current(table.pk)
-        waiting = selectors.pending(t)
+        waiting = plays.pending(t, selectors.current_hole(t), t.seats.all())
         if waiting is not None and waiting.kind == "bot":
             far = timezone.now() + timedelta(days=1)
             services.act_for_table(table_id=table.pk, version=t.version, now=far)

@@ -1,0 +1,62 @@
+"""No import circle in games or config, for a reader as for Python: imports inside
+functions and those made for type checking only count too (the import-linter contracts
+leave the latter out)."""
+
+from __future__ import annotations
+
+import grimp
+
+PACKAGES = ("games", "config")
+
+
+def circles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """Every group of modules that import each other, round and round (Tarjan)."""
+    modules = sorted(m for m in graph.modules if m.startswith(PACKAGES))
+    edges = {
+        m: sorted(i for i in graph.find_modules_directly_imported_by(m) if i.startswith(PACKAGES))
+        for m in modules
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in edges[module]:
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                other = stack.pop()
+                group.append(other)
+                if other == module:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in modules:
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_module_of_games_or_config_imports_itself_round_a_circle():
+    graph = grimp.build_graph(*PACKAGES, exclude_type_checking_imports=False, cache_dir=None)
+    assert circles(graph) == []
+
+
+def test_a_circle_is_found_when_there_is_one():
+    graph = grimp.ImportGraph()
+    for importer, imported in [
+        ("games.a", "games.b"),
+        ("games.b", "games.a"),
+        ("games.b", "games.c"),
+    ]:
+        graph.add_import(importer=importer, imported=imported)
+    assert circles(graph) == [["games.a", "games.b"]]
