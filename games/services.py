@@ -422,13 +422,15 @@ def _change(
     after = step.after
     if step.dealt:
         after.hole.pk = step.news["deal"]["hole"] = hole_id
+    wake = step.hole_over or step.dealt or after.table.turn_timer > 0
+    wake = wake or any(seat.bot_level for seat in after.seats.values())
+    announce.table_changed(after.table, wake=wake, news=step.news)
+    # Announced first: what the hole's or the match's end sets off (reviews, a league's
+    # ratings) comes after the players have the move.
     if step.hole_over:
         hole_finished.send(sender=Hole, hole=after.hole, seats=after.seats)
     if step.match_over:
         match_finished.send(sender=Table, table=after.table)
-    wake = step.hole_over or step.dealt or after.table.turn_timer > 0
-    wake = wake or any(seat.bot_level for seat in after.seats.values())
-    announce.table_changed(after.table, wake=wake, news=step.news)
     return MoveResult(
         table_id,
         after.table.version,

@@ -1,5 +1,5 @@
 """Live play's questions answered by leagues: when a live league table finishes, its
-league is rerated; a night's table is run by its club's organisers too; a duplicate
+match is rated; a night's table is run by its club's organisers too; a duplicate
 night's replays link to the night's deal comparison."""
 
 from __future__ import annotations
@@ -14,22 +14,22 @@ from games.models import Table, match_finished, replay_links, runs_table
 
 @receiver(match_finished, dispatch_uid="leagues_rate_finished_live_table")
 def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
-    """Rebuild the league's ratings once a live night table's match is over.
+    """Rate a live night table's match once it is over, on top of the league's ratings
+    (`ratings.rate_match`): the move that ends it waits for no more than that match.
 
     Hand-entered tables are rated by the service that records them.
     """
     if table.kind != Table.Kind.LIVE:
         return
     from .models import NightTable
-    from .services import rebuild_ratings
+    from .ratings import rate_match
 
     night_table = (
-        NightTable.objects.filter(table=table).select_related("night__season__league").first()
+        NightTable.objects.filter(table=table).select_related("night__season", "table").first()
     )
     # Rate its match once.
     if night_table is not None and not night_table.rating_changes.exists():
-        league = night_table.night.season.league
-        transaction.on_commit(lambda: rebuild_ratings(league=league))
+        transaction.on_commit(lambda: rate_match(night_table=night_table))
 
 
 @receiver(runs_table, dispatch_uid="leagues_organisers_run_night_tables")

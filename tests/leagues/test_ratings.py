@@ -8,6 +8,8 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from openskill.models import PlackettLuce
 
 from leagues.models import Rating, RatingChange
@@ -192,7 +194,7 @@ def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on
         night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
     )
     table = night_table.table
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play.start_match(table=table, by=organiser)
         for player in (ann, bea):
             play.leave_match(table=table, player=player)
@@ -200,3 +202,84 @@ def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on
         table = autoplay.play_out(table_id=table.pk)
     assert table.status == Table.Status.FINISHED
     assert {r.player for r in Rating.objects.filter(league=league)} == {ann, bea}
+    # The last move is announced before the match is rated.
+    names = [callback.__qualname__ for callback in callbacks]
+    rated = names.index("rate_finished_live_table.<locals>.<lambda>")
+    announced = [i for i, name in enumerate(names) if name == "table_changed.<locals>.<lambda>"]
+    assert announced and announced[-1] < rated
+
+
+def _finished_live_table(night, players, *totals):
+    """A live table of `night` whose match `players` finished with `totals`."""
+    from games import scorecards
+    from games.models import Seat, Table
+
+    table = Table.objects.create(variant="play-nine", kind=Table.Kind.LIVE, seat_count=len(players))
+    for position, player in enumerate(players):
+        Seat.objects.create(table=table, position=position, player=player)
+    night_table = night.tables.create(table=table, number=night.tables.count() + 1)
+    scorecards.open_scorecards(table=table)
+    for number, strokes in enumerate(even_holes(*totals), start=1):
+        scorecards.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
+    table.status = Table.Status.FINISHED
+    table.save()
+    return night_table
+
+
+def _ratings(league) -> tuple[list, list]:
+    """Every rating and rating change of `league`, as comparable values."""
+    ratings = sorted(
+        (r.player_id, round(r.mu, 9), round(r.sigma, 9), r.matches)
+        for r in Rating.objects.filter(league=league)
+    )
+    changes = sorted(
+        (c.player_id, c.night_table_id, c.sequence, round(c.mu_before, 9), round(c.mu, 9))
+        for c in RatingChange.objects.filter(league=league)
+    )
+    return ratings, changes
+
+
+@pytest.mark.parametrize("on", [date(2026, 5, 1), date(2026, 3, 15)])
+def test_a_finished_live_match_is_rated_as_rating_the_league_again_would(
+    league_with_two_nights, django_capture_on_commit_callbacks, on
+):
+    """The newest match is rated on top of the ratings; one that finishes behind a match
+    already rated (an earlier night's table played late) has the league rated again."""
+    from games.models import Table, match_finished
+
+    league, (ann, bea, cat) = league_with_two_nights
+    rebuild_ratings(league=league)
+    night_table = _finished_live_table(make_night(league.seasons.get(), on), [cat, ann], 25, 31)
+    with django_capture_on_commit_callbacks(execute=True):
+        match_finished.send(sender=Table, table=night_table.table)
+    rated = _ratings(league)
+    assert len(rated[0]) == 3 and len(rated[1]) == 7
+    rebuild_ratings(league=league)
+    assert rated == _ratings(league)
+
+
+def test_rating_a_finished_live_match_costs_the_same_however_long_the_league(
+    django_capture_on_commit_callbacks,
+):
+    """Nothing the move that ends a match waits for grows with the league's history."""
+    from games.models import Table, match_finished
+
+    ann, bea = make_player(), make_player()
+    league = make_league(make_club(members=[ann, bea]))
+    season = make_season(league)
+    counted, counts = [], []
+    for history in (1, 6):
+        while len(counted) < history:
+            night = make_night(season, date(2026, 2, 1 + len(counted)))
+            played_table(night, [ann, bea], even_holes(30, 31 + len(counted)))
+            counted.append(night)
+        rebuild_ratings(league=league)
+        night = make_night(season, date(2026, 6, history))
+        night_table = _finished_live_table(night, [ann, bea], 28, 29)
+        with CaptureQueriesContext(connection) as queries:
+            with django_capture_on_commit_callbacks(execute=True) as rated:
+                match_finished.send(sender=Table, table=night_table.table)
+        assert len(rated) == 1
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 15
+    assert Rating.objects.get(league=league, player=ann).matches == 8
