@@ -276,9 +276,11 @@ def test_rating_a_finished_live_match_costs_the_same_however_long_the_league(
         rebuild_ratings(league=league)
         night = make_night(season, date(2026, 6, history))
         night_table = _finished_live_table(night, [ann, bea], 28, 29)
-        with CaptureQueriesContext(connection) as queries:
-            with django_capture_on_commit_callbacks(execute=True) as rated:
-                match_finished.send(sender=Table, table=night_table.table)
+        with (
+            CaptureQueriesContext(connection) as queries,
+            django_capture_on_commit_callbacks(execute=True) as rated,
+        ):
+            match_finished.send(sender=Table, table=night_table.table)
         assert len(rated) == 1
         counts.append(len(queries))
     assert counts[0] == counts[1] <= 15
