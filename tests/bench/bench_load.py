@@ -131,6 +131,26 @@ class Result:
     def p(self, q: float) -> float:
         return percentile(self.latencies, q) * 1000
 
+    def row(self) -> dict:
+        """The figures `goals.py` reads."""
+        return {
+            "scenario": self.scenario,
+            "tables": self.tables,
+            "processes": self.processes,
+            "rate": self.rate,
+            "p99": self.p(0.99),
+            "cpu": self.cpu_percent,
+            "errors": self.errors,
+        }
+
+
+def record(entry: dict) -> None:
+    """Append `entry` to the file named by --record (for `goals.py`), if any."""
+    path = os.environ.get("BENCH_RECORD")
+    if path:
+        with open(path, "a") as out:
+            out.write(json.dumps(entry) + "\n")
+
 
 class Seat:
     """One WebSocket of one player; records when each message id arrives."""
@@ -307,6 +327,7 @@ def run_config(processes: int, tables: int, scenarios: list[str], seconds: float
             processes, bot_load.SERVER_ENV, bot_load.run_bots, tables, seconds
         )
     fan = results.get("fanout")
+    record({"run": [r.row() for r in results.values()]})
     for r in results.values():
         # The bots' figures are lateness, not a trip there and back: no ratio.
         ratio_to = fan.p(0.99) if fan and r.scenario != "bots" else None
@@ -349,14 +370,19 @@ def main() -> None:
         action="store_true",
         help="for each process count, step the tables up (--steps) until p99 > --limit",
     )
-    parser.add_argument("--steps", default="25,50,75,100,150,200,300,400,600")
+    parser.add_argument("--steps", default="25,50,100,150,200,250,300,400,600")
     parser.add_argument("--limit", type=float, default=100.0, help="p99 limit in ms")
     parser.add_argument(
         "--profile",
         metavar="DIR",
         help="sample each server's timed seconds with py-spy into DIR (collapsed stacks)",
     )
+    parser.add_argument(
+        "--record", metavar="FILE", help="append each run's figures to FILE (for goals.py)"
+    )
     args = parser.parse_args()
+    if args.record:
+        os.environ["BENCH_RECORD"] = args.record
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
         os.environ.update(BENCH_PROFILE=args.profile, BENCH_SECONDS=str(args.seconds))
@@ -368,6 +394,7 @@ def main() -> None:
             processes: search(processes, steps, args.seconds, args.limit)
             for processes in map(int, args.processes.split(","))
         }
+        record({"search": {str(p): best for p, best in found.items()}, "limit": args.limit})
         for processes, best in found.items():
             print(
                 f"largest table count with p99 <= {args.limit:.0f} ms and no errors, "
