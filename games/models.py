@@ -78,7 +78,12 @@ class PlaysByRules:
     @property
     def rules(self) -> Variant:
         """The engine's variant played: the game and its house rules."""
-        return with_house_rules(self.variant, self.house_rules)
+        # A frame asks for a table's rules a dozen times: kept while the fields hold.
+        key = (self.variant, *self.house_rules)
+        kept = self.__dict__.get("_rules")
+        if kept is None or kept[0] != key:
+            kept = self.__dict__["_rules"] = (key, with_house_rules(self.variant, self.house_rules))
+        return kept[1]
 
     @property
     def rules_name(self) -> str:
