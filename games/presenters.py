@@ -8,6 +8,7 @@ can never reach a page or a frame. The reads behind them are in `selectors`.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -303,8 +304,10 @@ def courses_for(
     return courses
 
 
-#: The most courses' HTML a `courses_for` cache holds before it starts again.
-HTML_KEPT = 4000
+#: The most courses' HTML a `courses_for` cache holds: about 1.5 KB each. When full,
+#: the oldest quarter goes; a table in play adds a course or two a move, and dropping
+#: every course at once had every table render all of its courses again together.
+HTML_KEPT = 16000
 
 
 def _shown_course(
@@ -328,7 +331,8 @@ def _shown_course(
         course = _course(table, seat, hole, view, index, mine, Controls(), set(), set())
         shown = course_html(course, table.rules, Controls(), 0, view["phase"])
         if len(html) >= HTML_KEPT:
-            html.clear()
+            for old in list(itertools.islice(html, HTML_KEPT // 4)):
+                del html[old]
         html[key] = shown
     return Course(
         *(seat.position, seat.name, seat.is_bot, mine, is_turn, is_dealer, []),

@@ -567,3 +567,25 @@ def test_a_frame_carries_the_pieces_of_the_board_that_changed_and_they_make_the_
         pytest.fail("the hole did not end")
     assert pieces_only > 20
     assert sent < whole * 0.7  # what the pieces are for
+
+
+def test_a_full_cache_of_courses_drops_its_oldest_quarter_not_everything(monkeypatch):
+    """Dropping every course at once had every table render all of its courses again
+    in the same moment."""
+    from games import presenters
+
+    monkeypatch.setattr(presenters, "HTML_KEPT", 12)
+    html: dict = {}
+    monkeypatch.setattr(frames, "_course_html", html)
+    table, people = _table_with_a_bot()
+    sizes, first_keys = [], None
+    for _ in range(40):
+        frames.forget()
+        frames._render(frames._read(table.pk), people[0], "")
+        first_keys = first_keys or list(html)
+        sizes.append(len(html))
+        if _next_move(table, people).hole_over:
+            break
+    assert max(sizes) <= 12
+    assert min(sizes[sizes.index(12) :]) >= 12 - 12 // 4
+    assert not set(first_keys) & set(html)  # the oldest went first
