@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, time
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -27,6 +27,7 @@ from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 
 from . import handicaps, selectors
+from .guards import require_open, require_organiser
 from .models import (
     Absence,
     Club,
@@ -59,18 +60,6 @@ LEAGUE_RULES = (
 
 class SeatingError(ValueError):
     """The night's players cannot be seated as asked; the message says why."""
-
-
-def _require_organiser(by: Player, club: Club) -> None:
-    if not selectors.is_organiser(by, club):
-        raise PermissionDenied("Only the club's organisers may do that.")
-
-
-def _require_open(season: Season) -> None:
-    if season.is_closed:
-        raise ValidationError(
-            f"{season.name} is closed: its standings are frozen and its nights stay as they were."
-        )
 
 
 # --- Accounts --------------------------------------------------------------------------
@@ -107,14 +96,6 @@ def update_account(
 # --- Clubs -----------------------------------------------------------------------------
 
 
-@transaction.atomic
-def create_club(*, name: str, slug: str, organiser: Player) -> Club:
-    """A new club with its first organiser."""
-    club = Club.objects.create(name=name, slug=slug)
-    add_member(club=club, player=organiser, role=Membership.Role.ORGANISER)
-    return club
-
-
 def add_member(
     *, club: Club, player: Player, role: str = Membership.Role.PLAYER, by: Player | None = None
 ) -> Membership:
@@ -123,7 +104,7 @@ def add_member(
     An organiser is made staff, so the admin opens for them (scoped to their clubs).
     """
     if by is not None:
-        _require_organiser(by, club)
+        require_organiser(by, club)
     membership, _ = Membership.objects.update_or_create(
         club=club, player=player, defaults={"role": role}
     )
@@ -155,7 +136,7 @@ def create_league(
     whom a substitute's result counts for, which bot finishes a member's seat and
     whether that result counts.
     """
-    _require_organiser(by, club)
+    require_organiser(by, club)
     unknown = set(rules) - set(LEAGUE_RULES)
     if unknown:
         raise ValidationError(f"A league has no setting {sorted(unknown)[0]!r}.")
@@ -176,7 +157,7 @@ def create_league(
 
 def create_season(*, league: League, name: str, start: date, end: date, by: Player) -> Season:
     """A new season of the league (organisers only)."""
-    _require_organiser(by, league.club)
+    require_organiser(by, league.club)
     season = Season(league=league, name=name, start=start, end=end)
     season.full_clean()
     season.save()
@@ -201,8 +182,8 @@ def create_night(
 ) -> LeagueNight:
     """A new night of the season, on a date within it, with its time and place if known
     (organisers only)."""
-    _require_organiser(by, season.league.club)
-    _require_open(season)
+    require_organiser(by, season.league.club)
+    require_open(season)
     _check_night_date(season, night_date)
     night = LeagueNight(
         season=season,
@@ -225,8 +206,8 @@ def schedule_night(
     A night moved to another day is reminded of again, the day before its new date.
     """
     season = night.season
-    _require_organiser(by, season.league.club)
-    _require_open(season)
+    require_organiser(by, season.league.club)
+    require_open(season)
     _check_night_date(season, night_date)
     if (
         night_date != night.date
@@ -246,8 +227,8 @@ def schedule_night(
 def set_night_players(*, night: LeagueNight, players: Sequence[Player], by: Player) -> None:
     """Record who is present; only the club's members can be."""
     club = night.season.league.club
-    _require_organiser(by, club)
-    _require_open(night.season)
+    require_organiser(by, club)
+    require_open(night.season)
     members = set(selectors.club_members(club).values_list("pk", flat=True))
     strangers = [p for p in players if p.pk not in members]
     if strangers:
@@ -278,8 +259,8 @@ def _require_unseated(night: LeagueNight, player: Player) -> None:
 def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player) -> Absence:
     """Record a member as away for the night, with or without notice (not seated)."""
     club = night.season.league.club
-    _require_organiser(by, club)
-    _require_open(night.season)
+    require_organiser(by, club)
+    require_open(night.season)
     _require_member(player, club)
     _require_unseated(night, player)
     if night.substitutes.filter(player=player).exists():
@@ -297,8 +278,8 @@ def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player)
 @transaction.atomic
 def clear_absence(*, night: LeagueNight, player: Player, by: Player) -> None:
     """Take back an absence or a substitute for `player`; nobody is marked present."""
-    _require_organiser(by, night.season.league.club)
-    _require_open(night.season)
+    require_organiser(by, night.season.league.club)
+    require_open(night.season)
     night.absences.filter(player=player).delete()
     night.substitutes.filter(member=player).delete()
 
@@ -319,8 +300,8 @@ def set_substitute(
     the member's; the league's rule then says whom the result counts for.
     """
     club = night.season.league.club
-    _require_organiser(by, club)
-    _require_open(night.season)
+    require_organiser(by, club)
+    require_open(night.season)
     _require_member(member, club)
     guest_name = " ".join(guest_name.split())
     if (player is None) == (not guest_name):
@@ -355,7 +336,7 @@ def set_substitute(
 
 def set_league_public(*, league: League, is_public: bool, by: Player) -> League:
     """Open a league's results to anyone without an account, or close them again."""
-    _require_organiser(by, league.club)
+    require_organiser(by, league.club)
     league.is_public = is_public
     league.save(update_fields=["is_public"])
     return league
@@ -370,8 +351,8 @@ def close_season(*, season: Season, by: Player) -> list[FrozenStanding]:
     nothing of the season changes: no new nights, seating, results or corrections.
     """
     season = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
-    _require_organiser(by, season.league.club)
-    _require_open(season)
+    require_organiser(by, season.league.club)
+    require_open(season)
     playing = (
         NightTable.objects.filter(
             night__season=season,
@@ -414,7 +395,7 @@ def start_next_season(*, season: Season, name: str, start: date, end: date, by: 
     A season's settings (its game, points per place) and its members (the club's) are
     the league's, so the new season starts with them as they are.
     """
-    _require_organiser(by, season.league.club)
+    require_organiser(by, season.league.club)
     if not season.is_closed:
         raise ValidationError("Close this season before starting the next one.")
     if start <= season.end:
@@ -563,8 +544,8 @@ def seat_night(
     night is frozen the first time they are seated (`handicaps.freeze`).
     """
     league = night.season.league
-    _require_organiser(by, league.club)
-    _require_open(night.season)
+    require_organiser(by, league.club)
+    require_open(night.season)
     rules = league.rules
     if not rules.min_players <= seats_per_table <= rules.max_players:
         raise SeatingError(
@@ -657,8 +638,8 @@ def enter_hand_results(
 ) -> None:
     """Record a hand-played table's holes (validated by the match rules) and rerate."""
     league = night_table.night.season.league
-    _require_organiser(by, league.club)
-    _require_open(night_table.night.season)
+    require_organiser(by, league.club)
+    require_open(night_table.night.season)
     scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
     rebuild_ratings(league=league)
 
@@ -699,8 +680,8 @@ def correct_score(
         table=scorecard.table
     )
     league = night_table.night.season.league
-    _require_organiser(by, league.club)
-    _require_open(night_table.night.season)
+    require_organiser(by, league.club)
+    require_open(night_table.night.season)
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": "Say why the score changes."})

@@ -45,10 +45,19 @@ from .forms import (
     SignUpForm,
     SubstituteForm,
 )
-from .models import Club, League, LeagueNight, NightTable, Player, Season
+from .models import Club, League, LeagueNight, Player, Season
+from .pages import (
+    SEATING_CHOICES_KEY,
+    crumbs,
+    league_or_404,
+    member_role,
+    night_or_404,
+    night_table_or_404,
+    organiser_only,
+    season_or_404,
+)
 
 WELCOME_TAG = "welcome"
-SEATING_CHOICES_KEY = "leagues:seating"
 
 
 @require_GET
@@ -104,30 +113,6 @@ def account(request: HttpRequest) -> HttpResponse:
     )
 
 
-# --- Access ----------------------------------------------------------------------------
-
-
-def _member_role(request: HttpRequest, club: Club) -> str:
-    """The visitor's role in `club`; 404 for anyone outside it."""
-    role = selectors.role_in(request.user, club)
-    if role is None:
-        raise Http404("No such club.")
-    return role
-
-
-def _organiser(request: HttpRequest, club: Club) -> None:
-    """404 outside the club, 403 for a member who is not an organiser."""
-    if _member_role(request, club) != "organiser":
-        raise PermissionDenied("Only the club's organisers may do that.")
-
-
-def _night_table(night_table_id: int) -> NightTable:
-    return get_object_or_404(
-        NightTable.objects.select_related("table", "night__season__league__club"),
-        pk=night_table_id,
-    )
-
-
 # --- Clubs and leagues -----------------------------------------------------------------
 
 
@@ -143,7 +128,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def _club_page(request, club, *, league_form=None, member_form=None, status=200):
-    role = _member_role(request, club)
+    role = member_role(request, club)
     return render(
         request,
         "leagues/club.html",
@@ -171,7 +156,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
 def league_create(request: HttpRequest, slug: str) -> HttpResponse:
     """An organiser creates a league in their club."""
     club = get_object_or_404(Club, slug=slug)
-    _organiser(request, club)
+    organiser_only(request, club)
     form = LeagueForm(request.POST)
     if form.is_valid():
         try:
@@ -189,7 +174,7 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
 def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     """An organiser adds a player (by username) to the club, or changes their role."""
     club = get_object_or_404(Club, slug=slug)
-    _organiser(request, club)
+    organiser_only(request, club)
     form = MemberForm(request.POST)
     if not form.is_valid():
         return _club_page(request, club, member_form=form, status=400)
@@ -200,13 +185,12 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _league_page(request, league, *, season_form=None, status=200):
-    role = _member_role(request, league.club)
+    role = member_role(request, league.club)
     return render(
         request,
         "leagues/league.html",
         {
-            "league": league,
-            "club": league.club,
+            **crumbs(league),
             "is_organiser": role == "organiser",
             "seasons": [(s, selectors.champions(s)) for s in league.seasons.all()],
             "ratings": selectors.league_ratings(league),
@@ -220,17 +204,15 @@ def _league_page(request, league, *, season_form=None, status=200):
 @login_required
 def league(request: HttpRequest, league_id: int) -> HttpResponse:
     """A league's seasons and ratings."""
-    return _league_page(
-        request, get_object_or_404(League.objects.select_related("club"), pk=league_id)
-    )
+    return _league_page(request, league_or_404(league_id))
 
 
 @require_POST
 @login_required
 def season_create(request: HttpRequest, league_id: int) -> HttpResponse:
     """An organiser opens a season in the league."""
-    league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
-    _organiser(request, league.club)
+    league = league_or_404(league_id)
+    organiser_only(request, league.club)
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
@@ -246,21 +228,15 @@ def season_create(request: HttpRequest, league_id: int) -> HttpResponse:
 # --- Seasons and standings -------------------------------------------------------------
 
 
-def _season(season_id: int) -> Season:
-    return get_object_or_404(Season.objects.select_related("league__club"), pk=season_id)
-
-
 def _season_page(request, season, *, night_form=None, next_form=None, status=200):
-    role = _member_role(request, season.league.club)
+    role = member_role(request, season.league.club)
     return render(
         request,
         "leagues/season.html",
         {
             "champions": selectors.champions(season),
             "next_form": next_form or SeasonForm(initial=_next_season_initial(season)),
-            "season": season,
-            "league": season.league,
-            "club": season.league.club,
+            **crumbs(season),
             "is_organiser": role == "organiser",
             "standings": selectors.season_standings(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
@@ -277,15 +253,15 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
 @login_required
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     """A season's standings (printable) and nights."""
-    return _season_page(request, _season(season_id))
+    return _season_page(request, season_or_404(season_id))
 
 
 @require_GET
 @login_required
 def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     """The season's standings as a CSV download."""
-    season = _season(season_id)
-    _member_role(request, season.league.club)
+    season = season_or_404(season_id)
+    member_role(request, season.league.club)
     filename = f"{slugify(season.league.name)}-{slugify(season.name)}-standings.csv"
     response, writer = csv_response(filename)
     writer.writerow(
@@ -307,8 +283,8 @@ def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
 @login_required
 def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
     """An organiser adds a night to the season."""
-    season = _season(season_id)
-    _organiser(request, season.league.club)
+    season = season_or_404(season_id)
+    organiser_only(request, season.league.club)
     form = NightForm(request.POST)
     if form.is_valid():
         try:
@@ -331,12 +307,6 @@ def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
 # --- Nights ----------------------------------------------------------------------------
 
 
-def _night(night_id: int) -> LeagueNight:
-    return get_object_or_404(
-        LeagueNight.objects.select_related("season__league__club"), pk=night_id
-    )
-
-
 def _night_page(
     request,
     night,
@@ -349,17 +319,14 @@ def _night_page(
     status=200,
 ):
     club = night.season.league.club
-    role = _member_role(request, club)
+    role = member_role(request, club)
     members = selectors.club_members(club)
     tables = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
     return render(
         request,
         "leagues/night.html",
         {
-            "night": night,
-            "season": night.season,
-            "league": night.season.league,
-            "club": club,
+            **crumbs(night),
             "is_organiser": role == "organiser",
             "present": night.players.order_by("display_name", "username"),
             "tables": tables,
@@ -385,16 +352,16 @@ def _night_page(
 @login_required
 def night(request: HttpRequest, night_id: int) -> HttpResponse:
     """A night: players present, seating, and every table's scorecard (printable)."""
-    return _night_page(request, _night(night_id))
+    return _night_page(request, night_or_404(night_id))
 
 
 @require_POST
 @login_required
 def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
     """An organiser records who is present."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     club = night.season.league.club
-    _organiser(request, club)
+    organiser_only(request, club)
     form = NightPlayersForm(request.POST, members=selectors.club_members(club))
     if not form.is_valid():
         return _night_page(request, night, players_form=form, status=400)
@@ -413,8 +380,8 @@ def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
 @login_required
 def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
     """An organiser seats the players present at tables."""
-    night = _night(night_id)
-    _organiser(request, night.season.league.club)
+    night = night_or_404(night_id)
+    organiser_only(request, night.season.league.club)
     form = SeatingForm(request.POST)
     if form.is_valid():
         try:
@@ -435,9 +402,9 @@ def _night_form(request, night_id: int, form_class, save, said, form_name: str):
     """An organiser's form on a night's page: `save(night, **cleaned)` under the rules of
     the league's services, then `said(what was saved)` as the page's message; a
     refusal shows the form again with its reason (400)."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     club = night.season.league.club
-    _organiser(request, club)
+    organiser_only(request, club)
     form = form_class(request.POST, members=selectors.club_members(club))
     if form.is_valid():
         try:
@@ -482,9 +449,9 @@ def night_substitute(request: HttpRequest, night_id: int) -> HttpResponse:
 @login_required
 def night_absence_clear(request: HttpRequest, night_id: int, player_id: int) -> HttpResponse:
     """An organiser takes back a member's absence or substitute."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     club = night.season.league.club
-    _organiser(request, club)
+    organiser_only(request, club)
     player = get_object_or_404(selectors.club_members(club), pk=player_id)
     try:
         services.clear_absence(night=night, player=player, by=request.user)
@@ -499,8 +466,8 @@ def night_absence_clear(request: HttpRequest, night_id: int, player_id: int) -> 
 @login_required
 def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
     """Every scorecard of the night as a CSV download, a row per card."""
-    night = _night(night_id)
-    _member_role(request, night.season.league.club)
+    night = night_or_404(night_id)
+    member_role(request, night.season.league.club)
     response, writer = csv_response(f"night-{night.date:%Y-%m-%d}-scorecards.csv")
     views = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
     playoffs = max((len(v.playoff_numbers) for v in views), default=0)
@@ -535,10 +502,7 @@ def _deals_page(request: HttpRequest, night: LeagueNight, *, public: bool) -> Ht
         request,
         "leagues/public/deals.html" if public else "leagues/deals.html",
         {
-            "night": night,
-            "season": night.season,
-            "league": league,
-            "club": None if public else league.club,
+            **crumbs(night, public=public),
             "waiting": seen.waiting,
             "in_play": seen.in_play,
             "comparison": seen.comparison,
@@ -559,8 +523,8 @@ def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
     Someone seated at a table of the night that has not finished sees it once their
     table has: the comparison would tell them about deals they are still to play.
     """
-    night = _night(night_id)
-    _member_role(request, night.season.league.club)
+    night = night_or_404(night_id)
+    member_role(request, night.season.league.club)
     return _deals_page(request, night, public=False)
 
 
@@ -572,9 +536,9 @@ def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
     Organisers only, and not one seated at another table of the night still playing
     the same deals.
     """
-    night_table = _night_table(night_table_id)
+    night_table = night_table_or_404(night_table_id)
     night = night_table.night
-    _organiser(request, night.season.league.club)
+    organiser_only(request, night.season.league.club)
     if not night.duplicate_deals or not night_table.is_hand:
         raise Http404("Deal sheets are for paper tables on a night of duplicate deals.")
     waiting = selectors.unfinished_table_of(request.user, night)
@@ -591,11 +555,7 @@ def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
         request,
         "leagues/deal_sheet.html",
         {
-            "night_table": night_table,
-            "night": night,
-            "season": night.season,
-            "league": night.season.league,
-            "club": night.season.league.club,
+            **crumbs(night_table),
             "holes": duplicate.deal_sheet(night_table),
             "rules": night_table.table.rules_name,
         },
@@ -609,8 +569,8 @@ def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
 @login_required
 def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
     """An organiser enters a hand-played table's holes; nothing is saved on error."""
-    night_table = _night_table(night_table_id)
-    _organiser(request, night_table.night.season.league.club)
+    night_table = night_table_or_404(night_table_id)
+    organiser_only(request, night_table.night.season.league.club)
     table = night_table.table
     if table.kind != Table.Kind.HAND:
         raise Http404("This table is played live.")
@@ -635,11 +595,7 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
         request,
         "leagues/table_results.html",
         {
-            "night_table": night_table,
-            "night": night_table.night,
-            "season": night_table.night.season,
-            "league": night_table.night.season.league,
-            "club": night_table.night.season.league.club,
+            **crumbs(night_table),
             "form": form,
             "names": names,
         },
@@ -651,8 +607,8 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
 @login_required
 def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
     """An organiser corrects one hole of a finished table, with a reason."""
-    night_table = _night_table(night_table_id)
-    _organiser(request, night_table.night.season.league.club)
+    night_table = night_table_or_404(night_table_id)
+    organiser_only(request, night_table.night.season.league.club)
     form = CorrectionForm(request.POST or None, table=night_table.table)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -688,11 +644,7 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
         request,
         "leagues/correction.html",
         {
-            "night_table": night_table,
-            "night": night_table.night,
-            "season": night_table.night.season,
-            "league": night_table.night.season.league,
-            "club": night_table.night.season.league.club,
+            **crumbs(night_table),
             "table": selectors.table_view(night_table),
             "holes": range(1, HOLES + 1),
             "form": form,
@@ -712,7 +664,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
     404 unless the visitor shares the league with the player (`may_see_player`), so
     that nobody reads the names of people outside their leagues by trying ids.
     """
-    league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
+    league = league_or_404(league_id)
     person = Player.objects.filter(pk=player_id).first()
     if person is None or not selectors.may_see_player(request.user, person, league):
         raise Http404("No such player in this league.")
@@ -734,8 +686,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
         request,
         "leagues/player.html",
         {
-            "league": league,
-            "club": league.club,
+            **crumbs(league),
             "person": person,
             "record": record,
             "rating": rating,
@@ -758,8 +709,8 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
 @login_required
 def night_schedule(request: HttpRequest, night_id: int) -> HttpResponse:
     """An organiser sets when and where a night is played."""
-    night = _night(night_id)
-    _organiser(request, night.season.league.club)
+    night = night_or_404(night_id)
+    organiser_only(request, night.season.league.club)
     form = ScheduleForm(request.POST, instance=LeagueNight.objects.get(pk=night.pk))
     if form.is_valid():
         try:
@@ -779,16 +730,12 @@ def night_schedule(request: HttpRequest, night_id: int) -> HttpResponse:
     return _night_page(request, night, schedule_form=form, status=400)
 
 
-def _league(league_id: int) -> League:
-    return get_object_or_404(League.objects.select_related("club"), pk=league_id)
-
-
 @require_GET
 @login_required
 def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's nights to come and past, and the member's own feed to subscribe to."""
-    league = _league(league_id)
-    role = _member_role(request, league.club)
+    league = league_or_404(league_id)
+    role = member_role(request, league.club)
     today = timezone.localdate()
     nights = list(selectors.league_nights(league))
     token = services.calendar_token(player=request.user)
@@ -797,8 +744,7 @@ def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
         request,
         "leagues/calendar.html",
         {
-            "league": league,
-            "club": league.club,
+            **crumbs(league),
             "is_organiser": role == "organiser",
             "upcoming": [n for n in nights if n.date >= today],
             "past": [n for n in nights if n.date < today][::-1],
@@ -820,7 +766,7 @@ def _feed(request: HttpRequest, league: League) -> HttpResponse:
 def calendar_feed(request: HttpRequest, league_id: int, token: str) -> HttpResponse:
     """A member's ICS feed of the league's nights, opened by the secret in its address alone
     (a calendar app has no session). 404 for a wrong secret or a player outside the club."""
-    league = _league(league_id)
+    league = league_or_404(league_id)
     person = Player.objects.filter(calendar_token=token, is_active=True).first()
     if person is None or selectors.role_in(person, league.club) is None:
         raise Http404("No such calendar.")
@@ -831,8 +777,8 @@ def calendar_feed(request: HttpRequest, league_id: int, token: str) -> HttpRespo
 @login_required
 def calendar_reset(request: HttpRequest, league_id: int) -> HttpResponse:
     """A new secret for the member's feeds, when an old address was shared by mistake."""
-    league = _league(league_id)
-    _member_role(request, league.club)
+    league = league_or_404(league_id)
+    member_role(request, league.club)
     services.reset_calendar_token(player=request.user)
     messages.success(request, "Your calendar has a new address: the old one no longer works.")
     return redirect("leagues:calendar", league.pk)
@@ -845,12 +791,12 @@ def calendar_reset(request: HttpRequest, league_id: int) -> HttpResponse:
 @login_required
 def league_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
     """Every score correction of the league: who, when, why, before and after."""
-    league = _league(league_id)
-    _member_role(request, league.club)
+    league = league_or_404(league_id)
+    member_role(request, league.club)
     return render(
         request,
         "leagues/corrections.html",
-        {"league": league, "club": league.club, "corrections": selectors.corrections_in(league)},
+        {**crumbs(league), "corrections": selectors.corrections_in(league)},
     )
 
 
@@ -858,8 +804,8 @@ def league_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
 @login_required
 def league_public(request: HttpRequest, league_id: int) -> HttpResponse:
     """An organiser makes the league's results public, or private again."""
-    league = _league(league_id)
-    _organiser(request, league.club)
+    league = league_or_404(league_id)
+    organiser_only(request, league.club)
     is_public = request.POST.get("is_public") == "on"
     services.set_league_public(league=league, is_public=is_public, by=request.user)
     if is_public:
@@ -896,14 +842,13 @@ def public_league(request: HttpRequest, league_id: int) -> HttpResponse:
 @require_GET
 def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
     """A public league's season: standings and nights, read only."""
-    season = _season(season_id)
+    season = season_or_404(season_id)
     league = _public(season.league_id)
     return render(
         request,
         "leagues/public/season.html",
         {
-            "season": season,
-            "league": league,
+            **crumbs(season, public=True),
             "standings": selectors.season_standings(season),
             "champions": selectors.champions(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
@@ -917,15 +862,13 @@ def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
 @require_GET
 def public_night(request: HttpRequest, night_id: int) -> HttpResponse:
     """A public league's night: its scorecards and corrections, read only."""
-    night = _night(night_id)
-    league = _public(night.season.league_id)
+    night = night_or_404(night_id)
+    _public(night.season.league_id)
     return render(
         request,
         "leagues/public/night.html",
         {
-            "night": night,
-            "season": night.season,
-            "league": league,
+            **crumbs(night, public=True),
             "tables": [selectors.table_view(nt) for nt in selectors.night_tables(night)],
             "holes": range(1, HOLES + 1),
             "corrections": selectors.corrections_for(night),
@@ -939,7 +882,7 @@ def public_night(request: HttpRequest, night_id: int) -> HttpResponse:
 def public_night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
     """A public league's duplicate night compared deal by deal, read only; it opens once
     every table of the night is done, since anyone at all may read it."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     _public(night.season.league_id)
     return _deals_page(request, night, public=True)
 
@@ -979,8 +922,8 @@ def _next_season_initial(season: Season) -> dict:
 @login_required
 def season_close(request: HttpRequest, season_id: int) -> HttpResponse:
     """An organiser closes the season: standings frozen, champion named."""
-    season = _season(season_id)
-    _organiser(request, season.league.club)
+    season = season_or_404(season_id)
+    organiser_only(request, season.league.club)
     try:
         services.close_season(season=season, by=request.user)
     except ValidationError as error:
@@ -997,8 +940,8 @@ def season_close(request: HttpRequest, season_id: int) -> HttpResponse:
 def season_next(request: HttpRequest, season_id: int) -> HttpResponse:
     """An organiser starts the season after a closed one, with the league's members and
     settings."""
-    season = _season(season_id)
-    _organiser(request, season.league.club)
+    season = season_or_404(season_id)
+    organiser_only(request, season.league.club)
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
