@@ -3,6 +3,7 @@
 from django.urls import include, path
 
 from . import views
+from .accounts import views as accounts
 
 league_patterns = [
     path("", views.index, name="index"),
@@ -64,9 +65,9 @@ league_patterns = [
 ]
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/profile/", views.account, name="account"),
+    path("", accounts.home, name="home"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/profile/", accounts.account, name="account"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("leagues/", include((league_patterns, "leagues"))),
 ]
