@@ -17,7 +17,8 @@ from games.engine.match import HOLES
 from games.models import ScorecardHole, hole_name
 from games.scorecards import HandScoreError, check_hand_scores, hole_scores
 
-from . import selectors, services
+from . import services
+from .clubs.selectors import organised_clubs
 from .models import (
     Absence,
     Club,
@@ -79,7 +80,7 @@ class ClubScoped:
     def _clubs(self, request):
         if not hasattr(request, "_organised_club_ids"):
             request._organised_club_ids = set(
-                selectors.organised_clubs(request.user).values_list("pk", flat=True)
+                organised_clubs(request.user).values_list("pk", flat=True)
             )
         return request._organised_club_ids
 

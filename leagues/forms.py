@@ -12,8 +12,8 @@ from games.models import Table, hole_heading, hole_name, house_rule_choices
 from games.scorecards import HandScoreError, check_hand_scores
 
 from .accounts import selectors
+from .clubs.services import LEAGUE_RULES
 from .models import League, LeagueNight, Membership, Player, Season
-from .services import LEAGUE_RULES
 
 PLAYOFF_ROWS = 3
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,4}$")

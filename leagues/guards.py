@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from . import selectors
+from .clubs.selectors import is_organiser
 from .models import Club, Player, Season
 
 
 def require_organiser(by: Player, club: Club) -> None:
     """Refuse `by` unless they organise `club` (a superuser organises every club)."""
-    if not selectors.is_organiser(by, club):
+    if not is_organiser(by, club):
         raise PermissionDenied("Only the club's organisers may do that.")
 
 

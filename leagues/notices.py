@@ -23,6 +23,7 @@ from games.models import Table
 
 from . import selectors
 from .calendar import night_start
+from .clubs.selectors import club_members
 from .models import LeagueNight, NightNotice, Player
 
 logger = logging.getLogger(__name__)
@@ -61,11 +62,7 @@ def recipients(night: LeagueNight, kind: str) -> QuerySet[Player]:
         wants = {"email_reminders": True}
     else:
         wants = {"email_results": True}
-    return (
-        selectors.club_members(night.season.league.club)
-        .filter(is_active=True, **wants)
-        .exclude(email="")
-    )
+    return club_members(night.season.league.club).filter(is_active=True, **wants).exclude(email="")
 
 
 def _absolute(path: str) -> str:

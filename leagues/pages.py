@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from . import selectors
+from .clubs.selectors import role_in
 from .models import Club, League, LeagueNight, NightTable, Season
 
 #: The session key under which the seating form's last choices are offered again.
@@ -21,7 +21,7 @@ SEATING_CHOICES_KEY = "leagues:seating"
 
 def member_role(request: HttpRequest, club: Club) -> str:
     """The visitor's role in `club`; 404 for anyone outside it."""
-    role = selectors.role_in(request.user, club)
+    role = role_in(request.user, club)
     if role is None:
         raise Http404("No such club.")
     return role

@@ -27,6 +27,7 @@ from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 
 from . import handicaps, selectors
+from .clubs.selectors import club_members
 from .guards import require_open, require_organiser
 from .models import (
     Absence,
@@ -45,18 +46,6 @@ from .models import (
     Substitute,
 )
 
-#: The league's settings for nights missed and seats played by someone else.
-LEAGUE_RULES = (
-    "absence_points",
-    "absence_fixed_points",
-    "absence_needs_notice",
-    "bye_points",
-    "bye_fixed_points",
-    "substitute_counts",
-    "stand_in_counts",
-    "stand_in_level",
-)
-
 
 class SeatingError(ValueError):
     """The night's players cannot be seated as asked; the message says why."""
@@ -68,63 +57,7 @@ class SeatingError(ValueError):
 # --- Clubs -----------------------------------------------------------------------------
 
 
-def add_member(
-    *, club: Club, player: Player, role: str = Membership.Role.PLAYER, by: Player | None = None
-) -> Membership:
-    """Add `player` to `club` (or change their role).
-
-    An organiser is made staff, so the admin opens for them (scoped to their clubs).
-    """
-    if by is not None:
-        require_organiser(by, club)
-    membership, _ = Membership.objects.update_or_create(
-        club=club, player=player, defaults={"role": role}
-    )
-    if role == Membership.Role.ORGANISER and not player.is_staff:
-        player.is_staff = True
-        player.save(update_fields=["is_staff"])
-    return membership
-
-
 # --- Leagues, seasons, nights ----------------------------------------------------------
-
-
-def create_league(
-    *,
-    club: Club,
-    name: str,
-    variant: str,
-    points_per_place: str = "6,4,2,0",
-    night_points: str = League.NightPoints.PLACE,
-    points_from: str = League.Strokes.GROSS,
-    house_rules: Sequence[str] = (),
-    by: Player,
-    **rules: object,
-) -> League:
-    """A new league of the club (organisers only), whose nights' tables all play
-    `house_rules` (keys of its game's house rules).
-
-    `rules` are the league's other settings by field name: what absences and byes earn,
-    whom a substitute's result counts for, which bot finishes a member's seat and
-    whether that result counts.
-    """
-    require_organiser(by, club)
-    unknown = set(rules) - set(LEAGUE_RULES)
-    if unknown:
-        raise ValidationError(f"A league has no setting {sorted(unknown)[0]!r}.")
-    league = League(
-        club=club,
-        name=name,
-        variant=variant,
-        points_per_place=points_per_place,
-        night_points=night_points,
-        points_from=points_from,
-        house_rules=list(house_rules),
-        **rules,
-    )
-    league.full_clean()
-    league.save()
-    return league
 
 
 def create_season(*, league: League, name: str, start: date, end: date, by: Player) -> Season:
@@ -201,7 +134,7 @@ def set_night_players(*, night: LeagueNight, players: Sequence[Player], by: Play
     club = night.season.league.club
     require_organiser(by, club)
     require_open(night.season)
-    members = set(selectors.club_members(club).values_list("pk", flat=True))
+    members = set(club_members(club).values_list("pk", flat=True))
     strangers = [p for p in players if p.pk not in members]
     if strangers:
         raise ValidationError(f"{strangers[0].name} is not a member of {club.name}.")

@@ -38,8 +38,8 @@ def organisers_run_night_tables(sender, table: Table, user, **kwargs) -> bool:
     hide its chat lines as its host (the organiser who seated the night) may."""
     if not table.seats_assigned:  # a casual table is no league's
         return False
+    from .clubs.selectors import is_organiser
     from .models import Club
-    from .selectors import is_organiser
 
     club = Club.objects.filter(leagues__seasons__nights__tables__table=table).first()
     return club is not None and is_organiser(user, club)
@@ -53,8 +53,8 @@ def deal_comparison_link(sender, table: Table, number: int, user, **kwargs) -> l
     # A league's tables have their seats assigned: other tables are not looked up.
     if not table.seats_assigned or number > HOLES:
         return []
+    from .clubs.selectors import role_in
     from .models import LeagueNight
-    from .selectors import role_in
 
     night = (
         LeagueNight.objects.filter(tables__table=table, duplicate_deals=True)

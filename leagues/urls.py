@@ -4,12 +4,13 @@ from django.urls import include, path
 
 from . import views
 from .accounts import views as accounts
+from .clubs import views as clubs
 
 league_patterns = [
-    path("", views.index, name="index"),
-    path("clubs/<slug:slug>/", views.club, name="club"),
-    path("clubs/<slug:slug>/leagues/new/", views.league_create, name="league_create"),
-    path("clubs/<slug:slug>/members/new/", views.member_add, name="member_add"),
+    path("", clubs.index, name="index"),
+    path("clubs/<slug:slug>/", clubs.club, name="club"),
+    path("clubs/<slug:slug>/leagues/new/", clubs.league_create, name="league_create"),
+    path("clubs/<slug:slug>/members/new/", clubs.member_add, name="member_add"),
     path("<int:league_id>/", views.league, name="league"),
     path("<int:league_id>/seasons/new/", views.season_create, name="season_create"),
     path("<int:league_id>/players/<int:player_id>/", views.player, name="player"),

@@ -25,13 +25,12 @@ from games.models import Table
 from games.scorecards import HandScoreError
 
 from . import calendar, charts, duplicate, handicaps, selectors, services
+from .clubs.selectors import club_members, may_see_player, role_in
 from .exports import csv_response
 from .forms import (
     AbsenceForm,
     CorrectionForm,
     HandResultsForm,
-    LeagueForm,
-    MemberForm,
     NightForm,
     NightPlayersForm,
     ScheduleForm,
@@ -39,7 +38,7 @@ from .forms import (
     SeatingForm,
     SubstituteForm,
 )
-from .models import Club, League, LeagueNight, Player, Season
+from .models import League, LeagueNight, Player, Season
 from .pages import (
     SEATING_CHOICES_KEY,
     crumbs,
@@ -52,74 +51,6 @@ from .pages import (
 )
 
 # --- Clubs and leagues -----------------------------------------------------------------
-
-
-@require_GET
-@login_required
-def index(request: HttpRequest) -> HttpResponse:
-    """The visitor's clubs and leagues, and links to their own results."""
-    clubs = selectors.clubs_of(request.user).prefetch_related("leagues")
-    played = League.objects.filter(
-        seasons__nights__tables__table__scorecards__player=request.user
-    ).distinct()
-    return render(request, "leagues/index.html", {"clubs": clubs, "played": played})
-
-
-def _club_page(request, club, *, league_form=None, member_form=None, status=200):
-    role = member_role(request, club)
-    return render(
-        request,
-        "leagues/club.html",
-        {
-            "club": club,
-            "is_organiser": role == "organiser",
-            "leagues": club.leagues.all(),
-            "members": club.memberships.select_related("player").order_by("player__username"),
-            "league_form": league_form or LeagueForm(),
-            "member_form": member_form or MemberForm(),
-        },
-        status=status,
-    )
-
-
-@require_GET
-@login_required
-def club(request: HttpRequest, slug: str) -> HttpResponse:
-    """A club's leagues and members; organisers add both here."""
-    return _club_page(request, get_object_or_404(Club, slug=slug))
-
-
-@require_POST
-@login_required
-def league_create(request: HttpRequest, slug: str) -> HttpResponse:
-    """An organiser creates a league in their club."""
-    club = get_object_or_404(Club, slug=slug)
-    organiser_only(request, club)
-    form = LeagueForm(request.POST)
-    if form.is_valid():
-        try:
-            league = services.create_league(club=club, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, f"{league.name} is ready: add its first season.")
-            return redirect(league)
-    return _club_page(request, club, league_form=form, status=400)
-
-
-@require_POST
-@login_required
-def member_add(request: HttpRequest, slug: str) -> HttpResponse:
-    """An organiser adds a player (by username) to the club, or changes their role."""
-    club = get_object_or_404(Club, slug=slug)
-    organiser_only(request, club)
-    form = MemberForm(request.POST)
-    if not form.is_valid():
-        return _club_page(request, club, member_form=form, status=400)
-    player = form.cleaned_data["username"]
-    services.add_member(club=club, player=player, role=form.cleaned_data["role"], by=request.user)
-    messages.success(request, f"{player.name} is a member of {club.name}.")
-    return redirect(club)
 
 
 def _league_page(request, league, *, season_form=None, status=200):
@@ -258,7 +189,7 @@ def _night_page(
 ):
     club = night.season.league.club
     role = member_role(request, club)
-    members = selectors.club_members(club)
+    members = club_members(club)
     tables = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
     return render(
         request,
@@ -300,7 +231,7 @@ def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
     night = night_or_404(night_id)
     club = night.season.league.club
     organiser_only(request, club)
-    form = NightPlayersForm(request.POST, members=selectors.club_members(club))
+    form = NightPlayersForm(request.POST, members=club_members(club))
     if not form.is_valid():
         return _night_page(request, night, players_form=form, status=400)
     try:
@@ -343,7 +274,7 @@ def _night_form(request, night_id: int, form_class, save, said, form_name: str):
     night = night_or_404(night_id)
     club = night.season.league.club
     organiser_only(request, club)
-    form = form_class(request.POST, members=selectors.club_members(club))
+    form = form_class(request.POST, members=club_members(club))
     if form.is_valid():
         try:
             saved = save(night=night, by=request.user, **form.cleaned_data)
@@ -390,7 +321,7 @@ def night_absence_clear(request: HttpRequest, night_id: int, player_id: int) -> 
     night = night_or_404(night_id)
     club = night.season.league.club
     organiser_only(request, club)
-    player = get_object_or_404(selectors.club_members(club), pk=player_id)
+    player = get_object_or_404(club_members(club), pk=player_id)
     try:
         services.clear_absence(night=night, player=player, by=request.user)
     except ValidationError as error:
@@ -604,7 +535,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
     """
     league = league_or_404(league_id)
     person = Player.objects.filter(pk=player_id).first()
-    if person is None or not selectors.may_see_player(request.user, person, league):
+    if person is None or not may_see_player(request.user, person, league):
         raise Http404("No such player in this league.")
     record = selectors.player_record(league, person)
     history = selectors.rating_history(league, person)
@@ -706,7 +637,7 @@ def calendar_feed(request: HttpRequest, league_id: int, token: str) -> HttpRespo
     (a calendar app has no session). 404 for a wrong secret or a player outside the club."""
     league = league_or_404(league_id)
     person = Player.objects.filter(calendar_token=token, is_active=True).first()
-    if person is None or selectors.role_in(person, league.club) is None:
+    if person is None or role_in(person, league.club) is None:
         raise Http404("No such calendar.")
     return _feed(request, league)
 
