@@ -21,7 +21,8 @@ from games.engine.match import HOLES, match_status
 from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Seat, Table, hole_name
 from games.scorecards import Grid
 
-from . import duplicate, handicaps
+from . import duplicate
+from .handicaps import selectors as handicaps
 from .models import (
     Absence,
     FrozenStanding,

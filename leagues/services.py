@@ -26,9 +26,10 @@ from games import scorecards
 from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 
-from . import handicaps, selectors
+from . import selectors
 from .clubs.selectors import club_members
 from .guards import require_open, require_organiser
+from .handicaps.services import freeze
 from .models import (
     Absence,
     Club,
@@ -446,7 +447,7 @@ def seat_night(
     tables, the last `paper_tables` of them are played with a physical deck instead
     (dealt from their deal sheets on a duplicate night). Seating again replaces the
     tables, as long as none has results yet. Each seated player's handicap for the
-    night is frozen the first time they are seated (`handicaps.freeze`).
+    night is frozen the first time they are seated (`freeze`).
     """
     league = night.season.league
     require_organiser(by, league.club)
@@ -530,7 +531,7 @@ def seat_night(
             )
         created.append(NightTable.objects.create(night=night, table=table, number=number))
     # Handicaps are the night's from here on, whatever is corrected before it later.
-    handicaps.freeze(night, [player.pk for table_players in seated for player in table_players])
+    freeze(night, [player.pk for table_players in seated for player in table_players])
     return created
 
 

@@ -24,7 +24,7 @@ from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
 
-from . import calendar, charts, duplicate, handicaps, selectors, services
+from . import calendar, charts, duplicate, selectors, services
 from .clubs.selectors import club_members, may_see_player, role_in
 from .exports import csv_response
 from .forms import (
@@ -38,6 +38,7 @@ from .forms import (
     SeatingForm,
     SubstituteForm,
 )
+from .handicaps import selectors as handicaps
 from .models import League, LeagueNight, Player, Season
 from .pages import (
     SEATING_CHOICES_KEY,

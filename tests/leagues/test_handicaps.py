@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from leagues import duplicate, handicaps, services
+from leagues import duplicate, services
+from leagues.handicaps import selectors as handicaps
 from leagues.models import League, NightHandicap, NightTable
 from leagues.selectors import player_record, season_standings
 from tests.factories import (
