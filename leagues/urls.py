@@ -5,6 +5,7 @@ from django.urls import include, path
 from . import views
 from .accounts import views as accounts
 from .clubs import views as clubs
+from .duplicate import views as duplicate
 
 league_patterns = [
     path("", clubs.index, name="index"),
@@ -32,8 +33,8 @@ league_patterns = [
         views.night_scorecards_csv,
         name="night_scorecards_csv",
     ),
-    path("nights/<int:night_id>/deals/", views.night_deals, name="night_deals"),
-    path("tables/<int:night_table_id>/deal-sheet/", views.deal_sheet, name="deal_sheet"),
+    path("nights/<int:night_id>/deals/", duplicate.night_deals, name="night_deals"),
+    path("tables/<int:night_table_id>/deal-sheet/", duplicate.deal_sheet, name="deal_sheet"),
     path("tables/<int:night_table_id>/results/", views.table_results, name="table_results"),
     path("tables/<int:night_table_id>/correct/", views.table_correct, name="table_correct"),
     # Nights planned ahead, calendars, corrections, public leagues, closing a season.

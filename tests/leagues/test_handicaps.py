@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from leagues import duplicate, services
+from leagues import services
+from leagues.duplicate import matchpoints
 from leagues.handicaps import selectors as handicaps
 from leagues.models import League, NightHandicap, NightTable
 from leagues.selectors import player_record, season_standings
@@ -114,7 +115,7 @@ def test_net_matchpoints_compare_strokes_less_the_handicap(three_tables):  # noq
     every deal (36 of 36). Ann: hole 1 beats Gus only, 2; then ties Gus, 8: 10. Gus:
     0 on hole 1, then ties Ann: 8."""
     _league, _season, night, people, _organiser = three_tables
-    comparison = duplicate.compare(night, handicaps={people["Dan"].pk: Fraction(5, 2)})
+    comparison = matchpoints.compare(night, handicaps={people["Dan"].pk: Fraction(5, 2)})
     results = {r.card.name: r for r in comparison.results}
     assert {name: results[name].matchpoints for name in ("Dan", "Ann", "Gus")} == {
         "Dan": 36,
