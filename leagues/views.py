@@ -51,6 +51,7 @@ from .pages import (
     organiser_only,
     season_or_404,
 )
+from .ratings.selectors import league_ratings, rating_history
 
 # --- Clubs and leagues -----------------------------------------------------------------
 
@@ -64,7 +65,7 @@ def _league_page(request, league, *, season_form=None, status=200):
             **crumbs(league),
             "is_organiser": role == "organiser",
             "seasons": [(s, selectors.champions(s)) for s in league.seasons.all()],
-            "ratings": selectors.league_ratings(league),
+            "ratings": league_ratings(league),
             "season_form": season_form or SeasonForm(),
         },
         status=status,
@@ -469,7 +470,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
     if person is None or not may_see_player(request.user, person, league):
         raise Http404("No such player in this league.")
     record = selectors.player_record(league, person)
-    history = selectors.rating_history(league, person)
+    history = rating_history(league, person)
     strokes_chart = charts.line_chart(
         [(f"{line.date:%d %b}", line.card.total) for line in record.matches]
     )

@@ -10,6 +10,7 @@ from games.models import ScorecardHole
 from games.scorecards import HandScoreError
 from leagues import services
 from leagues.models import Rating, ScoreCorrection
+from leagues.ratings.services import rebuild_ratings
 from leagues.selectors import season_standings
 from tests.factories import even_holes, open_table, played_table
 
@@ -95,7 +96,7 @@ def test_ratings_after_a_correction_equal_a_fresh_rebuild(played):
     card = cn.night_table.table.scorecards.get(player=cn.others[1])
     services.correct_score(scorecard=card, number=1, strokes=0, reason="x", by=cn.organiser)
     after = set(Rating.objects.values_list("player", "mu", "sigma"))
-    services.rebuild_ratings(league=cn.league)
+    rebuild_ratings(league=cn.league)
     assert set(Rating.objects.values_list("player", "mu", "sigma")) == after
 
 

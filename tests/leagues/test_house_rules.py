@@ -13,7 +13,8 @@ from games.engine import card_text, new_hole
 from games.models import Table
 from leagues.duplicate import sheets
 from leagues.models import League, NightTable, Rating
-from leagues.services import rebuild_ratings, seat_night
+from leagues.ratings.services import rebuild_ratings
+from leagues.services import seat_night
 from tests.factories import even_holes, make_club, make_league, make_night, make_player, make_season
 
 pytestmark = pytest.mark.django_db

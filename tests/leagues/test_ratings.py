@@ -11,7 +11,7 @@ from django.core.management import call_command
 from openskill.models import PlackettLuce
 
 from leagues.models import Rating, RatingChange
-from leagues.services import compact_ranks, rebuild_ratings
+from leagues.ratings.services import compact_ranks, rebuild_ratings
 from tests.factories import (
     even_holes,
     make_club,
