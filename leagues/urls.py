@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from . import views
 from .accounts import views as accounts
+from .attendance import views as attendance
 from .clubs import views as clubs
 from .duplicate import views as duplicate
 
@@ -19,13 +20,15 @@ league_patterns = [
     path("seasons/<int:season_id>/standings.csv", views.standings_csv, name="standings_csv"),
     path("seasons/<int:season_id>/nights/new/", views.night_create, name="night_create"),
     path("nights/<int:night_id>/", views.night, name="night"),
-    path("nights/<int:night_id>/players/", views.night_players, name="night_players"),
+    path("nights/<int:night_id>/players/", attendance.night_players, name="night_players"),
     path("nights/<int:night_id>/seating/", views.night_seat, name="night_seat"),
-    path("nights/<int:night_id>/absences/", views.night_absence, name="night_absence"),
-    path("nights/<int:night_id>/substitutes/", views.night_substitute, name="night_substitute"),
+    path("nights/<int:night_id>/absences/", attendance.night_absence, name="night_absence"),
+    path(
+        "nights/<int:night_id>/substitutes/", attendance.night_substitute, name="night_substitute"
+    ),
     path(
         "nights/<int:night_id>/absences/<int:player_id>/clear/",
-        views.night_absence_clear,
+        attendance.night_absence_clear,
         name="night_absence_clear",
     ),
     path(

@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import get_text_list, slugify
@@ -25,6 +25,7 @@ from games.models import Table
 from games.scorecards import HandScoreError
 
 from . import calendar, charts, selectors, services
+from .attendance.selectors import absence_rule
 from .clubs.selectors import club_members, may_see_player, role_in
 from .duplicate.views import deals_page
 from .exports import csv_response
@@ -113,7 +114,7 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
             "standings": selectors.season_standings(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
             "points_rule": selectors.points_rule(season.league),
-            "absence_rule": selectors.absence_rule(season.league),
+            "absence_rule": absence_rule(season.league),
             "nights": season.nights.prefetch_related("tables__table"),
             "night_form": night_form or NightForm(),
         },
@@ -210,7 +211,7 @@ def _night_page(
             or NightPlayersForm(members=members, initial={"players": night.players.all()}),
             "seating_form": seating_form
             or SeatingForm(initial=request.session.get(SEATING_CHOICES_KEY)),
-            "absence_rule": selectors.absence_rule(night.season.league),
+            "absence_rule": absence_rule(night.season.league),
             "absences": night.absences.select_related("player").order_by("kind"),
             "substitutes": night.substitutes.select_related("member", "player"),
             "absence_form": absence_form or AbsenceForm(members=members),
@@ -225,27 +226,6 @@ def _night_page(
 def night(request: HttpRequest, night_id: int) -> HttpResponse:
     """A night: players present, seating, and every table's scorecard (printable)."""
     return _night_page(request, night_or_404(night_id))
-
-
-@require_POST
-@login_required
-def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
-    """An organiser records who is present."""
-    night = night_or_404(night_id)
-    club = night.season.league.club
-    organiser_only(request, club)
-    form = NightPlayersForm(request.POST, members=club_members(club))
-    if not form.is_valid():
-        return _night_page(request, night, players_form=form, status=400)
-    try:
-        services.set_night_players(
-            night=night, players=form.cleaned_data["players"], by=request.user
-        )
-    except ValidationError as error:
-        form.add_error(None, error)
-        return _night_page(request, night, players_form=form, status=400)
-    messages.success(request, f"{len(form.cleaned_data['players'])} players present.")
-    return redirect(night)
 
 
 @require_POST
@@ -268,70 +248,6 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
             messages.success(request, f"Players seated at {len(tables)} tables.")
             return redirect(night)
     return _night_page(request, night, seating_form=form, status=400)
-
-
-def _night_form(request, night_id: int, form_class, save, said, form_name: str):
-    """An organiser's form on a night's page: `save(night, **cleaned)` under the rules of
-    the league's services, then `said(what was saved)` as the page's message; a
-    refusal shows the form again with its reason (400)."""
-    night = night_or_404(night_id)
-    club = night.season.league.club
-    organiser_only(request, club)
-    form = form_class(request.POST, members=club_members(club))
-    if form.is_valid():
-        try:
-            saved = save(night=night, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, said(saved))
-            return redirect(night)
-    return _night_page(request, night, **{form_name: form}, status=400)
-
-
-@require_POST
-@login_required
-def night_absence(request: HttpRequest, night_id: int) -> HttpResponse:
-    """An organiser marks a member away tonight, with or without notice."""
-    return _night_form(
-        request,
-        night_id,
-        AbsenceForm,
-        services.mark_absent,
-        lambda absence: f"{absence.player.name}: {absence.get_kind_display()}.",
-        "absence_form",
-    )
-
-
-@require_POST
-@login_required
-def night_substitute(request: HttpRequest, night_id: int) -> HttpResponse:
-    """An organiser names who plays for a member tonight."""
-    return _night_form(
-        request,
-        night_id,
-        SubstituteForm,
-        services.set_substitute,
-        lambda substitute: f"{substitute.name} plays for {substitute.member.name}.",
-        "substitute_form",
-    )
-
-
-@require_POST
-@login_required
-def night_absence_clear(request: HttpRequest, night_id: int, player_id: int) -> HttpResponse:
-    """An organiser takes back a member's absence or substitute."""
-    night = night_or_404(night_id)
-    club = night.season.league.club
-    organiser_only(request, club)
-    player = get_object_or_404(club_members(club), pk=player_id)
-    try:
-        services.clear_absence(night=night, player=player, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"{player.name} is no longer marked away.")
-    return redirect(night)
 
 
 @require_GET
@@ -653,7 +569,7 @@ def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
             "standings": selectors.season_standings(season),
             "champions": selectors.champions(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
-            "absence_rule": selectors.absence_rule(league),
+            "absence_rule": absence_rule(league),
             "nights": season.nights.all(),
             "public": True,
         },

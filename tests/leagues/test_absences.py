@@ -14,8 +14,10 @@ from games import services as game_services
 from games.engine.bots import BOT_LEVELS
 from games.models import Scorecard, Seat, Table
 from leagues import services
+from leagues.attendance import services as attendance
+from leagues.attendance.selectors import absence_rule
 from leagues.models import Absence, League, Substitute
-from leagues.selectors import absence_rule, player_record, season_standings
+from leagues.selectors import player_record, season_standings
 from tests.factories import (
     even_holes,
     make_club,
@@ -58,7 +60,7 @@ def away_season():
         (nights[1], [bea, dan, ann], cat, False),
         (nights[2], [ann, cat, dan], bea, True),
     ):
-        services.mark_absent(night=night, player=away, notice=notice, by=organiser)
+        attendance.mark_absent(night=night, player=away, notice=notice, by=organiser)
         played_table(night, seated, even_holes(30, 40, 50))
     return league, season, (ann, bea, cat, dan)
 
@@ -115,7 +117,7 @@ def test_an_absence_counts_once_its_night_has_results(away_season):
     _set(league, absence_points=League.Missed.FIXED, absence_fixed_points=3)
     organiser = league.club.memberships.get(role="organiser").player
     later = make_night(season, date(2026, 3, 22))
-    services.mark_absent(night=later, player=ann, notice=True, by=organiser)
+    attendance.mark_absent(night=later, player=ann, notice=True, by=organiser)
     assert _points(season)["Ann"] == 13  # the night is still to come
 
 
@@ -129,7 +131,7 @@ def substitute_night():
     season = make_season(league)
     night = make_night(season)
     night.players.set([ann, bea, dan])
-    services.set_substitute(night=night, member=dan, player=eve, by=organiser)
+    attendance.set_substitute(night=night, member=dan, player=eve, by=organiser)
     assert set(night.players.all()) == {ann, bea, eve}
     played_table(night, [eve, ann, bea], even_holes(30, 40, 50))
     return league, season
@@ -171,7 +173,7 @@ def test_a_guest_plays_the_members_own_seat(rule, dan):
     season = make_season(league)
     night = make_night(season)
     night.players.set([ann])
-    sub = services.set_substitute(night=night, member=dan_, guest_name="  Gus  ", by=organiser)
+    sub = attendance.set_substitute(night=night, member=dan_, guest_name="  Gus  ", by=organiser)
     assert sub.name == "Gus (guest)" and dan_ in night.players.all()
     played_table(night, [dan_, ann], even_holes(30, 40))
     points = _points(season)
@@ -186,17 +188,19 @@ def test_bad_absences_and_substitutes_are_refused_and_change_nothing(substitute_
     stranger = make_player("sam")
     before = (set(night.players.all()), Absence.objects.count(), Substitute.objects.count())
     with pytest.raises(ValidationError, match="sam is not a member"):
-        services.mark_absent(night=night, player=stranger, notice=True, by=organiser)
+        attendance.mark_absent(night=night, player=stranger, notice=True, by=organiser)
     with pytest.raises(ValidationError, match="Ann is seated at table 1"):
-        services.mark_absent(night=night, player=ann, notice=True, by=organiser)
+        attendance.mark_absent(night=night, player=ann, notice=True, by=organiser)
     with pytest.raises(ValidationError, match="Dan has a substitute tonight already"):
-        services.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
+        attendance.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
     with pytest.raises(ValidationError, match="Name one substitute"):
-        services.set_substitute(night=night, member=ann, player=eve, guest_name="Gus", by=organiser)
+        attendance.set_substitute(
+            night=night, member=ann, player=eve, guest_name="Gus", by=organiser
+        )
     with pytest.raises(ValidationError, match="cannot stand in for themselves"):
-        services.set_substitute(night=night, member=eve, player=eve, by=organiser)
+        attendance.set_substitute(night=night, member=eve, player=eve, by=organiser)
     with pytest.raises(PermissionDenied):
-        services.mark_absent(night=night, player=dan, notice=True, by=ann)
+        attendance.mark_absent(night=night, player=dan, notice=True, by=ann)
     after = (set(night.players.all()), Absence.objects.count(), Substitute.objects.count())
     assert after == before
 
@@ -205,9 +209,9 @@ def test_marking_present_takes_an_absence_back(away_season):
     league, season, (ann, bea, cat, dan) = away_season
     organiser = league.club.memberships.get(role="organiser").player
     night = make_night(season, date(2026, 3, 22))
-    services.mark_absent(night=night, player=dan, notice=False, by=organiser)
+    attendance.mark_absent(night=night, player=dan, notice=False, by=organiser)
     assert dan not in night.players.all()
-    services.set_night_players(night=night, players=[ann, dan], by=organiser)
+    attendance.set_night_players(night=night, players=[ann, dan], by=organiser)
     assert not night.absences.exists()
 
 
@@ -361,7 +365,7 @@ def test_a_guests_seat_goes_to_a_paper_table(five_members):
     league, season, (ann, bea, cat, dan, _eve), organiser = five_members
     night = make_night(season)
     night.players.set([ann, bea, cat])
-    services.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
+    attendance.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
     with pytest.raises(services.SeatingError, match="Dan's seat is played by a guest"):
         services.seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     assert not night.tables.exists()

@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from openskill.models import PlackettLuce
 
+from leagues.attendance import services as attendance
 from leagues.models import Rating, RatingChange
 from leagues.ratings.services import compact_ranks, rebuild_ratings
 from tests.factories import (
@@ -187,7 +188,7 @@ def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on
     organiser, ann, bea = make_player(), make_player(), make_player()
     league = make_league(make_club(organiser=organiser, members=[ann, bea]))
     night = make_night(make_season(league))
-    services.set_night_players(night=night, players=[ann, bea], by=organiser)
+    attendance.set_night_players(night=night, players=[ann, bea], by=organiser)
     (night_table,) = services.seat_night(
         night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
     )

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games.models import ScorecardHole
 from leagues import services
+from leagues.attendance import services as attendance
 from leagues.models import LeagueNight, Season
 from leagues.selectors import champions, season_standings
 from tests.factories import even_holes, make_night, open_table, played_table
@@ -132,7 +133,7 @@ def test_the_next_season_starts_after_the_closed_one(client, played):
     assert new.league == cn.league and not new.is_closed
     # The club's members and the league's settings carry on: the new season's first night.
     night = services.create_night(season=new, night_date=date(2027, 1, 7), by=cn.organiser)
-    services.set_night_players(night=night, players=[cn.member, *cn.others], by=cn.organiser)
+    attendance.set_night_players(night=night, players=[cn.member, *cn.others], by=cn.organiser)
     make_night(new, date(2027, 1, 14))
     # Past seasons stay browsable, with their champion.
     html = client.get(cn.league.get_absolute_url()).content.decode()
