@@ -25,6 +25,7 @@ from . import selectors
 from .calendar import night_start
 from .clubs.selectors import club_members
 from .models import LeagueNight, NightNotice, Player
+from .standings.selectors import season_standings
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +103,7 @@ def _message(night: LeagueNight, kind: str) -> tuple[str, str]:
         subject = f"{league.name}: league night tomorrow, {night.date:%A %d %B}"
         return subject, render_to_string("leagues/mail/reminder.txt", context)
     context["tables"] = _results(night)
-    context["standings"] = selectors.season_standings(night.season)
+    context["standings"] = season_standings(night.season)
     context["season_url"] = _absolute(night.season.get_absolute_url())
     subject = f"{league.name}: results of {night.date:%A %d %B}"
     return subject, render_to_string("leagues/mail/results.txt", context)

@@ -39,6 +39,7 @@ from .models import (
     Season,
 )
 from .ratings.services import rebuild_ratings
+from .standings.selectors import season_standings
 
 
 class SeatingError(ValueError):
@@ -162,7 +163,7 @@ def close_season(*, season: Season, by: Player) -> list[FrozenStanding]:
             f"Table {playing.number} of {playing.night.date:%d %b %Y} is still being played: "
             "close the season once it is over."
         )
-    rows = selectors.season_standings(season)
+    rows = season_standings(season)
     if not rows:
         raise ValidationError("The season has no results yet: there is nothing to close.")
     frozen = FrozenStanding.objects.bulk_create(

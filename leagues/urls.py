@@ -7,6 +7,8 @@ from .accounts import views as accounts
 from .attendance import views as attendance
 from .clubs import views as clubs
 from .duplicate import views as duplicate
+from .players import views as players
+from .standings import views as standings
 
 league_patterns = [
     path("", clubs.index, name="index"),
@@ -15,9 +17,9 @@ league_patterns = [
     path("clubs/<slug:slug>/members/new/", clubs.member_add, name="member_add"),
     path("<int:league_id>/", views.league, name="league"),
     path("<int:league_id>/seasons/new/", views.season_create, name="season_create"),
-    path("<int:league_id>/players/<int:player_id>/", views.player, name="player"),
+    path("<int:league_id>/players/<int:player_id>/", players.player, name="player"),
     path("seasons/<int:season_id>/", views.season, name="season"),
-    path("seasons/<int:season_id>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("seasons/<int:season_id>/standings.csv", standings.standings_csv, name="standings_csv"),
     path("seasons/<int:season_id>/nights/new/", views.night_create, name="night_create"),
     path("nights/<int:night_id>/", views.night, name="night"),
     path("nights/<int:night_id>/players/", attendance.night_players, name="night_players"),

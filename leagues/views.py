@@ -24,9 +24,9 @@ from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
 
-from . import calendar, charts, selectors, services
+from . import calendar, selectors, services
 from .attendance.selectors import absence_rule
-from .clubs.selectors import club_members, may_see_player, role_in
+from .clubs.selectors import club_members, role_in
 from .duplicate.views import deals_page
 from .exports import csv_response
 from .forms import (
@@ -40,7 +40,6 @@ from .forms import (
     SeatingForm,
     SubstituteForm,
 )
-from .handicaps import selectors as handicaps
 from .models import League, LeagueNight, Player, Season
 from .pages import (
     SEATING_CHOICES_KEY,
@@ -52,7 +51,8 @@ from .pages import (
     organiser_only,
     season_or_404,
 )
-from .ratings.selectors import league_ratings, rating_history
+from .ratings.selectors import league_ratings
+from .standings.selectors import TIE_BREAK_RULE, champions, points_rule, season_standings
 
 # --- Clubs and leagues -----------------------------------------------------------------
 
@@ -65,7 +65,7 @@ def _league_page(request, league, *, season_form=None, status=200):
         {
             **crumbs(league),
             "is_organiser": role == "organiser",
-            "seasons": [(s, selectors.champions(s)) for s in league.seasons.all()],
+            "seasons": [(s, champions(s)) for s in league.seasons.all()],
             "ratings": league_ratings(league),
             "season_form": season_form or SeasonForm(),
         },
@@ -107,13 +107,13 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
         request,
         "leagues/season.html",
         {
-            "champions": selectors.champions(season),
+            "champions": champions(season),
             "next_form": next_form or SeasonForm(initial=_next_season_initial(season)),
             **crumbs(season),
             "is_organiser": role == "organiser",
-            "standings": selectors.season_standings(season),
-            "tie_break_rule": selectors.TIE_BREAK_RULE,
-            "points_rule": selectors.points_rule(season.league),
+            "standings": season_standings(season),
+            "tie_break_rule": TIE_BREAK_RULE,
+            "points_rule": points_rule(season.league),
             "absence_rule": absence_rule(season.league),
             "nights": season.nights.prefetch_related("tables__table"),
             "night_form": night_form or NightForm(),
@@ -127,29 +127,6 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     """A season's standings (printable) and nights."""
     return _season_page(request, season_or_404(season_id))
-
-
-@require_GET
-@login_required
-def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
-    """The season's standings as a CSV download."""
-    season = season_or_404(season_id)
-    member_role(request, season.league.club)
-    filename = f"{slugify(season.league.name)}-{slugify(season.name)}-standings.csv"
-    response, writer = csv_response(filename)
-    writer.writerow(
-        ["place", "player", "matches", "holes", "strokes", "strokes_per_hole", "wins",
-         "points", "movement", "net_strokes", "net_per_hole", "nights_away", "byes",
-         "points_for_away_and_byes"]
-    )  # fmt: skip
-    for row in selectors.season_standings(season):
-        movement = "new" if row.is_new else ("" if row.movement is None else row.movement)
-        writer.writerow(
-            [row.place, row.player.name, row.matches, row.holes, row.strokes,
-             row.mean_display, row.wins, row.points, movement, row.net_display,
-             row.net_mean_display, row.absences, row.byes, row.missed_points]
-        )  # fmt: skip
-    return response
 
 
 @require_POST
@@ -373,52 +350,6 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
 # --- Players ---------------------------------------------------------------------------
 
 
-@require_GET
-@login_required
-def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse:
-    """A player's record in a league: matches, holes, rating over time, charts.
-
-    404 unless the visitor shares the league with the player (`may_see_player`), so
-    that nobody reads the names of people outside their leagues by trying ids.
-    """
-    league = league_or_404(league_id)
-    person = Player.objects.filter(pk=player_id).first()
-    if person is None or not may_see_player(request.user, person, league):
-        raise Http404("No such player in this league.")
-    record = selectors.player_record(league, person)
-    history = rating_history(league, person)
-    strokes_chart = charts.line_chart(
-        [(f"{line.date:%d %b}", line.card.total) for line in record.matches]
-    )
-    rating_chart = charts.line_chart(
-        [(f"{c.night_table.night.date:%d %b}", c.ordinal) for c in history], digits=1
-    )
-    given_away_chart = charts.line_chart(
-        [(f"{day:%d %b}", away) for day, away in selectors.given_away_by_match(record)],
-        digits=1,
-    )
-    given_away_nights = selectors.given_away_by_night(record)
-    rating = league.ratings.filter(player=person).first()
-    return render(
-        request,
-        "leagues/player.html",
-        {
-            **crumbs(league),
-            "person": person,
-            "record": record,
-            "rating": rating,
-            "history": history,
-            "strokes_chart": strokes_chart,
-            "rating_chart": rating_chart,
-            "given_away_chart": given_away_chart,
-            "given_away_nights": given_away_nights,
-            "spread_chart": charts.histogram(record.spread),
-            "handicap": handicaps.display(handicaps.by_night(league)[None].get(person.pk, 0)),
-            "handicap_rule": handicaps.HANDICAP_RULE,
-        },
-    )
-
-
 # --- Nights planned ahead, calendars ---------------------------------------------------
 
 
@@ -550,7 +481,7 @@ def public_league(request: HttpRequest, league_id: int) -> HttpResponse:
         "leagues/public/league.html",
         {
             "league": league,
-            "seasons": [(s, selectors.champions(s)) for s in seasons],
+            "seasons": [(s, champions(s)) for s in seasons],
             "upcoming": [n for n in selectors.league_nights(league) if n.date >= today],
         },
     )
@@ -566,9 +497,9 @@ def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
         "leagues/public/season.html",
         {
             **crumbs(season, public=True),
-            "standings": selectors.season_standings(season),
-            "champions": selectors.champions(season),
-            "tie_break_rule": selectors.TIE_BREAK_RULE,
+            "standings": season_standings(season),
+            "champions": champions(season),
+            "tie_break_rule": TIE_BREAK_RULE,
             "absence_rule": absence_rule(league),
             "nights": season.nights.all(),
             "public": True,
@@ -647,7 +578,7 @@ def season_close(request: HttpRequest, season_id: int) -> HttpResponse:
         for text in error.messages:
             messages.error(request, text)
     else:
-        names = get_text_list([p.name for p in selectors.champions(season)], "and")
+        names = get_text_list([p.name for p in champions(season)], "and")
         messages.success(request, f"{season.name} is closed. Champion: {names}.")
     return redirect(season)
 

@@ -17,7 +17,8 @@ from leagues import services
 from leagues.attendance import services as attendance
 from leagues.attendance.selectors import absence_rule
 from leagues.models import Absence, League, Substitute
-from leagues.selectors import player_record, season_standings
+from leagues.players.selectors import player_record
+from leagues.standings.selectors import season_standings
 from tests.factories import (
     even_holes,
     make_club,

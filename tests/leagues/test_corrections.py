@@ -11,7 +11,7 @@ from games.scorecards import HandScoreError
 from leagues import services
 from leagues.models import Rating, ScoreCorrection
 from leagues.ratings.services import rebuild_ratings
-from leagues.selectors import season_standings
+from leagues.standings.selectors import season_standings
 from tests.factories import even_holes, open_table, played_table
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,8 @@ from games.models import Hole, Seat, Table
 from leagues import services
 from leagues.duplicate import matchpoints, sheets
 from leagues.models import League, NightTable
-from leagues.selectors import player_record, points_rule, season_standings
+from leagues.players.selectors import player_record
+from leagues.standings.selectors import points_rule, season_standings
 from tests.factories import (
     even_holes,
     make_club,

@@ -12,7 +12,8 @@ from leagues import services
 from leagues.duplicate import matchpoints
 from leagues.handicaps import selectors as handicaps
 from leagues.models import League, NightHandicap, NightTable
-from leagues.selectors import player_record, season_standings
+from leagues.players.selectors import player_record
+from leagues.standings.selectors import season_standings
 from tests.factories import (
     even_holes,
     make_club,

@@ -12,7 +12,7 @@ from games.models import ScorecardHole
 from leagues import services
 from leagues.attendance import services as attendance
 from leagues.models import LeagueNight, Season
-from leagues.selectors import champions, season_standings
+from leagues.standings.selectors import champions, season_standings
 from tests.factories import even_holes, make_night, open_table, played_table
 
 pytestmark = pytest.mark.django_db
