@@ -17,7 +17,6 @@ from games.engine.match import HOLES
 from games.models import ScorecardHole, hole_name
 from games.scorecards import HandScoreError, check_hand_scores, hole_scores
 
-from . import services
 from .clubs.selectors import organised_clubs
 from .models import (
     Absence,
@@ -34,6 +33,7 @@ from .models import (
     Season,
     Substitute,
 )
+from .results import services
 
 
 @admin.register(Player)

@@ -21,10 +21,10 @@ from django.urls import reverse
 
 from games.models import Table
 
-from . import selectors
 from .calendar import night_start
 from .clubs.selectors import club_members
 from .models import LeagueNight, NightNotice, Player
+from .results.selectors import night_tables
 from .standings.selectors import season_standings
 
 logger = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ def _absolute(path: str) -> str:
 
 def _results(night: LeagueNight) -> list[dict]:
     tables = []
-    for night_table in selectors.night_tables(night):
+    for night_table in night_tables(night):
         table = night_table.table
         cards = sorted(
             table.scorecards.all(), key=lambda c: (c.place is None, c.place or 0, c.position)

@@ -8,6 +8,8 @@ from .attendance import views as attendance
 from .clubs import views as clubs
 from .duplicate import views as duplicate
 from .players import views as players
+from .results import views as results
+from .seating import views as seating
 from .standings import views as standings
 
 league_patterns = [
@@ -23,7 +25,7 @@ league_patterns = [
     path("seasons/<int:season_id>/nights/new/", views.night_create, name="night_create"),
     path("nights/<int:night_id>/", views.night, name="night"),
     path("nights/<int:night_id>/players/", attendance.night_players, name="night_players"),
-    path("nights/<int:night_id>/seating/", views.night_seat, name="night_seat"),
+    path("nights/<int:night_id>/seating/", seating.night_seat, name="night_seat"),
     path("nights/<int:night_id>/absences/", attendance.night_absence, name="night_absence"),
     path(
         "nights/<int:night_id>/substitutes/", attendance.night_substitute, name="night_substitute"
@@ -35,19 +37,19 @@ league_patterns = [
     ),
     path(
         "nights/<int:night_id>/scorecards.csv",
-        views.night_scorecards_csv,
+        results.night_scorecards_csv,
         name="night_scorecards_csv",
     ),
     path("nights/<int:night_id>/deals/", duplicate.night_deals, name="night_deals"),
     path("tables/<int:night_table_id>/deal-sheet/", duplicate.deal_sheet, name="deal_sheet"),
-    path("tables/<int:night_table_id>/results/", views.table_results, name="table_results"),
-    path("tables/<int:night_table_id>/correct/", views.table_correct, name="table_correct"),
+    path("tables/<int:night_table_id>/results/", results.table_results, name="table_results"),
+    path("tables/<int:night_table_id>/correct/", results.table_correct, name="table_correct"),
     # Nights planned ahead, calendars, corrections, public leagues, closing a season.
     path("nights/<int:night_id>/schedule/", views.night_schedule, name="night_schedule"),
     path("<int:league_id>/calendar/", views.league_calendar, name="calendar"),
     path("<int:league_id>/calendar/new-address/", views.calendar_reset, name="calendar_reset"),
     path("<int:league_id>/calendar/<str:token>.ics", views.calendar_feed, name="calendar_feed"),
-    path("<int:league_id>/corrections/", views.league_corrections, name="corrections"),
+    path("<int:league_id>/corrections/", results.league_corrections, name="corrections"),
     path("<int:league_id>/public/", views.league_public, name="league_public"),
     path("seasons/<int:season_id>/close/", views.season_close, name="season_close"),
     path("seasons/<int:season_id>/next/", views.season_next, name="season_next"),

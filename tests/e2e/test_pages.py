@@ -18,7 +18,7 @@ from games import services as games
 from games.models import Hole, HoleReview, Table
 from leagues.models import NightTable
 from leagues.ratings.services import rebuild_ratings
-from leagues.services import correct_score
+from leagues.results.services import correct_score
 from tests.factories import (
     PASSWORD,
     even_holes,

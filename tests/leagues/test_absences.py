@@ -13,11 +13,11 @@ from django.utils import timezone
 from games import services as game_services
 from games.engine.bots import BOT_LEVELS
 from games.models import Scorecard, Seat, Table
-from leagues import services
 from leagues.attendance import services as attendance
 from leagues.attendance.selectors import absence_rule
 from leagues.models import Absence, League, Substitute
 from leagues.players.selectors import player_record
+from leagues.seating.services import SeatingError, seat_night
 from leagues.standings.selectors import season_standings
 from tests.factories import (
     even_holes,
@@ -231,7 +231,7 @@ def test_full_tables_leave_the_players_over_with_a_bye(five_members):
     league, season, people, organiser = five_members
     night = make_night(season)
     night.players.set(people)
-    tables = services.seat_night(
+    tables = seat_night(
         night=night, by=organiser, seats_per_table=4, byes=True, rng=random.Random(1)
     )
     seated = {seat.player for seat in Seat.objects.filter(table=tables[0].table)}
@@ -239,15 +239,13 @@ def test_full_tables_leave_the_players_over_with_a_bye(five_members):
     assert [len(seated), bye.kind] == [4, Absence.Kind.BYE]
     assert {bye.player, *seated} == set(people)
     # Seating again gives one bye still; the next four nights give it to the other four.
-    services.seat_night(night=night, by=organiser, seats_per_table=4, byes=True)
+    seat_night(night=night, by=organiser, seats_per_table=4, byes=True)
     assert night.absences.count() == 1
     had_a_bye = [night.absences.get().player]
     for day in range(4):
         later = make_night(season, date(2026, 4, 1) + timedelta(days=day))
         later.players.set(people)
-        services.seat_night(
-            night=later, by=organiser, seats_per_table=4, byes=True, rng=random.Random(day)
-        )
+        seat_night(night=later, by=organiser, seats_per_table=4, byes=True, rng=random.Random(day))
         had_a_bye.append(later.absences.get().player)
     assert sorted(p.name for p in had_a_bye) == ["Ann", "Bea", "Cat", "Dan", "Eve"]
 
@@ -256,8 +254,8 @@ def test_byes_need_one_full_table(five_members):
     _league, season, people, organiser = five_members
     night = make_night(season)
     night.players.set(people[:3])
-    with pytest.raises(services.SeatingError, match="3 players present cannot fill a table of 4"):
-        services.seat_night(night=night, by=organiser, seats_per_table=4, byes=True)
+    with pytest.raises(SeatingError, match="3 players present cannot fill a table of 4"):
+        seat_night(night=night, by=organiser, seats_per_table=4, byes=True)
     assert not night.tables.exists() and not night.absences.exists()
 
 
@@ -298,9 +296,7 @@ def test_a_member_who_leaves_a_live_league_table_is_played_out_by_the_league_s_b
     season = make_season(league)
     night = make_night(season)
     night.players.set([ann, bea])
-    (night_table,) = services.seat_night(
-        night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
-    )
+    (night_table,) = seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     table = night_table.table
     game_services.start_match(table=table, by=organiser)
     game_services.leave_match(table=table, player=ann)
@@ -367,11 +363,11 @@ def test_a_guests_seat_goes_to_a_paper_table(five_members):
     night = make_night(season)
     night.players.set([ann, bea, cat])
     attendance.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
-    with pytest.raises(services.SeatingError, match="Dan's seat is played by a guest"):
-        services.seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
+    with pytest.raises(SeatingError, match="Dan's seat is played by a guest"):
+        seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     assert not night.tables.exists()
     for seed in range(4):
-        live, paper = services.seat_night(
+        live, paper = seat_night(
             night=night,
             by=organiser,
             seats_per_table=2,

@@ -6,6 +6,7 @@ import pytest
 
 from leagues import services
 from leagues.models import NightHandicap, ScoreCorrection
+from leagues.results.services import enter_hand_results
 from tests.factories import (
     even_holes,
     make_club,
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def two_clubs(club_night):
     """club_night's club with a played table, and a rival club with its own records."""
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     rival_organiser = make_player("rex", display_name="Rex")

@@ -15,10 +15,11 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.engine import card_text
 from games.models import Hole, Seat, Table
-from leagues import services
 from leagues.duplicate import matchpoints, sheets
 from leagues.models import League, NightTable
 from leagues.players.selectors import player_record
+from leagues.results.services import enter_hand_results
+from leagues.seating.services import SeatingError, seat_night
 from leagues.standings.selectors import points_rule, season_standings
 from tests.factories import (
     even_holes,
@@ -254,7 +255,7 @@ def test_a_paper_table_is_dealt_the_courses_a_live_table_plays(client):
     season = make_season(make_league(club))
     night = make_night(season, date(2026, 3, 1), duplicate_deals=True)
     night.players.set(players)
-    live, paper = services.seat_night(
+    live, paper = seat_night(
         night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=1
     )
     assert (live.table.kind, paper.table.kind) == (Table.Kind.LIVE, Table.Kind.HAND)
@@ -304,8 +305,8 @@ def test_asking_for_more_paper_tables_than_tables_is_refused_and_seats_nobody():
     season = make_season(make_league(club))
     night = make_night(season, date(2026, 3, 1), duplicate_deals=True)
     night.players.set(players)
-    with pytest.raises(services.SeatingError, match="6 players make 2 tables: 3 cannot"):
-        services.seat_night(
+    with pytest.raises(SeatingError, match="6 players make 2 tables: 3 cannot"):
+        seat_night(
             night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=3
         )
     assert not night.tables.exists()
@@ -378,7 +379,7 @@ def test_live_tables_played_out_deal_what_the_paper_tables_sheet_says():
     season = make_season(make_league(club))
     night = make_night(season, date(2026, 3, 1), duplicate_deals=True)
     night.players.set(players)
-    first, second, paper = services.seat_night(
+    first, second, paper = seat_night(
         night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=1
     )
     play_out(first.table, organiser)
@@ -392,7 +393,7 @@ def test_live_tables_played_out_deal_what_the_paper_tables_sheet_says():
                 [card_text("play-nine", card) for card in layout] for layout in dealt.layouts
             ]
             assert expected.first_discard == card_text("play-nine", dealt.discard_pile[-1])
-    services.enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25, 30), by=organiser)
+    enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25, 30), by=organiser)
     comparison = matchpoints.compare(night)
     (group,) = comparison.groups
     assert [nt.number for nt in group.night_tables] == [1, 2, 3]
@@ -455,7 +456,7 @@ def test_a_duplicate_nights_replay_links_to_the_hole_at_every_table(client):
     tables = {}
     for night in (duplicate_night, plain_night):
         night.players.set(players)
-        first, _second = services.seat_night(
+        first, _second = seat_night(
             night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
         )
         play_out(first.table, organiser)

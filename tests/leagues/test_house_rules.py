@@ -14,7 +14,7 @@ from games.models import Table
 from leagues.duplicate import sheets
 from leagues.models import League, NightTable, Rating
 from leagues.ratings.services import rebuild_ratings
-from leagues.services import seat_night
+from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_club, make_league, make_night, make_player, make_season
 
 pytestmark = pytest.mark.django_db

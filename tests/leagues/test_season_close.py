@@ -12,6 +12,7 @@ from games.models import ScorecardHole
 from leagues import services
 from leagues.attendance import services as attendance
 from leagues.models import LeagueNight, Season
+from leagues.results.services import correct_score, enter_hand_results
 from leagues.standings.selectors import champions, season_standings
 from tests.factories import even_holes, make_night, open_table, played_table
 
@@ -26,7 +27,7 @@ def lines(season):
 def played(club_night):
     """Mia 30, Noah 35, Pia 40."""
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     return cn
@@ -53,7 +54,7 @@ def test_nothing_of_a_closed_season_changes(client, played):
     before = lines(cn.season)
     card = cn.night_table.table.scorecards.get(player=cn.member)
     with pytest.raises(ValidationError, match="closed"):
-        services.correct_score(scorecard=card, number=3, strokes=9, reason="x", by=cn.organiser)
+        correct_score(scorecard=card, number=3, strokes=9, reason="x", by=cn.organiser)
     client.force_login(cn.organiser)
     response = client.post(
         reverse("leagues:table_correct", args=[cn.night_table.pk]),
@@ -80,7 +81,7 @@ def test_frozen_standings_ignore_later_changes_to_the_cards(played):
 
 def test_players_level_at_the_top_are_joint_champions(club_night):
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     played_table(cn.night, [cn.others[0], cn.member], even_holes(30, 35))
