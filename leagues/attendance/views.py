@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from ..clubs.selectors import club_members
 from ..forms import AbsenceForm, NightPlayersForm, SubstituteForm
 from ..pages import night_or_404, organiser_only
-from ..views import _night_page
+from ..seasons.views import night_page
 from . import services
 
 
@@ -26,14 +26,14 @@ def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
     organiser_only(request, club)
     form = NightPlayersForm(request.POST, members=club_members(club))
     if not form.is_valid():
-        return _night_page(request, night, players_form=form, status=400)
+        return night_page(request, night, players_form=form, status=400)
     try:
         services.set_night_players(
             night=night, players=form.cleaned_data["players"], by=request.user
         )
     except ValidationError as error:
         form.add_error(None, error)
-        return _night_page(request, night, players_form=form, status=400)
+        return night_page(request, night, players_form=form, status=400)
     messages.success(request, f"{len(form.cleaned_data['players'])} players present.")
     return redirect(night)
 
@@ -54,7 +54,7 @@ def _night_form(request, night_id: int, form_class, save, said, form_name: str):
         else:
             messages.success(request, said(saved))
             return redirect(night)
-    return _night_page(request, night, **{form_name: form}, status=400)
+    return night_page(request, night, **{form_name: form}, status=400)
 
 
 @require_POST

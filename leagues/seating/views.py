@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from ..forms import SeatingForm
 from ..pages import SEATING_CHOICES_KEY, night_or_404, organiser_only
-from ..views import _night_page
+from ..seasons.views import night_page
 from . import services
 
 
@@ -34,4 +34,4 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
             request.session[SEATING_CHOICES_KEY] = form.cleaned_data
             messages.success(request, f"Players seated at {len(tables)} tables.")
             return redirect(night)
-    return _night_page(request, night, seating_form=form, status=400)
+    return night_page(request, night, seating_form=form, status=400)

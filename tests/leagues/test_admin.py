@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from leagues import services
 from leagues.models import NightHandicap, ScoreCorrection
 from leagues.results.services import enter_hand_results
+from leagues.seasons.services import close_season
 from tests.factories import (
     even_holes,
     make_club,
@@ -178,7 +178,7 @@ def test_the_admin_sends_a_correction_that_ends_a_playoff_to_the_nights_page(cli
 
 def test_the_admin_refuses_a_correction_in_a_closed_season(client, two_clubs):
     cn, _, _ = two_clubs
-    services.close_season(season=cn.season, by=cn.organiser)
+    close_season(season=cn.season, by=cn.organiser)
     card = cn.night_table.table.scorecards.get(player=cn.member)
     client.force_login(cn.organiser)
     response = client.post(

@@ -1,14 +1,8 @@
-"""Writes: clubs, leagues, seasons, nights, seating, hand-entered results, corrections, ratings.
-
-Every function is keyword-only and checks that `by` may do what it asks
-(`PermissionDenied` otherwise). Scorecards themselves are written through
-`games.scorecards` and `games.services`, except that a correction takes playoff
-holes it made unnecessary off the cards (`correct_score`).
-"""
+"""Writes of seasons and nights: a league's seasons and nights, a night's date, time and
+place, and a season's close and the next season (organisers only)."""
 
 from __future__ import annotations
 
-import secrets
 from datetime import date, time
 
 from django.core.exceptions import ValidationError
@@ -17,25 +11,9 @@ from django.utils import timezone
 
 from games.models import Table
 
-from .guards import require_open, require_organiser
-from .models import (
-    FrozenStanding,
-    League,
-    LeagueNight,
-    NightNotice,
-    NightTable,
-    Player,
-    Season,
-)
-from .standings.selectors import season_standings
-
-# --- Accounts --------------------------------------------------------------------------
-
-
-# --- Clubs -----------------------------------------------------------------------------
-
-
-# --- Leagues, seasons, nights ----------------------------------------------------------
+from ..guards import require_open, require_organiser
+from ..models import FrozenStanding, League, LeagueNight, NightNotice, NightTable, Player, Season
+from ..standings.selectors import season_standings
 
 
 def create_season(*, league: League, name: str, start: date, end: date, by: Player) -> Season:
@@ -107,20 +85,6 @@ def schedule_night(
     return night
 
 
-# --- Absences and substitutes ---------------------------------------------------------
-
-
-# --- Public leagues, seasons' close ---------------------------------------------------
-
-
-def set_league_public(*, league: League, is_public: bool, by: Player) -> League:
-    """Open a league's results to anyone without an account, or close them again."""
-    require_organiser(by, league.club)
-    league.is_public = is_public
-    league.save(update_fields=["is_public"])
-    return league
-
-
 @transaction.atomic
 def close_season(*, season: Season, by: Player) -> list[FrozenStanding]:
     """Close a season: its standings are frozen as they are and its leaders named champion.
@@ -182,29 +146,3 @@ def start_next_season(*, season: Season, name: str, start: date, end: date, by: 
             {"start": f"The next season starts after {season.end:%d %b %Y}, when this one ends."}
         )
     return create_season(league=season.league, name=name, start=start, end=end, by=by)
-
-
-# --- Calendars ---------------------------------------------------------------------------
-
-
-def calendar_token(*, player: Player) -> str:
-    """The secret of the player's calendar feeds, made the first time it is asked for."""
-    if not player.calendar_token:
-        return reset_calendar_token(player=player)
-    return player.calendar_token
-
-
-def reset_calendar_token(*, player: Player) -> str:
-    """A new secret for the player's calendar feeds: the old addresses stop working."""
-    player.calendar_token = secrets.token_urlsafe(32)
-    player.save(update_fields=["calendar_token"])
-    return player.calendar_token
-
-
-# --- Seating ---------------------------------------------------------------------------
-
-
-# --- Results and corrections -----------------------------------------------------------
-
-
-# --- Ratings ---------------------------------------------------------------------------

@@ -21,11 +21,11 @@ from django.urls import reverse
 
 from games.models import Table
 
-from .calendar import night_start
-from .clubs.selectors import club_members
-from .models import LeagueNight, NightNotice, Player
-from .results.selectors import night_tables
-from .standings.selectors import season_standings
+from ..clubs.selectors import club_members
+from ..models import LeagueNight, NightNotice, Player
+from ..results.selectors import night_tables
+from ..standings.selectors import season_standings
+from .feed import night_start
 
 logger = logging.getLogger(__name__)
 
