@@ -208,7 +208,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 
-# Log-in lockouts (leagues/logins.py): failures within the cool-off, counted in the
+# Log-in lockouts (leagues/accounts/logins.py): failures within the cool-off, counted in the
 # database, so across every process, per username and, separately, per address (a club
 # night puts many players behind one address: it is allowed more).
 LOGIN_FAILURES_PER_USERNAME = 5

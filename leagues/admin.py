@@ -3,7 +3,8 @@
 Superusers see everything. An organiser who is staff but not a superuser sees and
 changes only the records of the clubs they organise; Django's model permissions are
 not needed for that, the club membership decides. A changed hole on a scorecard is
-saved as a correction (with its reason) through the leagues service.
+saved as a correction (with its reason) through the results room's service
+(`leagues.results.services.correct_score`).
 """
 
 from __future__ import annotations
