@@ -76,7 +76,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Turns a refused log-in into the lockout page (leagues.logins.lockout_response).
+    # Turns a refused log-in into the lockout page (leagues.accounts.logins.lockout_response).
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -208,7 +208,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 
-# Log-in lockouts (leagues/logins.py): failures within the cool-off, counted in the
+# Log-in lockouts (leagues/accounts/logins.py): failures within the cool-off, counted in the
 # database, so across every process, per username and, separately, per address (a club
 # night puts many players behind one address: it is allowed more).
 LOGIN_FAILURES_PER_USERNAME = 5
@@ -216,15 +216,15 @@ LOGIN_FAILURES_PER_ADDRESS = 30
 # A reverse proxy writes the client's address into X-Forwarded-For (deploy/nginx.conf);
 # without one, that header is the client's own text and is ignored.
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
-AXES_HANDLER = "leagues.logins.LoginLimitsHandler"
+AXES_HANDLER = "leagues.accounts.logins.LoginLimitsHandler"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_FAILURE_LIMIT = 1  # limits reached (leagues.logins.LoginLimitsHandler), not failures
+AXES_FAILURE_LIMIT = 1  # limits reached (leagues.accounts.logins.LoginLimitsHandler), not failures
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 # A refused attempt does not restart the cool-off: "try again in 15 minutes" holds.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_USERNAME_CALLABLE = "leagues.logins.attempted_username"
-AXES_CLIENT_IP_CALLABLE = "leagues.logins.client_address"
-AXES_LOCKOUT_CALLABLE = "leagues.logins.lockout_response"
+AXES_USERNAME_CALLABLE = "leagues.accounts.logins.attempted_username"
+AXES_CLIENT_IP_CALLABLE = "leagues.accounts.logins.client_address"
+AXES_LOCKOUT_CALLABLE = "leagues.accounts.logins.lockout_response"
 # Failures are what counts; a log of every successful log-in is not needed.
 AXES_DISABLE_ACCESS_LOG = True
 

@@ -1,0 +1,21 @@
+"""Players, clubs and their leagues: a room per thing a club does, each with its pages
+(`views`), its writes (`services`) and its reads (`selectors`).
+
+accounts/    the home page, sign-up, a player's account, log-in limits
+clubs/       members and roles, a club's leagues
+seasons/     a league's seasons, nights planned ahead, a night's page, a season's close
+attendance/  who is present, away or standing in; whom a result counts for
+seating/     the players present dealt to live or paper tables
+results/     a night's scorecards, results entered by hand, corrections
+standings/   how a card scores (places, points, net) and a season's standings
+ratings/     openskill ratings, rebuilt from the scorecards
+players/     a player's record and its charts
+duplicate/   matchpoints on duplicate nights, the deal comparison, deal sheets
+handicaps/   how a handicap is worked out, and frozen when a night is seated
+calendar/    the nights as an ICS feed, and the mail before and after a night
+public/      a league's results opened to anyone
+
+Beside them: `models` (every record), `forms`, `guards` (the checks every write makes
+first), `pages` (what every page shares: access, lookups, breadcrumb) and `exports`
+(CSV). pyproject.toml's import-linter contract keeps pages over writes over reads.
+"""

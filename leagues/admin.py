@@ -3,7 +3,8 @@
 Superusers see everything. An organiser who is staff but not a superuser sees and
 changes only the records of the clubs they organise; Django's model permissions are
 not needed for that, the club membership decides. A changed hole on a scorecard is
-saved as a correction (with its reason) through the leagues service.
+saved as a correction (with its reason) through the results room's service
+(`leagues.results.services.correct_score`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from games.engine.match import HOLES
 from games.models import ScorecardHole, hole_name
 from games.scorecards import HandScoreError, check_hand_scores, hole_scores
 
-from . import selectors, services
+from .clubs.selectors import organised_clubs
 from .models import (
     Absence,
     Club,
@@ -33,6 +34,7 @@ from .models import (
     Season,
     Substitute,
 )
+from .results import services
 
 
 @admin.register(Player)
@@ -79,7 +81,7 @@ class ClubScoped:
     def _clubs(self, request):
         if not hasattr(request, "_organised_club_ids"):
             request._organised_club_ids = set(
-                selectors.organised_clubs(request.user).values_list("pk", flat=True)
+                organised_clubs(request.user).values_list("pk", flat=True)
             )
         return request._organised_club_ids
 

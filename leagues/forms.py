@@ -11,9 +11,9 @@ from games.engine.match import HOLES
 from games.models import Table, hole_heading, hole_name, house_rule_choices
 from games.scorecards import HandScoreError, check_hand_scores
 
-from . import selectors
+from .accounts import selectors
+from .clubs.services import LEAGUE_RULES
 from .models import League, LeagueNight, Membership, Player, Season
-from .services import LEAGUE_RULES
 
 PLAYOFF_ROWS = 3
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,4}$")

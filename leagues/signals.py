@@ -11,19 +11,20 @@ from django.urls import reverse
 from games.engine.match import HOLES
 from games.models import Table, match_finished, replay_links, runs_table
 
+from .clubs.selectors import is_organiser, role_in
+from .models import Club, LeagueNight, NightTable
+from .ratings.services import rate_match
+
 
 @receiver(match_finished, dispatch_uid="leagues_rate_finished_live_table")
 def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
     """Rate a live night table's match once it is over, on top of the league's ratings
-    (`ratings.rate_match`): the move that ends it waits for no more than that match.
+    (`ratings.services.rate_match`): the move that ends it waits for no more than that match.
 
     Hand-entered tables are rated by the service that records them.
     """
     if table.kind != Table.Kind.LIVE:
         return
-    from .models import NightTable
-    from .ratings import rate_match
-
     night_table = (
         NightTable.objects.filter(table=table).select_related("night__season", "table").first()
     )
@@ -38,9 +39,6 @@ def organisers_run_night_tables(sender, table: Table, user, **kwargs) -> bool:
     hide its chat lines as its host (the organiser who seated the night) may."""
     if not table.seats_assigned:  # a casual table is no league's
         return False
-    from .models import Club
-    from .selectors import is_organiser
-
     club = Club.objects.filter(leagues__seasons__nights__tables__table=table).first()
     return club is not None and is_organiser(user, club)
 
@@ -53,9 +51,6 @@ def deal_comparison_link(sender, table: Table, number: int, user, **kwargs) -> l
     # A league's tables have their seats assigned: other tables are not looked up.
     if not table.seats_assigned or number > HOLES:
         return []
-    from .models import LeagueNight
-    from .selectors import role_in
-
     night = (
         LeagueNight.objects.filter(tables__table=table, duplicate_deals=True)
         .select_related("season__league__club")

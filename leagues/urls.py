@@ -2,71 +2,82 @@
 
 from django.urls import include, path
 
-from . import views
+from .accounts import views as accounts
+from .attendance import views as attendance
+from .calendar import views as calendar
+from .clubs import views as clubs
+from .duplicate import views as duplicate
+from .players import views as players
+from .public import views as public
+from .results import views as results
+from .seasons import views as seasons
+from .seating import views as seating
+from .standings import views as standings
 
 league_patterns = [
-    path("", views.index, name="index"),
-    path("clubs/<slug:slug>/", views.club, name="club"),
-    path("clubs/<slug:slug>/leagues/new/", views.league_create, name="league_create"),
-    path("clubs/<slug:slug>/members/new/", views.member_add, name="member_add"),
-    path("<int:league_id>/", views.league, name="league"),
-    path("<int:league_id>/seasons/new/", views.season_create, name="season_create"),
-    path("<int:league_id>/players/<int:player_id>/", views.player, name="player"),
-    path("seasons/<int:season_id>/", views.season, name="season"),
-    path("seasons/<int:season_id>/standings.csv", views.standings_csv, name="standings_csv"),
-    path("seasons/<int:season_id>/nights/new/", views.night_create, name="night_create"),
-    path("nights/<int:night_id>/", views.night, name="night"),
-    path("nights/<int:night_id>/players/", views.night_players, name="night_players"),
-    path("nights/<int:night_id>/seating/", views.night_seat, name="night_seat"),
-    path("nights/<int:night_id>/absences/", views.night_absence, name="night_absence"),
-    path("nights/<int:night_id>/substitutes/", views.night_substitute, name="night_substitute"),
+    path("", clubs.index, name="index"),
+    path("clubs/<slug:slug>/", clubs.club, name="club"),
+    path("clubs/<slug:slug>/leagues/new/", clubs.league_create, name="league_create"),
+    path("clubs/<slug:slug>/members/new/", clubs.member_add, name="member_add"),
+    path("<int:league_id>/", seasons.league, name="league"),
+    path("<int:league_id>/seasons/new/", seasons.season_create, name="season_create"),
+    path("<int:league_id>/players/<int:player_id>/", players.player, name="player"),
+    path("seasons/<int:season_id>/", seasons.season, name="season"),
+    path("seasons/<int:season_id>/standings.csv", standings.standings_csv, name="standings_csv"),
+    path("seasons/<int:season_id>/nights/new/", seasons.night_create, name="night_create"),
+    path("nights/<int:night_id>/", seasons.night, name="night"),
+    path("nights/<int:night_id>/players/", attendance.night_players, name="night_players"),
+    path("nights/<int:night_id>/seating/", seating.night_seat, name="night_seat"),
+    path("nights/<int:night_id>/absences/", attendance.night_absence, name="night_absence"),
+    path(
+        "nights/<int:night_id>/substitutes/", attendance.night_substitute, name="night_substitute"
+    ),
     path(
         "nights/<int:night_id>/absences/<int:player_id>/clear/",
-        views.night_absence_clear,
+        attendance.night_absence_clear,
         name="night_absence_clear",
     ),
     path(
         "nights/<int:night_id>/scorecards.csv",
-        views.night_scorecards_csv,
+        results.night_scorecards_csv,
         name="night_scorecards_csv",
     ),
-    path("nights/<int:night_id>/deals/", views.night_deals, name="night_deals"),
-    path("tables/<int:night_table_id>/deal-sheet/", views.deal_sheet, name="deal_sheet"),
-    path("tables/<int:night_table_id>/results/", views.table_results, name="table_results"),
-    path("tables/<int:night_table_id>/correct/", views.table_correct, name="table_correct"),
-    # Nights planned ahead, calendars, corrections, public leagues, closing a season.
-    path("nights/<int:night_id>/schedule/", views.night_schedule, name="night_schedule"),
-    path("<int:league_id>/calendar/", views.league_calendar, name="calendar"),
-    path("<int:league_id>/calendar/new-address/", views.calendar_reset, name="calendar_reset"),
-    path("<int:league_id>/calendar/<str:token>.ics", views.calendar_feed, name="calendar_feed"),
-    path("<int:league_id>/corrections/", views.league_corrections, name="corrections"),
-    path("<int:league_id>/public/", views.league_public, name="league_public"),
-    path("seasons/<int:season_id>/close/", views.season_close, name="season_close"),
-    path("seasons/<int:season_id>/next/", views.season_next, name="season_next"),
-    path("public/<int:league_id>/", views.public_league, name="public_league"),
+    path("nights/<int:night_id>/deals/", duplicate.night_deals, name="night_deals"),
+    path("tables/<int:night_table_id>/deal-sheet/", duplicate.deal_sheet, name="deal_sheet"),
+    path("tables/<int:night_table_id>/results/", results.table_results, name="table_results"),
+    path("tables/<int:night_table_id>/correct/", results.table_correct, name="table_correct"),
+    path("nights/<int:night_id>/schedule/", seasons.night_schedule, name="night_schedule"),
+    path("<int:league_id>/calendar/", calendar.league_calendar, name="calendar"),
+    path("<int:league_id>/calendar/new-address/", calendar.calendar_reset, name="calendar_reset"),
+    path("<int:league_id>/calendar/<str:token>.ics", calendar.calendar_feed, name="calendar_feed"),
+    path("<int:league_id>/corrections/", results.league_corrections, name="corrections"),
+    path("<int:league_id>/public/", public.league_public, name="league_public"),
+    path("seasons/<int:season_id>/close/", seasons.season_close, name="season_close"),
+    path("seasons/<int:season_id>/next/", seasons.season_next, name="season_next"),
+    path("public/<int:league_id>/", public.public_league, name="public_league"),
     path(
         "public/<int:league_id>/calendar.ics",
-        views.public_calendar_feed,
+        public.public_calendar_feed,
         name="public_calendar_feed",
     ),
     path(
         "public/<int:league_id>/corrections/",
-        views.public_corrections,
+        public.public_corrections,
         name="public_corrections",
     ),
-    path("public/seasons/<int:season_id>/", views.public_season, name="public_season"),
-    path("public/nights/<int:night_id>/", views.public_night, name="public_night"),
+    path("public/seasons/<int:season_id>/", public.public_season, name="public_season"),
+    path("public/nights/<int:night_id>/", public.public_night, name="public_night"),
     path(
         "public/nights/<int:night_id>/deals/",
-        views.public_night_deals,
+        public.public_night_deals,
         name="public_night_deals",
     ),
 ]
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/profile/", views.account, name="account"),
+    path("", accounts.home, name="home"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/profile/", accounts.account, name="account"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("leagues/", include((league_patterns, "leagues"))),
 ]

@@ -7,7 +7,7 @@ from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from leagues import services
+from leagues.accounts import services
 from leagues.models import Player
 from tests.factories import PASSWORD, make_player
 

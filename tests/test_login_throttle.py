@@ -13,7 +13,7 @@ import pytest
 from daphne.utils import parse_x_forwarded_for
 from django.urls import reverse
 
-from leagues.logins import lockout_message
+from leagues.accounts.logins import lockout_message
 from tests.factories import PASSWORD, make_player
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,8 @@ from games import scorecards
 from games import services as games
 from games.models import Hole, HoleReview, Table
 from leagues.models import NightTable
-from leagues.services import correct_score, rebuild_ratings
+from leagues.ratings.services import rebuild_ratings
+from leagues.results.services import correct_score
 from tests.factories import (
     PASSWORD,
     even_holes,

@@ -13,9 +13,12 @@ from django.utils import timezone
 from games import services as game_services
 from games.engine.bots import BOT_LEVELS
 from games.models import Scorecard, Seat, Table
-from leagues import services
+from leagues.attendance import services as attendance
+from leagues.attendance.selectors import absence_rule
 from leagues.models import Absence, League, Substitute
-from leagues.selectors import absence_rule, player_record, season_standings
+from leagues.players.selectors import player_record
+from leagues.seating.services import SeatingError, seat_night
+from leagues.standings.selectors import season_standings
 from tests.factories import (
     even_holes,
     make_club,
@@ -58,7 +61,7 @@ def away_season():
         (nights[1], [bea, dan, ann], cat, False),
         (nights[2], [ann, cat, dan], bea, True),
     ):
-        services.mark_absent(night=night, player=away, notice=notice, by=organiser)
+        attendance.mark_absent(night=night, player=away, notice=notice, by=organiser)
         played_table(night, seated, even_holes(30, 40, 50))
     return league, season, (ann, bea, cat, dan)
 
@@ -115,7 +118,7 @@ def test_an_absence_counts_once_its_night_has_results(away_season):
     _set(league, absence_points=League.Missed.FIXED, absence_fixed_points=3)
     organiser = league.club.memberships.get(role="organiser").player
     later = make_night(season, date(2026, 3, 22))
-    services.mark_absent(night=later, player=ann, notice=True, by=organiser)
+    attendance.mark_absent(night=later, player=ann, notice=True, by=organiser)
     assert _points(season)["Ann"] == 13  # the night is still to come
 
 
@@ -129,7 +132,7 @@ def substitute_night():
     season = make_season(league)
     night = make_night(season)
     night.players.set([ann, bea, dan])
-    services.set_substitute(night=night, member=dan, player=eve, by=organiser)
+    attendance.set_substitute(night=night, member=dan, player=eve, by=organiser)
     assert set(night.players.all()) == {ann, bea, eve}
     played_table(night, [eve, ann, bea], even_holes(30, 40, 50))
     return league, season
@@ -171,7 +174,7 @@ def test_a_guest_plays_the_members_own_seat(rule, dan):
     season = make_season(league)
     night = make_night(season)
     night.players.set([ann])
-    sub = services.set_substitute(night=night, member=dan_, guest_name="  Gus  ", by=organiser)
+    sub = attendance.set_substitute(night=night, member=dan_, guest_name="  Gus  ", by=organiser)
     assert sub.name == "Gus (guest)" and dan_ in night.players.all()
     played_table(night, [dan_, ann], even_holes(30, 40))
     points = _points(season)
@@ -186,17 +189,19 @@ def test_bad_absences_and_substitutes_are_refused_and_change_nothing(substitute_
     stranger = make_player("sam")
     before = (set(night.players.all()), Absence.objects.count(), Substitute.objects.count())
     with pytest.raises(ValidationError, match="sam is not a member"):
-        services.mark_absent(night=night, player=stranger, notice=True, by=organiser)
+        attendance.mark_absent(night=night, player=stranger, notice=True, by=organiser)
     with pytest.raises(ValidationError, match="Ann is seated at table 1"):
-        services.mark_absent(night=night, player=ann, notice=True, by=organiser)
+        attendance.mark_absent(night=night, player=ann, notice=True, by=organiser)
     with pytest.raises(ValidationError, match="Dan has a substitute tonight already"):
-        services.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
+        attendance.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
     with pytest.raises(ValidationError, match="Name one substitute"):
-        services.set_substitute(night=night, member=ann, player=eve, guest_name="Gus", by=organiser)
+        attendance.set_substitute(
+            night=night, member=ann, player=eve, guest_name="Gus", by=organiser
+        )
     with pytest.raises(ValidationError, match="cannot stand in for themselves"):
-        services.set_substitute(night=night, member=eve, player=eve, by=organiser)
+        attendance.set_substitute(night=night, member=eve, player=eve, by=organiser)
     with pytest.raises(PermissionDenied):
-        services.mark_absent(night=night, player=dan, notice=True, by=ann)
+        attendance.mark_absent(night=night, player=dan, notice=True, by=ann)
     after = (set(night.players.all()), Absence.objects.count(), Substitute.objects.count())
     assert after == before
 
@@ -205,9 +210,9 @@ def test_marking_present_takes_an_absence_back(away_season):
     league, season, (ann, bea, cat, dan) = away_season
     organiser = league.club.memberships.get(role="organiser").player
     night = make_night(season, date(2026, 3, 22))
-    services.mark_absent(night=night, player=dan, notice=False, by=organiser)
+    attendance.mark_absent(night=night, player=dan, notice=False, by=organiser)
     assert dan not in night.players.all()
-    services.set_night_players(night=night, players=[ann, dan], by=organiser)
+    attendance.set_night_players(night=night, players=[ann, dan], by=organiser)
     assert not night.absences.exists()
 
 
@@ -226,7 +231,7 @@ def test_full_tables_leave_the_players_over_with_a_bye(five_members):
     league, season, people, organiser = five_members
     night = make_night(season)
     night.players.set(people)
-    tables = services.seat_night(
+    tables = seat_night(
         night=night, by=organiser, seats_per_table=4, byes=True, rng=random.Random(1)
     )
     seated = {seat.player for seat in Seat.objects.filter(table=tables[0].table)}
@@ -234,15 +239,13 @@ def test_full_tables_leave_the_players_over_with_a_bye(five_members):
     assert [len(seated), bye.kind] == [4, Absence.Kind.BYE]
     assert {bye.player, *seated} == set(people)
     # Seating again gives one bye still; the next four nights give it to the other four.
-    services.seat_night(night=night, by=organiser, seats_per_table=4, byes=True)
+    seat_night(night=night, by=organiser, seats_per_table=4, byes=True)
     assert night.absences.count() == 1
     had_a_bye = [night.absences.get().player]
     for day in range(4):
         later = make_night(season, date(2026, 4, 1) + timedelta(days=day))
         later.players.set(people)
-        services.seat_night(
-            night=later, by=organiser, seats_per_table=4, byes=True, rng=random.Random(day)
-        )
+        seat_night(night=later, by=organiser, seats_per_table=4, byes=True, rng=random.Random(day))
         had_a_bye.append(later.absences.get().player)
     assert sorted(p.name for p in had_a_bye) == ["Ann", "Bea", "Cat", "Dan", "Eve"]
 
@@ -251,8 +254,8 @@ def test_byes_need_one_full_table(five_members):
     _league, season, people, organiser = five_members
     night = make_night(season)
     night.players.set(people[:3])
-    with pytest.raises(services.SeatingError, match="3 players present cannot fill a table of 4"):
-        services.seat_night(night=night, by=organiser, seats_per_table=4, byes=True)
+    with pytest.raises(SeatingError, match="3 players present cannot fill a table of 4"):
+        seat_night(night=night, by=organiser, seats_per_table=4, byes=True)
     assert not night.tables.exists() and not night.absences.exists()
 
 
@@ -293,9 +296,7 @@ def test_a_member_who_leaves_a_live_league_table_is_played_out_by_the_league_s_b
     season = make_season(league)
     night = make_night(season)
     night.players.set([ann, bea])
-    (night_table,) = services.seat_night(
-        night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
-    )
+    (night_table,) = seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     table = night_table.table
     game_services.start_match(table=table, by=organiser)
     game_services.leave_match(table=table, player=ann)
@@ -361,12 +362,12 @@ def test_a_guests_seat_goes_to_a_paper_table(five_members):
     league, season, (ann, bea, cat, dan, _eve), organiser = five_members
     night = make_night(season)
     night.players.set([ann, bea, cat])
-    services.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
-    with pytest.raises(services.SeatingError, match="Dan's seat is played by a guest"):
-        services.seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
+    attendance.set_substitute(night=night, member=dan, guest_name="Gus", by=organiser)
+    with pytest.raises(SeatingError, match="Dan's seat is played by a guest"):
+        seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     assert not night.tables.exists()
     for seed in range(4):
-        live, paper = services.seat_night(
+        live, paper = seat_night(
             night=night,
             by=organiser,
             seats_per_table=2,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from leagues import services
 from leagues.models import NightHandicap, ScoreCorrection
+from leagues.results.services import enter_hand_results
+from leagues.seasons.services import close_season
 from tests.factories import (
     even_holes,
     make_club,
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def two_clubs(club_night):
     """club_night's club with a played table, and a rival club with its own records."""
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     rival_organiser = make_player("rex", display_name="Rex")
@@ -177,7 +178,7 @@ def test_the_admin_sends_a_correction_that_ends_a_playoff_to_the_nights_page(cli
 
 def test_the_admin_refuses_a_correction_in_a_closed_season(client, two_clubs):
     cn, _, _ = two_clubs
-    services.close_season(season=cn.season, by=cn.organiser)
+    close_season(season=cn.season, by=cn.organiser)
     card = cn.night_table.table.scorecards.get(player=cn.member)
     client.force_login(cn.organiser)
     response = client.post(

@@ -9,15 +9,16 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
-from leagues import services
+from leagues.calendar.services import calendar_token
 from leagues.models import LeagueNight
+from leagues.seasons.services import schedule_night
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 
 pytestmark = pytest.mark.django_db
 
 
 def feed_url(cn, player):
-    token = services.calendar_token(player=player)
+    token = calendar_token(player=player)
     return reverse("leagues:calendar_feed", args=[cn.league.pk, token])
 
 
@@ -116,7 +117,7 @@ def test_the_feed_parses_back_with_a_timed_event_per_night_in_utc(client, club_n
 def test_a_moved_night_keeps_its_uid_so_calendars_update_it(client, club_night):
     cn = club_night
     url = feed_url(cn, cn.member)
-    services.schedule_night(
+    schedule_night(
         night=cn.night, night_date=date(2026, 3, 8), start_time=None, venue="", by=cn.organiser
     )
     event = events(client.get(url))[f"night-{cn.night.pk}@fairway"]
@@ -132,7 +133,7 @@ def test_a_wrong_or_outsiders_token_gets_nothing(client, club_night):
     # A member's token opens only the leagues of their own clubs.
     other = make_league(make_club(organiser=make_player()))
     make_season(other)
-    token = services.calendar_token(player=cn.member)
+    token = calendar_token(player=cn.member)
     url = reverse("leagues:calendar_feed", args=[other.pk, token])
     assert client.get(url).status_code == 404
 

@@ -8,9 +8,10 @@ from django.urls import reverse
 
 from games.models import ScorecardHole
 from games.scorecards import HandScoreError
-from leagues import services
 from leagues.models import Rating, ScoreCorrection
-from leagues.selectors import season_standings
+from leagues.ratings.services import rebuild_ratings
+from leagues.results.services import correct_score, enter_hand_results
+from leagues.standings.selectors import season_standings
 from tests.factories import even_holes, open_table, played_table
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def played(club_night):
     """Mia 30, Noah 35, Pia 40 at one table; ratings built."""
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     return cn
@@ -64,7 +65,7 @@ def test_a_correction_needs_a_reason_and_changes_nothing_without_one(client, pla
     assert card.holes.get(number=3).strokes == 1
     assert not ScoreCorrection.objects.exists()
     with pytest.raises(ValidationError):
-        services.correct_score(scorecard=card, number=3, strokes=12, reason="", by=cn.organiser)
+        correct_score(scorecard=card, number=3, strokes=12, reason="", by=cn.organiser)
 
 
 def test_a_correction_that_would_break_the_match_is_refused(client, played):
@@ -85,7 +86,7 @@ def test_only_organisers_of_the_club_may_correct(played):
     cn = played
     card = cn.night_table.table.scorecards.get(player=cn.member)
     with pytest.raises(PermissionDenied):
-        services.correct_score(scorecard=card, number=3, strokes=2, reason="x", by=cn.member)
+        correct_score(scorecard=card, number=3, strokes=2, reason="x", by=cn.member)
     assert not ScoreCorrection.objects.exists()
 
 
@@ -93,9 +94,9 @@ def test_ratings_after_a_correction_equal_a_fresh_rebuild(played):
     cn = played
     played_table(cn.night, [cn.member, cn.others[0]], even_holes(30, 31))
     card = cn.night_table.table.scorecards.get(player=cn.others[1])
-    services.correct_score(scorecard=card, number=1, strokes=0, reason="x", by=cn.organiser)
+    correct_score(scorecard=card, number=1, strokes=0, reason="x", by=cn.organiser)
     after = set(Rating.objects.values_list("player", "mu", "sigma"))
-    services.rebuild_ratings(league=cn.league)
+    rebuild_ratings(league=cn.league)
     assert set(Rating.objects.values_list("player", "mu", "sigma")) == after
 
 
@@ -105,9 +106,7 @@ def playoff(club_night):
     cn = club_night
     cn.playoff_table = open_table(cn.night, [cn.member, cn.others[0]])
     holes = [[5, 5] for _ in range(9)]
-    services.enter_hand_results(
-        night_table=cn.playoff_table, hole_scores=[*holes, [4, 6]], by=cn.organiser
-    )
+    enter_hand_results(night_table=cn.playoff_table, hole_scores=[*holes, [4, 6]], by=cn.organiser)
     return cn
 
 
@@ -212,10 +211,10 @@ def test_a_bad_score_is_named_before_the_playoff(client, playoff):
 def test_a_correction_that_brings_a_third_player_into_the_tie_is_refused(club_night):
     cn = club_night
     holes = even_holes(30, 30, 31, playoff=[[4, 6, None]])
-    services.enter_hand_results(night_table=cn.night_table, hole_scores=holes, by=cn.organiser)
+    enter_hand_results(night_table=cn.night_table, hole_scores=holes, by=cn.organiser)
     pia = cn.night_table.table.scorecards.get(player=cn.others[1])
     with pytest.raises(HandScoreError, match="Playoff 1: enter strokes for Pia."):
-        services.correct_score(
+        correct_score(
             scorecard=pia, number=2, strokes=0, reason="x", by=cn.organiser, remove_playoffs=True
         )
     assert pia.holes.get(number=2).strokes == 1
@@ -240,24 +239,24 @@ def test_only_the_playoff_holes_after_the_new_decision_come_off(club_night):
     mia, noah = cn.member, cn.others[0]
     night_table = open_table(cn.night, [mia, noah])
     holes = even_holes(30, 30, playoff=[[4, 4], [5, 3]])
-    services.enter_hand_results(night_table=night_table, hole_scores=holes, by=cn.organiser)
+    enter_hand_results(night_table=night_table, hole_scores=holes, by=cn.organiser)
     card = night_table.table.scorecards.get(player=mia)
 
     with pytest.raises(ValidationError) as refused:
-        services.correct_score(scorecard=card, number=2, strokes=0, reason="x", by=cn.organiser)
+        correct_score(scorecard=card, number=2, strokes=0, reason="x", by=cn.organiser)
     assert refused.value.message_dict["remove_playoffs"] == [
         "With this correction the match is decided after hole 9, so Playoff 1 and Playoff 2 "
         "are no longer needed: tick the box to remove them."
     ]
     with pytest.raises(ValidationError) as refused:
-        services.correct_score(scorecard=card, number=10, strokes=2, reason="x", by=cn.organiser)
+        correct_score(scorecard=card, number=10, strokes=2, reason="x", by=cn.organiser)
     assert refused.value.message_dict["remove_playoffs"] == [
         "With this correction the match is decided after playoff 1, so Playoff 2 is no longer "
         "needed: tick the box to remove it."
     ]
     assert not ScoreCorrection.objects.exists()
 
-    correction = services.correct_score(
+    correction = correct_score(
         scorecard=card, number=10, strokes=2, reason="x", by=cn.organiser, remove_playoffs=True
     )
     assert correction.removed_holes == ["Playoff 2"]

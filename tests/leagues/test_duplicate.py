@@ -15,9 +15,12 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.engine import card_text
 from games.models import Hole, Seat, Table
-from leagues import duplicate, services
+from leagues.duplicate import matchpoints, sheets
 from leagues.models import League, NightTable
-from leagues.selectors import player_record, points_rule, season_standings
+from leagues.players.selectors import player_record
+from leagues.results.services import enter_hand_results
+from leagues.seating.services import SeatingError, seat_night
+from leagues.standings.selectors import points_rule, season_standings
 from tests.factories import (
     even_holes,
     make_club,
@@ -121,15 +124,15 @@ def three_tables():
 
 
 def test_a_deal_scores_two_per_worse_result_and_one_per_tie():
-    assert duplicate.score_deal([3, 5, 5]) == [4, 1, 1]
-    assert duplicate.score_deal([10, 0, 6]) == [0, 4, 2]
-    assert duplicate.score_deal([1, 1, 3]) == [3, 3, 0]
-    assert duplicate.score_deal([4]) == [0]
+    assert matchpoints.score_deal([3, 5, 5]) == [4, 1, 1]
+    assert matchpoints.score_deal([10, 0, 6]) == [0, 4, 2]
+    assert matchpoints.score_deal([1, 1, 3]) == [3, 3, 0]
+    assert matchpoints.score_deal([4]) == [0]
 
 
 def test_the_night_is_compared_seat_by_seat_with_matchpoints(three_tables):
     _league, _season, night, _people, _organiser = three_tables
-    comparison = duplicate.compare(night)
+    comparison = matchpoints.compare(night)
     (group,) = comparison.groups
     assert group.seats == 3
     traveller = group.holes[2]
@@ -252,14 +255,14 @@ def test_a_paper_table_is_dealt_the_courses_a_live_table_plays(client):
     season = make_season(make_league(club))
     night = make_night(season, date(2026, 3, 1), duplicate_deals=True)
     night.players.set(players)
-    live, paper = services.seat_night(
+    live, paper = seat_night(
         night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=1
     )
     assert (live.table.kind, paper.table.kind) == (Table.Kind.LIVE, Table.Kind.HAND)
     assert live.table.deal_seed == paper.table.deal_seed
     game_services.start_match(table=live.table, by=organiser)
     dealt = Hole.objects.get(table=live.table, number=1)
-    sheet = duplicate.deal_sheet(paper)
+    sheet = sheets.deal_sheet(paper)
     assert len(sheet) == 9
     first = sheet[0]
     assert [[c for row in seat.rows for c in row] for seat in first.seats] == [
@@ -302,8 +305,8 @@ def test_asking_for_more_paper_tables_than_tables_is_refused_and_seats_nobody():
     season = make_season(make_league(club))
     night = make_night(season, date(2026, 3, 1), duplicate_deals=True)
     night.players.set(players)
-    with pytest.raises(services.SeatingError, match="6 players make 2 tables: 3 cannot"):
-        services.seat_night(
+    with pytest.raises(SeatingError, match="6 players make 2 tables: 3 cannot"):
+        seat_night(
             night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=3
         )
     assert not night.tables.exists()
@@ -376,12 +379,12 @@ def test_live_tables_played_out_deal_what_the_paper_tables_sheet_says():
     season = make_season(make_league(club))
     night = make_night(season, date(2026, 3, 1), duplicate_deals=True)
     night.players.set(players)
-    first, second, paper = services.seat_night(
+    first, second, paper = seat_night(
         night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=1
     )
     play_out(first.table, organiser)
     play_out(second.table, organiser)
-    sheet = duplicate.deal_sheet(paper)
+    sheet = sheets.deal_sheet(paper)
     for live in (first, second):
         for hole in live.table.holes.filter(number__lte=9).order_by("number"):
             dealt, _move = game_selectors.replay_states(hole)[0]
@@ -390,8 +393,8 @@ def test_live_tables_played_out_deal_what_the_paper_tables_sheet_says():
                 [card_text("play-nine", card) for card in layout] for layout in dealt.layouts
             ]
             assert expected.first_discard == card_text("play-nine", dealt.discard_pile[-1])
-    services.enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25, 30), by=organiser)
-    comparison = duplicate.compare(night)
+    enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25, 30), by=organiser)
+    comparison = matchpoints.compare(night)
     (group,) = comparison.groups
     assert [nt.number for nt in group.night_tables] == [1, 2, 3]
     assert len(comparison.results) == 9
@@ -453,7 +456,7 @@ def test_a_duplicate_nights_replay_links_to_the_hole_at_every_table(client):
     tables = {}
     for night in (duplicate_night, plain_night):
         night.players.set(players)
-        first, _second = services.seat_night(
+        first, _second = seat_night(
             night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
         )
         play_out(first.table, organiser)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Hole, HoleReview
-from leagues.selectors import given_away_by_match, given_away_by_night, player_record
+from leagues.players.selectors import given_away_by_match, given_away_by_night, player_record
 from tests.factories import (
     even_holes,
     make_club,

@@ -8,9 +8,13 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from leagues import duplicate, handicaps, services
+from leagues.duplicate import matchpoints
+from leagues.handicaps import selectors as handicaps
 from leagues.models import League, NightHandicap, NightTable
-from leagues.selectors import player_record, season_standings
+from leagues.players.selectors import player_record
+from leagues.results.services import correct_score, enter_hand_results
+from leagues.seating.services import seat_night
+from leagues.standings.selectors import season_standings
 from tests.factories import (
     even_holes,
     make_club,
@@ -113,7 +117,7 @@ def test_net_matchpoints_compare_strokes_less_the_handicap(three_tables):  # noq
     every deal (36 of 36). Ann: hole 1 beats Gus only, 2; then ties Gus, 8: 10. Gus:
     0 on hole 1, then ties Ann: 8."""
     _league, _season, night, people, _organiser = three_tables
-    comparison = duplicate.compare(night, handicaps={people["Dan"].pk: Fraction(5, 2)})
+    comparison = matchpoints.compare(night, handicaps={people["Dan"].pk: Fraction(5, 2)})
     results = {r.card.name: r for r in comparison.results}
     assert {name: results[name].matchpoints for name in ("Dan", "Ann", "Gus")} == {
         "Dan": 36,
@@ -125,7 +129,7 @@ def test_net_matchpoints_compare_strokes_less_the_handicap(three_tables):  # noq
 
 def _seat(night, organiser, people) -> NightTable:
     night.players.set(people)
-    (night_table,) = services.seat_night(night=night, by=organiser, seats_per_table=2)
+    (night_table,) = seat_night(night=night, by=organiser, seats_per_table=2)
     return night_table
 
 
@@ -133,7 +137,7 @@ def _enter(night_table, organiser, by_player: dict) -> None:
     """Enter a paper table's holes, given each player's nine strokes."""
     order = [seat.player for seat in night_table.table.seats.order_by("position")]
     holes = [list(row) for row in zip(*(by_player[p] for p in order), strict=True)]
-    services.enter_hand_results(night_table=night_table, hole_scores=holes, by=organiser)
+    enter_hand_results(night_table=night_table, hole_scores=holes, by=organiser)
 
 
 def test_a_correction_to_an_earlier_night_leaves_a_later_nights_frozen_handicaps():
@@ -169,7 +173,7 @@ def test_a_correction_to_an_earlier_night_leaves_a_later_nights_frozen_handicaps
     assert night_2() == [("-2.2", "50.0", 2), ("-0.2", "42.0", 1)]
 
     card = first_table.table.scorecards.get(player=ann)
-    services.correct_score(scorecard=card, number=1, strokes=10, reason="Ten", by=organiser)
+    correct_score(scorecard=card, number=1, strokes=10, reason="Ten", by=organiser)
     assert handicaps.by_night(league)[second.pk] == frozen
     assert night_2() == [("-2.2", "50.0", 2), ("-0.2", "42.0", 1)]
     # Night 1 itself moved: Ann 54 against Bea's 49.
@@ -192,7 +196,7 @@ def test_seating_a_night_again_keeps_the_handicaps_frozen_the_first_time():
     _enter(_seat(first, organiser, [ann, bea]), organiser, {ann: ANN_NIGHT_1, bea: BEA_NIGHT_1})
     _seat(second, organiser, [ann, bea])
     card = first.tables.get().table.scorecards.get(player=ann)
-    services.correct_score(scorecard=card, number=1, strokes=10, reason="Ten", by=organiser)
+    correct_score(scorecard=card, number=1, strokes=10, reason="Ten", by=organiser)
     _seat(second, organiser, [ann, bea])
     assert handicaps.by_night(league)[second.pk][ann.pk] == Fraction(-20, 9)
     assert NightHandicap.objects.filter(night=second).count() == 2

@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import autoplay
 from games import services as play
 from games.models import ScorecardHole, hole_heading, hole_name
-from leagues import services
+from leagues.results.services import correct_score, enter_hand_results
 from tests.factories import even_holes, make_player
 from tests.games.helpers import finish_hole
 
@@ -27,7 +27,7 @@ def test_hole_names():
 def playoff_night(club_night):
     """Mia and Noah level on 30 after nine; Noah wins the second playoff hole."""
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table,
         hole_scores=even_holes(30, 30, 40, playoff=[[4, 4, None], [5, 3, None]]),
         by=cn.organiser,
@@ -108,7 +108,7 @@ def test_the_admin_names_the_playoff_holes(client, playoff_night):
     client.force_login(make_player(is_staff=True, is_superuser=True))
     html = client.get(reverse("admin:leagues_leaguescorecard_change", args=[card.pk])).content
     assert b"Playoff 2" in html
-    services.correct_score(scorecard=card, number=11, strokes=4, reason="x", by=cn.organiser)
+    correct_score(scorecard=card, number=11, strokes=4, reason="x", by=cn.organiser)
     html = client.get(reverse("admin:leagues_scorecorrection_changelist")).content
     assert b"Playoff 2" in html
 

@@ -11,9 +11,10 @@ from django.urls import reverse
 from games import scorecards
 from games.engine import card_text, new_hole
 from games.models import Table
-from leagues import duplicate
+from leagues.duplicate import sheets
 from leagues.models import League, NightTable, Rating
-from leagues.services import rebuild_ratings, seat_night
+from leagues.ratings.services import rebuild_ratings
+from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_club, make_league, make_night, make_player, make_season
 
 pytestmark = pytest.mark.django_db
@@ -94,9 +95,9 @@ def test_a_paper_table_s_deal_sheet_deals_from_the_house_rules_deck(client):
     night.players.set(players)
     paper = seat_night(night=night, by=organiser, seats_per_table=3, kind=Table.Kind.HAND)[0]
     table = paper.table
-    dealer = duplicate.first_dealer(table)
+    dealer = sheets.first_dealer(table)
     state = new_hole(table.rules, 3, seed=table.hole_seed(1), dealer=dealer)
-    sheet = duplicate.deal_sheet(paper)
+    sheet = sheets.deal_sheet(paper)
     shown = [[card for row in seat.rows for card in row] for seat in sheet[0].seats]
     assert shown == [[card_text(table.rules, card) for card in layout] for layout in state.layouts]
     client.force_login(organiser)

@@ -9,9 +9,10 @@ from django.core import mail
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from leagues import services
+from leagues.calendar.notices import send_due_notices
 from leagues.models import NightNotice
-from leagues.notices import send_due_notices
+from leagues.results.services import enter_hand_results
+from leagues.seasons.services import schedule_night
 from tests.factories import even_holes, make_player
 from tests.leagues.mail_backends import REFUSED
 
@@ -86,7 +87,7 @@ def test_outsiders_never_get_a_clubs_mail(mailing):
 
 def test_the_results_go_out_the_morning_after_with_places_and_standings(mailing):
     cn = mailing
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     assert send_due_notices(today=NIGHT).results == 0  # not before the night is over
@@ -148,7 +149,7 @@ def test_a_refused_mail_is_tried_again_on_the_next_run_and_the_rest_go_out(maili
 def test_a_night_moved_to_another_day_is_reminded_of_again(mailing):
     cn = mailing
     send_due_notices(today=EVE)
-    services.schedule_night(
+    schedule_night(
         night=cn.night, night_date=date(2026, 3, 8), start_time=None, venue="", by=cn.organiser
     )
     mail.outbox.clear()

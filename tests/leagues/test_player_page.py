@@ -9,9 +9,9 @@ from django.urls import reverse
 
 from games import scorecards
 from games.models import Hole, Seat, Table
-from leagues import charts
-from leagues.selectors import player_record
-from leagues.services import rebuild_ratings
+from leagues.players import charts
+from leagues.players.selectors import player_record
+from leagues.ratings.services import rebuild_ratings
 from tests.factories import even_holes, make_night, played_table
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,8 @@ from django.urls import reverse
 from icalendar import Calendar
 
 from games.models import Table
-from leagues import services
+from leagues.public.services import set_league_public
+from leagues.results.services import correct_score, enter_hand_results
 from tests.factories import even_holes, make_player
 
 from .test_duplicate import three_tables  # noqa: F401 (a fixture)
@@ -19,13 +20,11 @@ pytestmark = pytest.mark.django_db
 def results(club_night):
     """Mia 30, Noah 35, Pia 40; Mia's third hole then corrected from 1 to 2."""
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     card = cn.night_table.table.scorecards.get(player=cn.member)
-    services.correct_score(
-        scorecard=card, number=3, strokes=2, reason="Misread the card", by=cn.organiser
-    )
+    correct_score(scorecard=card, number=3, strokes=2, reason="Misread the card", by=cn.organiser)
     return cn
 
 
@@ -50,7 +49,7 @@ def test_a_private_leagues_public_pages_do_not_exist(client, results):
 
 def test_anyone_reads_a_public_league_without_an_account(client, results):
     cn = results
-    services.set_league_public(league=cn.league, is_public=True, by=cn.organiser)
+    set_league_public(league=cn.league, is_public=True, by=cn.organiser)
     for url in public_pages(cn):
         response = client.get(url)
         assert response.status_code == 200, url
@@ -64,7 +63,7 @@ def test_anyone_reads_a_public_league_without_an_account(client, results):
 
 def test_public_pages_are_read_only_and_link_only_to_public_pages(client, results):
     cn = results
-    services.set_league_public(league=cn.league, is_public=True, by=cn.organiser)
+    set_league_public(league=cn.league, is_public=True, by=cn.organiser)
     client.force_login(cn.organiser)  # even an organiser sees no forms there
     for url in public_pages(cn)[:4]:
         html = client.get(url).content.decode()
@@ -122,7 +121,7 @@ def test_a_public_duplicate_night_shows_its_deal_comparison_read_only(
         if user is not None:
             client.force_login(user)
         assert client.get(url).status_code == 404
-    services.set_league_public(league=league, is_public=True, by=organiser)
+    set_league_public(league=league, is_public=True, by=organiser)
     client.logout()
     night_page = client.get(reverse("leagues:public_night", args=[night.pk])).content.decode()
     assert f'href="{url}"' in night_page
@@ -151,7 +150,7 @@ def test_the_public_comparison_waits_for_every_table_and_duplicate_nights(
     three_tables,  # noqa: F811
 ):
     league, _season, night, _people, organiser = three_tables
-    services.set_league_public(league=league, is_public=True, by=organiser)
+    set_league_public(league=league, is_public=True, by=organiser)
     url = reverse("leagues:public_night_deals", args=[night.pk])
     # Anyone may read it, someone at a table still playing too: it waits for them all.
     Table.objects.filter(night_table__number=2).update(status=Table.Status.PLAYING)

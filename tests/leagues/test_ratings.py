@@ -12,8 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from openskill.models import PlackettLuce
 
+from leagues.attendance import services as attendance
 from leagues.models import Rating, RatingChange
-from leagues.services import compact_ranks, rebuild_ratings
+from leagues.ratings.services import compact_ranks, rebuild_ratings
+from leagues.results.services import enter_hand_results
+from leagues.seating.services import seat_night
 from tests.factories import (
     even_holes,
     make_club,
@@ -55,12 +58,11 @@ def test_the_playoff_winner_gains_the_rating_the_loser_gives_up(club_night):
     mu rises by var / c * (1 - 1/2) and the loser's falls as much, where
     c = sqrt(2 * (var + beta^2)). A draw would leave both at 25.
     """
-    from leagues import services
 
     cn = club_night
     mia, noah = cn.member, cn.others[0]
     night_table = open_table(cn.night, [mia, noah])
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=night_table,
         hole_scores=even_holes(45, 45, playoff=[[4, 6]]),
         by=cn.organiser,
@@ -135,15 +137,12 @@ def test_the_management_command_rebuilds_one_or_every_league(league_with_two_nig
 
 
 def test_entering_results_through_the_service_updates_ratings_at_once():
-    from leagues import services
     from tests.factories import open_table
 
     organiser, ann, bea = make_player(), make_player(), make_player()
     league = make_league(make_club(organiser=organiser, members=[ann, bea]))
     night_table = open_table(make_night(make_season(league)), [ann, bea])
-    services.enter_hand_results(
-        night_table=night_table, hole_scores=even_holes(25, 35), by=organiser
-    )
+    enter_hand_results(night_table=night_table, hole_scores=even_holes(25, 35), by=organiser)
     assert (
         Rating.objects.get(league=league, player=ann).mu
         > 25
@@ -184,15 +183,12 @@ def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on
     from games import autoplay
     from games import services as play
     from games.models import Table
-    from leagues import services
 
     organiser, ann, bea = make_player(), make_player(), make_player()
     league = make_league(make_club(organiser=organiser, members=[ann, bea]))
     night = make_night(make_season(league))
-    services.set_night_players(night=night, players=[ann, bea], by=organiser)
-    (night_table,) = services.seat_night(
-        night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
-    )
+    attendance.set_night_players(night=night, players=[ann, bea], by=organiser)
+    (night_table,) = seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     table = night_table.table
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play.start_match(table=table, by=organiser)

@@ -9,9 +9,11 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from games.models import ScorecardHole
-from leagues import services
+from leagues.attendance import services as attendance
 from leagues.models import LeagueNight, Season
-from leagues.selectors import champions, season_standings
+from leagues.results.services import correct_score, enter_hand_results
+from leagues.seasons.services import close_season, create_night
+from leagues.standings.selectors import champions, season_standings
 from tests.factories import even_holes, make_night, open_table, played_table
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +27,7 @@ def lines(season):
 def played(club_night):
     """Mia 30, Noah 35, Pia 40."""
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     return cn
@@ -48,11 +50,11 @@ def test_closing_freezes_the_standings_and_names_the_champion(client, played):
 
 def test_nothing_of_a_closed_season_changes(client, played):
     cn = played
-    services.close_season(season=cn.season, by=cn.organiser)
+    close_season(season=cn.season, by=cn.organiser)
     before = lines(cn.season)
     card = cn.night_table.table.scorecards.get(player=cn.member)
     with pytest.raises(ValidationError, match="closed"):
-        services.correct_score(scorecard=card, number=3, strokes=9, reason="x", by=cn.organiser)
+        correct_score(scorecard=card, number=3, strokes=9, reason="x", by=cn.organiser)
     client.force_login(cn.organiser)
     response = client.post(
         reverse("leagues:table_correct", args=[cn.night_table.pk]),
@@ -71,7 +73,7 @@ def test_nothing_of_a_closed_season_changes(client, played):
 
 def test_frozen_standings_ignore_later_changes_to_the_cards(played):
     cn = played
-    services.close_season(season=cn.season, by=cn.organiser)
+    close_season(season=cn.season, by=cn.organiser)
     # Even a change that bypasses the services (the admin's raw tools) leaves them be.
     ScorecardHole.objects.filter(scorecard__player=cn.member).update(strokes=9)
     assert lines(cn.season)[0][:2] == (1, "Mia")
@@ -79,19 +81,19 @@ def test_frozen_standings_ignore_later_changes_to_the_cards(played):
 
 def test_players_level_at_the_top_are_joint_champions(club_night):
     cn = club_night
-    services.enter_hand_results(
+    enter_hand_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     played_table(cn.night, [cn.others[0], cn.member], even_holes(30, 35))
     # Mia: 6 + 4, Noah: 4 + 6; one win each, 65 strokes over 18 holes each.
-    services.close_season(season=cn.season, by=cn.organiser)
+    close_season(season=cn.season, by=cn.organiser)
     assert {p.name for p in champions(cn.season)} == {"Mia", "Noah"}
 
 
 def test_a_season_without_results_or_with_a_table_in_play_is_not_closed(client, club_night):
     cn = club_night
     with pytest.raises(ValidationError, match="no results"):
-        services.close_season(season=cn.season, by=cn.organiser)
+        close_season(season=cn.season, by=cn.organiser)
     client.force_login(cn.organiser)
     response = client.post(reverse("leagues:season_close", args=[cn.season.pk]), follow=True)
     assert "nothing to close" in response.content.decode()
@@ -99,7 +101,7 @@ def test_a_season_without_results_or_with_a_table_in_play_is_not_closed(client, 
     live.table.kind, live.table.status = live.table.Kind.LIVE, live.table.Status.PLAYING
     live.table.save()
     with pytest.raises(ValidationError, match="still being played"):
-        services.close_season(season=cn.season, by=cn.organiser)
+        close_season(season=cn.season, by=cn.organiser)
     cn.season.refresh_from_db()
     assert not cn.season.is_closed
 
@@ -120,7 +122,7 @@ def test_the_next_season_starts_after_the_closed_one(client, played):
     data = {"name": "Next", "start": "2027-01-01", "end": "2027-06-30"}
     response = client.post(url, data)
     assert response.status_code == 400 and "Close this season" in response.content.decode()
-    services.close_season(season=cn.season, by=cn.organiser)
+    close_season(season=cn.season, by=cn.organiser)
     form = client.get(cn.season.get_absolute_url()).context["next_form"]
     assert form.initial["start"] == date(2027, 1, 1)
     assert form.initial["end"] == date(2027, 12, 31)
@@ -131,8 +133,8 @@ def test_the_next_season_starts_after_the_closed_one(client, played):
     assert response.status_code == 302 and response["Location"] == new.get_absolute_url()
     assert new.league == cn.league and not new.is_closed
     # The club's members and the league's settings carry on: the new season's first night.
-    night = services.create_night(season=new, night_date=date(2027, 1, 7), by=cn.organiser)
-    services.set_night_players(night=night, players=[cn.member, *cn.others], by=cn.organiser)
+    night = create_night(season=new, night_date=date(2027, 1, 7), by=cn.organiser)
+    attendance.set_night_players(night=night, players=[cn.member, *cn.others], by=cn.organiser)
     make_night(new, date(2027, 1, 14))
     # Past seasons stay browsable, with their champion.
     html = client.get(cn.league.get_absolute_url()).content.decode()

@@ -10,9 +10,8 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.models import Table
-from leagues import services
 from leagues.models import Rating
-from leagues.services import SeatingError, snake_order, table_sizes
+from leagues.seating.services import SeatingError, seat_night, snake_order, table_sizes
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +56,7 @@ def seated(night):
 
 def test_random_seating_seats_everyone_once_at_hand_tables(night_of):
     organiser, players, night = night_of(10)
-    tables = services.seat_night(night=night, by=organiser, seats_per_table=4, rng=random.Random(1))
+    tables = seat_night(night=night, by=organiser, seats_per_table=4, rng=random.Random(1))
     assert [nt.number for nt in tables] == [1, 2, 3]
     assert sorted(len(t) for t in seated(night)) == [3, 3, 4]
     assert sorted(p.pk for t in seated(night) for p in t) == sorted(p.pk for p in players)
@@ -70,14 +69,14 @@ def test_balanced_seating_snakes_by_rating(night_of):
     league = night.season.league
     for rank, player in enumerate(players):
         Rating.objects.create(league=league, player=player, mu=40 - rank, sigma=2, matches=3)
-    services.seat_night(night=night, by=organiser, method="balanced", seats_per_table=4)
+    seat_night(night=night, by=organiser, method="balanced", seats_per_table=4)
     p = players
     assert seated(night) == [[p[0], p[3], p[4], p[7]], [p[1], p[2], p[5], p[6]]]
 
 
 def test_duplicate_nights_share_a_deal_seed_per_table_size(night_of):
     organiser, _, night = night_of(10, duplicate=True)
-    tables = services.seat_night(night=night, by=organiser, seats_per_table=4)
+    tables = seat_night(night=night, by=organiser, seats_per_table=4)
     seeds = {}
     for nt in tables:
         seeds.setdefault(nt.table.seat_count, set()).add(nt.table.deal_seed)
@@ -87,23 +86,23 @@ def test_duplicate_nights_share_a_deal_seed_per_table_size(night_of):
 
 def test_ordinary_nights_deal_every_table_its_own_seed(night_of):
     organiser, _, night = night_of(9)
-    tables = services.seat_night(night=night, by=organiser, seats_per_table=3)
+    tables = seat_night(night=night, by=organiser, seats_per_table=3)
     assert len({nt.table.deal_seed for nt in tables}) == 3
 
 
 def test_too_few_players_for_the_variant_is_refused(night_of):
     organiser, _, night = night_of(2, variant="golf-4")
     with pytest.raises(SeatingError, match="3 to 7"):
-        services.seat_night(night=night, by=organiser, seats_per_table=2)
+        seat_night(night=night, by=organiser, seats_per_table=2)
     with pytest.raises(SeatingError, match="cannot fill"):
-        services.seat_night(night=night, by=organiser, seats_per_table=4)
+        seat_night(night=night, by=organiser, seats_per_table=4)
     assert not night.tables.exists()
 
 
 def test_seating_again_replaces_tables_without_results(night_of):
     organiser, _, night = night_of(8)
-    first = services.seat_night(night=night, by=organiser, seats_per_table=4)
-    services.seat_night(night=night, by=organiser, seats_per_table=2)
+    first = seat_night(night=night, by=organiser, seats_per_table=4)
+    seat_night(night=night, by=organiser, seats_per_table=2)
     assert night.tables.count() == 4
     assert not Table.objects.filter(pk__in=[nt.table.pk for nt in first]).exists()
 
@@ -111,7 +110,7 @@ def test_seating_again_replaces_tables_without_results(night_of):
 def test_live_tables_are_private_live_tables_seated_with_the_night_players(night_of):
     """Live night tables come from live play's service, seated, private, deals shared."""
     organiser, players, night = night_of(6, duplicate=True)
-    tables = services.seat_night(night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE)
+    tables = seat_night(night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE)
     assert len(tables) == 2
     seated = set()
     for night_table in tables:
@@ -129,9 +128,7 @@ def test_a_seat_at_a_live_night_table_is_neither_given_up_nor_taken_by_another(c
     """A member who leaves and hands the invite link to an outsider would have the
     outsider play in the league: the organiser's seating stands."""
     organiser, players, night = night_of(2)
-    (night_table,) = services.seat_night(
-        night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
-    )
+    (night_table,) = seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     table = night_table.table
     assert table.seats_assigned
     member, outsider = players[0], make_player("outsider")
@@ -210,9 +207,7 @@ def test_an_organiser_without_a_seat_opens_and_starts_a_live_night_table(client,
     opens for them and their "Start the match" deals the first hole; a seated member
     still may not start it, and a member of no table may not even see it."""
     organiser, players, night = night_of(2)
-    (night_table,) = services.seat_night(
-        night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE
-    )
+    (night_table,) = seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     table = night_table.table
     assert table.host_id == organiser.pk
     assert not table.seats.filter(player=organiser).exists()

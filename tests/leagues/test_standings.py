@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import scorecards
 from games.models import Seat, Table
-from leagues.selectors import TIE_BREAK_RULE, season_standings
+from leagues.standings.selectors import TIE_BREAK_RULE, season_standings
 from tests.factories import (
     even_holes,
     make_club,

@@ -9,8 +9,8 @@ import pytest
 from games import chat, frames
 from games.models import ChatMessage, Table
 from games.plays import GameError
-from leagues import services
 from leagues.models import Membership
+from leagues.seating.services import seat_night
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 
 pytestmark = pytest.mark.django_db
@@ -24,9 +24,7 @@ def test_an_organiser_of_the_club_hides_a_line_at_its_night_s_table():
     club = make_club(organiser=host, members=[ana, ben])
     night = make_night(make_season(make_league(club)), date(2026, 3, 1))
     night.players.set([ana, ben])
-    (night_table,) = services.seat_night(
-        night=night, by=host, seats_per_table=2, kind=Table.Kind.LIVE
-    )
+    (night_table,) = seat_night(night=night, by=host, seats_per_table=2, kind=Table.Kind.LIVE)
     table = night_table.table
     line = chat.say(table_id=table.pk, player=ben, text="something rude")
     # An organiser of another club (staff, for the admin) is no one here.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from leagues.models import League
-from leagues.services import rebuild_ratings
+from leagues.ratings.services import rebuild_ratings
 
 
 class Command(BaseCommand):

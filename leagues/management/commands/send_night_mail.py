@@ -7,7 +7,7 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from leagues.notices import send_due_notices
+from leagues.calendar.notices import send_due_notices
 
 
 class Command(BaseCommand):

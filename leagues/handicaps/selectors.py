@@ -2,7 +2,7 @@
 
 A player's handicap for a night is worked out from the finished league holes played
 before it, so nothing that night moves it, and frozen when the night is seated
-(`freeze`): a correction to an earlier night afterwards leaves it, and the night's net
+(`services.freeze`): a correction to an earlier night afterwards leaves it, and the night's net
 results, as they were. A night seated before handicaps were frozen has them worked out
 afresh on every read.
 
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 from games.engine.match import HOLES
 from games.models import ScorecardHole, Table
 
-from .models import League, LeagueNight, NightHandicap
+from ..models import League, LeagueNight, NightHandicap
 
 RECENT = 20
 BEST = 10
@@ -91,29 +91,6 @@ def by_night(league: League) -> dict[int | None, dict[int, Fraction]]:
     for night_id, player_id, numerator, denominator in frozen:
         result[night_id][player_id] = Fraction(numerator, denominator)
     return result
-
-
-def freeze(night: LeagueNight, players: Iterable[int]) -> None:
-    """Store the handicaps of the players (ids) seated for `night`, as they stand now.
-
-    A player's handicap once frozen for the night stays: seating the night again does
-    not work it out afresh from holes corrected since.
-    """
-    league = night.season.league
-    worked_out = by_night(league)[night.pk]
-    NightHandicap.objects.bulk_create(
-        [
-            NightHandicap(
-                night=night,
-                player_id=player,
-                numerator=value.numerator,
-                denominator=value.denominator,
-            )
-            for player in players
-            for value in [worked_out.get(player, Fraction(0))]
-        ],
-        ignore_conflicts=True,
-    )
 
 
 def display(value: Fraction | None) -> str:

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 from icalendar import Calendar, Event
 
-from .models import League, LeagueNight
+from ..models import League, LeagueNight
 
 #: How long a night is shown in a calendar when it has a start time.
 NIGHT_LENGTH = timedelta(hours=3)

@@ -21,9 +21,11 @@ from django.urls import reverse
 
 from games.models import Table
 
-from . import selectors
-from .calendar import night_start
-from .models import LeagueNight, NightNotice, Player
+from ..clubs.selectors import club_members
+from ..models import LeagueNight, NightNotice, Player
+from ..results.selectors import night_tables
+from ..standings.selectors import season_standings
+from .feed import night_start
 
 logger = logging.getLogger(__name__)
 
@@ -61,11 +63,7 @@ def recipients(night: LeagueNight, kind: str) -> QuerySet[Player]:
         wants = {"email_reminders": True}
     else:
         wants = {"email_results": True}
-    return (
-        selectors.club_members(night.season.league.club)
-        .filter(is_active=True, **wants)
-        .exclude(email="")
-    )
+    return club_members(night.season.league.club).filter(is_active=True, **wants).exclude(email="")
 
 
 def _absolute(path: str) -> str:
@@ -74,7 +72,7 @@ def _absolute(path: str) -> str:
 
 def _results(night: LeagueNight) -> list[dict]:
     tables = []
-    for night_table in selectors.night_tables(night):
+    for night_table in night_tables(night):
         table = night_table.table
         cards = sorted(
             table.scorecards.all(), key=lambda c: (c.place is None, c.place or 0, c.position)
@@ -105,7 +103,7 @@ def _message(night: LeagueNight, kind: str) -> tuple[str, str]:
         subject = f"{league.name}: league night tomorrow, {night.date:%A %d %B}"
         return subject, render_to_string("leagues/mail/reminder.txt", context)
     context["tables"] = _results(night)
-    context["standings"] = selectors.season_standings(night.season)
+    context["standings"] = season_standings(night.season)
     context["season_url"] = _absolute(night.season.get_absolute_url())
     subject = f"{league.name}: results of {night.date:%A %d %B}"
     return subject, render_to_string("leagues/mail/results.txt", context)

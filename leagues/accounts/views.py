@@ -1,0 +1,74 @@
+"""The home page, sign-up, and a player's own account page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import engine
+from games import selectors as games_selectors
+
+from ..forms import AccountForm, SignUpForm
+from ..models import Player
+from . import services
+
+WELCOME_TAG = "welcome"
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The welcome page; a signed-in player also sees their tables and a quick start."""
+    context = {"games": list(engine.VARIANTS.items())}
+    if request.user.is_authenticated:
+        context["my_tables"] = games_selectors.my_tables(request.user)
+        # Someone who has just signed up is greeted by the sign-up's message alone.
+        context["greet"] = not any(
+            WELCOME_TAG in message.extra_tags.split() for message in messages.get_messages(request)
+        )
+    return render(request, "leagues/home.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = ""
+    if request.user.is_authenticated:
+        return redirect(next_url or "home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        player = form.save()
+        login(request, player, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Fairway, {player.name}!", extra_tags=WELCOME_TAG)
+        return redirect(next_url or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """A player's own account: their display name and email, and a way to the password."""
+    # The form checks a copy, so that a refused change never shows as the menu's name.
+    form = AccountForm(request.POST or None, instance=Player.objects.get(pk=request.user.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_account(player=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, "Your account is saved.")
+            return redirect("account")
+    return render(
+        request,
+        "registration/account.html",
+        {"form": form},
+        status=400 if form.is_bound and form.errors else 200,
+    )

@@ -1,0 +1,99 @@
+"""Reads of who played a night for whom: whom each card's result counts for (a
+substitute's, a seat the bot finished), what a night missed earns, and those rules in
+words."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from fractions import Fraction
+
+from games.models import Scorecard, Seat
+
+from ..models import League, Substitute
+
+
+def _earns(how: str, fixed: int) -> str:
+    if how == League.Missed.FIXED:
+        return f"{fixed} point{'s' if fixed != 1 else ''}"
+    if how == League.Missed.AVERAGE:
+        return "the player's average points per night played this season (rounded, halves up)"
+    return "nothing"
+
+
+def absence_rule(league: League) -> str:
+    """What absences, substitutes, byes and a seat the bot finished earn, in words."""
+    away = _earns(league.absence_points, league.absence_fixed_points)
+    if league.absence_needs_notice and league.absence_points != League.Missed.NOTHING:
+        away = f"An absence with notice earns {away}; one without notice, nothing."
+    else:
+        away = f"An absence earns {away}."
+    bye = (
+        "A bye (present, but left over when only full tables are seated) earns "
+        f"{_earns(league.bye_points, league.bye_fixed_points)}."
+    )
+    substitute = {
+        League.SubstituteCounts.MEMBER: "A substitute's result counts for the member who was away.",
+        League.SubstituteCounts.SUBSTITUTE: "A substitute's result counts for the "
+        "substitute (a guest's for nobody); the member who was away earns nothing.",
+        League.SubstituteCounts.TABLE: "A substitute's result counts only for the table: "
+        "its places stand, the standings leave it out.",
+    }[league.substitute_counts]
+    bot = f"the {league.stand_in_level} bot"
+    stand_in = "A member who leaves a live table mid-match has their seat played out by " + (
+        f"{bot}, and the result counts for them."
+        if league.stand_in_counts
+        else f"{bot}; that result earns them nothing."
+    )
+    return f"{away} {bye} {substitute} {stand_in}"
+
+
+def credited_to(league: League, cards: Iterable[Scorecard]) -> dict[int, int | None]:
+    """Whom each card's result (annotated `night_id`) counts for in the standings.
+
+    Its player, unless a substitute played it (the league's rule: the member who was
+    away, the substitute, or nobody; a guest is not in the standings), or its player
+    left the match for the bot to finish and the league does not count that (nobody).
+    """
+    cards = list(cards)
+    nights = {card.night_id for card in cards}
+    members, guests = {}, set()
+    for sub in Substitute.objects.filter(night_id__in=nights):
+        if sub.player_id:
+            members[sub.night_id, sub.player_id] = sub.member_id
+        else:
+            guests.add((sub.night_id, sub.member_id))
+    left = set()
+    if not league.stand_in_counts:
+        left = set(
+            Seat.objects.filter(
+                table_id__in={card.table_id for card in cards}, player__isnull=False
+            )
+            .exclude(bot_level="")
+            .values_list("table_id", "player_id")
+        )
+    rule = league.substitute_counts
+    credit: dict[int, int | None] = {}
+    for card in cards:
+        key = (card.night_id, card.player_id)
+        owner: int | None = card.player_id
+        if key in members:
+            owner = {
+                League.SubstituteCounts.MEMBER: members[key],
+                League.SubstituteCounts.SUBSTITUTE: card.player_id,
+            }.get(rule)
+        elif key in guests and rule != League.SubstituteCounts.MEMBER:
+            owner = None
+        if (card.table_id, card.player_id) in left:
+            owner = None
+        credit[card.pk] = owner
+    return credit
+
+
+def missed_points(how: str, fixed: int, average: Fraction) -> int:
+    """What a night missed earns: nothing, a fixed number, or the average (halves up)."""
+    if how == League.Missed.FIXED:
+        return fixed
+    if how == League.Missed.AVERAGE:
+        return math.floor(average + Fraction(1, 2))
+    return 0

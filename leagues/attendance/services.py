@@ -1,0 +1,118 @@
+"""Writes of who plays a night: the members present, absences and substitutes
+(organisers only, while the season is open)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+
+from ..clubs.selectors import club_members
+from ..guards import require_open, require_organiser
+from ..models import Absence, Club, LeagueNight, Membership, Player, Substitute
+
+
+def set_night_players(*, night: LeagueNight, players: Sequence[Player], by: Player) -> None:
+    """Record who is present; only the club's members can be."""
+    club = night.season.league.club
+    require_organiser(by, club)
+    require_open(night.season)
+    members = set(club_members(club).values_list("pk", flat=True))
+    strangers = [p for p in players if p.pk not in members]
+    if strangers:
+        raise ValidationError(f"{strangers[0].name} is not a member of {club.name}.")
+    with transaction.atomic():
+        night.players.set(players)
+        # Someone present is no longer away.
+        night.absences.filter(player__in=players).exclude(kind=Absence.Kind.BYE).delete()
+
+
+def _require_member(player: Player, club: Club) -> None:
+    if not Membership.objects.filter(club=club, player=player).exists():
+        raise ValidationError(f"{player.name} is not a member of {club.name}.")
+
+
+def _require_unseated(night: LeagueNight, player: Player) -> None:
+    seated = night.tables.filter(table__seats__player=player).first()
+    if seated is not None:
+        raise ValidationError(
+            f"{player.name} is seated at table {seated.number}: seat the night again first."
+        )
+
+
+@transaction.atomic
+def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player) -> Absence:
+    """Record a member as away for the night, with or without notice (not seated)."""
+    club = night.season.league.club
+    require_organiser(by, club)
+    require_open(night.season)
+    _require_member(player, club)
+    _require_unseated(night, player)
+    if night.substitutes.filter(player=player).exists():
+        raise ValidationError(f"{player.name} is a substitute tonight: remove that first.")
+    if night.substitutes.filter(member=player).exists():
+        raise ValidationError(f"{player.name} has a substitute tonight: remove that first.")
+    night.players.remove(player)
+    kind = Absence.Kind.NOTICE if notice else Absence.Kind.NO_NOTICE
+    absence, _ = Absence.objects.update_or_create(
+        night=night, player=player, defaults={"kind": kind}
+    )
+    return absence
+
+
+@transaction.atomic
+def clear_absence(*, night: LeagueNight, player: Player, by: Player) -> None:
+    """Take back an absence or a substitute for `player`; nobody is marked present."""
+    require_organiser(by, night.season.league.club)
+    require_open(night.season)
+    night.absences.filter(player=player).delete()
+    night.substitutes.filter(member=player).delete()
+
+
+@transaction.atomic
+def set_substitute(
+    *,
+    night: LeagueNight,
+    member: Player,
+    by: Player,
+    player: Player | None = None,
+    guest_name: str = "",
+) -> Substitute:
+    """Name who plays for an absent member tonight: another member, or a guest by name.
+
+    A member substitute is marked present in their own name. A guest has no account, so
+    the absent member's own seat is kept for them (at a paper table) and the card is
+    the member's; the league's rule then says whom the result counts for.
+    """
+    club = night.season.league.club
+    require_organiser(by, club)
+    require_open(night.season)
+    _require_member(member, club)
+    guest_name = " ".join(guest_name.split())
+    if (player is None) == (not guest_name):
+        raise ValidationError("Name one substitute: a member, or a guest who has no account.")
+    if len(guest_name) > 40:
+        raise ValidationError("A guest's name is at most 40 characters.")
+    if night.substitutes.filter(member=member).exists():
+        raise ValidationError(f"{member.name} has a substitute tonight already.")
+    if player is not None:
+        _require_member(player, club)
+        if player.pk == member.pk:
+            raise ValidationError("A member cannot stand in for themselves.")
+        if night.substitutes.filter(Q(player=player) | Q(member=player)).exists():
+            raise ValidationError(f"{player.name} already plays for someone tonight.")
+        if night.absences.filter(player=player).exists():
+            raise ValidationError(f"{player.name} is marked away tonight.")
+        _require_unseated(night, member)
+        night.players.remove(member)
+        night.players.add(player)
+    else:
+        # The member's seat is the guest's, so it stays in the member's name.
+        night.players.add(member)
+    # The substitute's result, by the league's rule, takes the place of an absence.
+    night.absences.filter(player=member).delete()
+    return Substitute.objects.create(
+        night=night, member=member, player=player, guest_name=guest_name
+    )

@@ -1,0 +1,85 @@
+"""A duplicate night's deals compared, and a paper table's deal sheet."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from ..models import LeagueNight
+from ..pages import crumbs, member_role, night_or_404, night_table_or_404, organiser_only
+from . import matchpoints, sheets
+from .selectors import deal_comparison, unfinished_table_of
+
+
+def deals_page(request: HttpRequest, night: LeagueNight, *, public: bool) -> HttpResponse:
+    """The deal comparison, for members (`leagues/deals.html`) or read by anyone on a
+    public league (`leagues/public/deals.html`): one reading, one set of partials."""
+    if not night.duplicate_deals:
+        raise Http404("This night was not dealt in duplicate.")
+    league = night.season.league
+    seen = deal_comparison(night, request.user, public=public)
+    return render(
+        request,
+        "leagues/public/deals.html" if public else "leagues/deals.html",
+        {
+            **crumbs(night, public=public),
+            "waiting": seen.waiting,
+            "in_play": seen.in_play,
+            "comparison": seen.comparison,
+            "replayable": seen.replayable,
+            "by_matchpoints": matchpoints.counts_by_matchpoints(league, night),
+            "matchpoint_rule": matchpoints.MATCHPOINT_RULE,
+            "by_net": league.by_net,
+            "public": public,
+        },
+    )
+
+
+@require_GET
+@login_required
+def night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A duplicate night's deals compared seat by seat (travellers) and its matchpoints.
+
+    Someone seated at a table of the night that has not finished sees it once their
+    table has: the comparison would tell them about deals they are still to play.
+    """
+    night = night_or_404(night_id)
+    member_role(request, night.season.league.club)
+    return deals_page(request, night, public=False)
+
+
+@require_GET
+@login_required
+def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """A paper table's deal sheet on a duplicate night: each hole's courses as dealt.
+
+    Organisers only, and not one seated at another table of the night still playing
+    the same deals.
+    """
+    night_table = night_table_or_404(night_table_id)
+    night = night_table.night
+    organiser_only(request, night.season.league.club)
+    if not night.duplicate_deals or not night_table.is_hand:
+        raise Http404("Deal sheets are for paper tables on a night of duplicate deals.")
+    waiting = unfinished_table_of(request.user, night)
+    if (
+        waiting is not None
+        and waiting.pk != night_table.pk
+        and waiting.table.deal_seed == night_table.table.deal_seed
+    ):
+        raise PermissionDenied(
+            "You are seated at a table still playing these deals: ask another organiser "
+            "to print this sheet."
+        )
+    return render(
+        request,
+        "leagues/deal_sheet.html",
+        {
+            **crumbs(night_table),
+            "holes": sheets.deal_sheet(night_table),
+            "rules": night_table.table.rules_name,
+        },
+    )

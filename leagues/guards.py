@@ -1,0 +1,23 @@
+"""The checks every write of leagues makes first: only a club's organisers change its
+leagues (`PermissionDenied` for anyone else), and a closed season changes no more."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from .clubs.selectors import is_organiser
+from .models import Club, Player, Season
+
+
+def require_organiser(by: Player, club: Club) -> None:
+    """Refuse `by` unless they organise `club` (a superuser organises every club)."""
+    if not is_organiser(by, club):
+        raise PermissionDenied("Only the club's organisers may do that.")
+
+
+def require_open(season: Season) -> None:
+    """Refuse a change to a closed season: its standings are frozen."""
+    if season.is_closed:
+        raise ValidationError(
+            f"{season.name} is closed: its standings are frozen and its nights stay as they were."
+        )

@@ -1,0 +1,1 @@
+"""A player's record in a league: matches, holes, the strokes given away, and its charts."""

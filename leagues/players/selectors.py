@@ -1,0 +1,211 @@
+"""Reads of a player's record in a league: every match with its points as the league
+scores it, their holes, pairs made, and the strokes given away by match and by night."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from fractions import Fraction
+
+from django.db.models import F, Prefetch
+
+from games.engine import scoring_pairs
+from games.engine.match import HOLES
+from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Table
+
+from ..attendance.selectors import credited_to
+from ..handicaps import selectors as handicaps
+from ..models import League, LeagueNight, NightTable, Player
+from ..standings.scoring import Scoring
+
+
+@dataclass
+class MatchLine:
+    night_table: NightTable
+    card: Scorecard
+    date: date
+    points: int = 0
+    handicap: Fraction = Fraction(0)
+    net_total: Fraction = Fraction(0)
+    #: The place at the table that earned points: the net one in a league playing net.
+    place: int | None = None
+    #: Whom the result counts for when not the player (a substitute's, a seat the bot
+    #: finished): a name, or "nobody"; its points are then not the player's.
+    counts_for: str = ""
+
+    @property
+    def handicap_display(self) -> str:
+        return handicaps.display(self.handicap)
+
+    @property
+    def net_display(self) -> str:
+        return f"{float(self.net_total):.1f}"
+
+
+@dataclass
+class PlayerRecord:
+    """A player's league record: matches, holes and what the holes looked like."""
+
+    player: Player
+    matches: list[MatchLine] = field(default_factory=list)
+    hole_strokes: list[int] = field(default_factory=list)
+    pairs_made: int | None = None
+    pairs_holes: int = 0
+
+    @property
+    def holes(self) -> int:
+        return len(self.hole_strokes)
+
+    @property
+    def strokes(self) -> int:
+        return sum(self.hole_strokes)
+
+    @property
+    def mean_per_hole(self) -> float | None:
+        return self.strokes / self.holes if self.holes else None
+
+    @property
+    def mean_per_match(self) -> float | None:
+        if not self.matches:
+            return None
+        return sum(line.card.total for line in self.matches) / len(self.matches)
+
+    @property
+    def wins(self) -> int:
+        return sum(line.place == 1 for line in self.matches)
+
+    @property
+    def best_hole(self) -> int | None:
+        return min(self.hole_strokes) if self.hole_strokes else None
+
+    @property
+    def worst_hole(self) -> int | None:
+        return max(self.hole_strokes) if self.hole_strokes else None
+
+    @property
+    def spread(self) -> list[tuple[int, int]]:
+        """(strokes, how many holes) for every score the player made, lowest first."""
+        return sorted(Counter(self.hole_strokes).items())
+
+
+def player_record(league: League, player: Player) -> PlayerRecord:
+    """Everything the player page shows about `player` in `league` (regulation holes)."""
+    record = PlayerRecord(player=player)
+    cards = (
+        Scorecard.objects.filter(
+            player=player,
+            table__status=Table.Status.FINISHED,
+            table__night_table__night__season__league=league,
+        )
+        .select_related("table__night_table__night")
+        .prefetch_related(Prefetch("holes", queryset=ScorecardHole.objects.order_by("number")))
+        .annotate(night_id=F("table__night_table__night_id"))
+        .order_by("table__night_table__night__date", "table__night_table__night__pk", "table__pk")
+    )
+    scoring = Scoring(league, cards, {card.table.night_table.night for card in cards})
+    credit = credited_to(league, cards)
+    others = Player.objects.in_bulk({pk for pk in credit.values() if pk not in (None, player.pk)})
+    live_cards = []
+    for card in cards:
+        night_table = card.table.night_table
+        owner = credit[card.pk]
+        counts_for = "" if owner == player.pk else others[owner].name if owner else "nobody"
+        record.matches.append(
+            MatchLine(
+                night_table,
+                card,
+                night_table.night.date,
+                0 if counts_for else scoring.points(card),
+                handicap=scoring.handicap(card),
+                net_total=scoring.net_total(card),
+                place=scoring.place(card),
+                counts_for=counts_for,
+            )
+        )
+        record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)
+        if card.table.kind == Table.Kind.LIVE:
+            live_cards.append(card)
+    record.pairs_made, record.pairs_holes = _pairs_made(live_cards)
+    return record
+
+
+def _given_away(record: PlayerRecord) -> dict[tuple[int, int], list[float]]:
+    """Strokes given away in each reviewed regulation hole, by (table, position) of the
+    record's matches. A hole the player made no decision in (a bot played it for them)
+    gave nothing away and counts for nothing."""
+    lines = {(line.card.table_id, line.card.position) for line in record.matches}
+    reviews = (
+        HoleReview.objects.filter(
+            hole__table_id__in={table for table, _ in lines}, hole__number__lte=HOLES
+        )
+        .exclude(decisions=[])
+        .values_list("hole__table_id", "position", "given_away")
+    )
+    given: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for table, position, away in reviews:
+        if (table, position) in lines:
+            given[table, position].append(away)
+    return given
+
+
+def given_away_by_match(record: PlayerRecord) -> list[tuple[date, float]]:
+    """Per match with reviewed holes, the mean strokes the player gave away a hole."""
+    given = _given_away(record)
+    keys = ((line.card.table_id, line.card.position, line.date) for line in record.matches)
+    return [
+        (day, sum(given[table, position]) / len(given[table, position]))
+        for table, position, day in keys
+        if given.get((table, position))
+    ]
+
+
+@dataclass(frozen=True)
+class NightGivenAway:
+    """The strokes a player gave away on one league night, over its reviewed holes."""
+
+    night: LeagueNight
+    holes: int
+    total: float
+
+    @property
+    def per_hole(self) -> float:
+        """Strokes given away a reviewed hole: the night's total over its reviewed holes,
+        so that a night of more matches weighs each of its holes alike."""
+        return self.total / self.holes
+
+
+def given_away_by_night(record: PlayerRecord) -> list[NightGivenAway]:
+    """Per league night with reviewed holes, oldest first: the player's reviewed holes
+    of all its matches, the strokes given away over them and a hole on average."""
+    given = _given_away(record)
+    nights: dict[int, tuple[LeagueNight, list[float]]] = {}
+    for line in record.matches:
+        night = line.night_table.night
+        away = given.get((line.card.table_id, line.card.position))
+        if away:
+            nights.setdefault(night.pk, (night, []))[1].extend(away)
+    return [NightGivenAway(night, len(away), sum(away)) for night, away in nights.values()]
+
+
+def _pairs_made(cards: Iterable[Scorecard]) -> tuple[int | None, int]:
+    """Pairs scored on live holes whose final layouts are known (None when none are)."""
+    pairs, holes = 0, 0
+    by_table = defaultdict(list)
+    for card in cards:
+        by_table[card.table_id].append(card.position)
+    for hole in Hole.objects.filter(table_id__in=by_table, number__lte=HOLES):
+        state = hole.state or {}
+        if state.get("phase") != "over" or "layouts" not in state:
+            continue
+        for position in by_table[hole.table_id]:
+            if position not in hole.seat_positions:
+                continue
+            layout = state["layouts"][hole.seat_positions.index(position)]
+            try:
+                pairs += len(scoring_pairs(state["variant"], layout))
+            except (KeyError, ValueError):
+                continue
+            holes += 1
+    return (pairs if holes else None), holes

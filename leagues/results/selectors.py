@@ -1,0 +1,138 @@
+"""Reads of results: a night's tables and scorecards as the pages print them, what a
+correction would make of a finished match, and the corrections log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+
+from games.engine.match import HOLES, match_status
+from games.models import Scorecard, ScorecardHole, Table, hole_name
+from games.scorecards import Grid
+
+from ..models import League, LeagueNight, NightTable, ScoreCorrection
+
+#: What a paper table says until its results are entered: it is not played on the site.
+
+
+AWAITING_RESULTS = "Results to enter"
+
+
+def night_tables(night: LeagueNight) -> list[NightTable]:
+    """A night's tables with their seats, cards and holes, ready for the scorecards."""
+    cards = Scorecard.objects.order_by("position").prefetch_related(
+        Prefetch("holes", queryset=ScorecardHole.objects.order_by("number"))
+    )
+    return list(
+        night.tables.select_related("table")
+        .prefetch_related("table__seats__player", Prefetch("table__scorecards", queryset=cards))
+        .order_by("number")
+    )
+
+
+@dataclass
+class CardView:
+    """One scorecard as the pages print it: the nine holes, playoff holes, total, place."""
+
+    card: Scorecard
+    holes: list[int | None]
+    playoff: list[int | None]
+
+
+@dataclass
+class TableView:
+    night_table: NightTable
+    cards: list[CardView]
+    playoff_numbers: list[int]
+
+    @property
+    def table(self) -> Table:
+        return self.night_table.table
+
+    @property
+    def playoff_names(self) -> list[str]:
+        return [hole_name(number) for number in self.playoff_numbers]
+
+    @property
+    def awaiting_results(self) -> bool:
+        """A paper table not played on the site, its results still to be entered."""
+        return self.table.kind == Table.Kind.HAND and self.table.status != Table.Status.FINISHED
+
+    @property
+    def status_label(self) -> str:
+        """The table's status in words, as the night's page shows it."""
+        return AWAITING_RESULTS if self.awaiting_results else self.table.get_status_display()
+
+    @property
+    def status_code(self) -> str:
+        """The status as the scorecards CSV gives it: the stored value, except that a
+        paper table still to be entered says so in the night page's words."""
+        return AWAITING_RESULTS.lower() if self.awaiting_results else self.table.status
+
+
+def table_view(night_table: NightTable) -> TableView:
+    """The printable grid of one table: a row per card, a column per hole."""
+    grid = Grid.of(list(night_table.table.scorecards.all()))
+    views = [
+        CardView(card=row.card, holes=row.strokes[:HOLES], playoff=row.strokes[HOLES:])
+        for row in grid.rows
+    ]
+    playoff_numbers = [n for n in grid.numbers if n > HOLES]
+    return TableView(night_table=night_table, cards=views, playoff_numbers=playoff_numbers)
+
+
+def corrections_in(league: League) -> QuerySet[ScoreCorrection]:
+    """Every correction made to the league's scorecards, newest first."""
+    return ScoreCorrection.objects.filter(
+        scorecard__table__night_table__night__season__league=league
+    ).select_related("scorecard__table__night_table__night__season", "corrected_by")
+
+
+@dataclass(frozen=True)
+class CorrectedMatch:
+    """A finished match as a correction of one hole would leave it."""
+
+    names: list[str]
+    #: Strokes by hole then seat, the corrected hole changed and `unneeded` left out.
+    scores: list[list[int | None]]
+    #: The playoff holes the corrected scores no longer need, in order.
+    unneeded: list[int]
+    #: The hole after which the corrected match is decided (None if it is not).
+    decided_after: int | None
+
+
+def corrected_match(scorecard: Scorecard, number: int, strokes: int) -> CorrectedMatch:
+    """What changing `scorecard`'s hole `number` to `strokes` makes of its finished match.
+
+    A correction can decide a match earlier than its playoff did (after the nine holes,
+    say, where there was a tie): the playoff holes after that point are `unneeded`.
+    A table still in play is left to the live match, so nothing is unneeded there.
+    """
+    table = scorecard.table
+    grid = Grid.read(table)
+    cards = grid.cards
+    names = [card.name for card in cards]
+    numbers = sorted(grid.played)
+    scores = grid.by_hole()
+    if number not in numbers:
+        return CorrectedMatch(names, scores, [], None)
+    scores[numbers.index(number)][[card.pk for card in cards].index(scorecard.pk)] = strokes
+    if table.status != Table.Status.FINISHED:
+        return CorrectedMatch(names, scores, [], None)
+    for played in range(HOLES, len(scores) + 1):
+        try:
+            decided = match_status(scores[:played], len(cards)).over
+        except ValueError:
+            # Not a match the rules allow: the checks name what is wrong with it.
+            break
+        if decided:
+            return CorrectedMatch(names, scores[:played], numbers[played:], numbers[played - 1])
+    return CorrectedMatch(names, scores, [], None)
+
+
+def corrections_for(night: LeagueNight) -> QuerySet[ScoreCorrection]:
+    """The corrections made to the night's scorecards, newest first."""
+    return ScoreCorrection.objects.filter(
+        scorecard__table__night_table__night=night
+    ).select_related("scorecard__table__night_table__night__season", "corrected_by")

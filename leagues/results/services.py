@@ -1,0 +1,136 @@
+"""Writes of results: a paper table's holes entered by hand, and a score corrected with
+the old value, who, when and why (organisers only, while the season is open). Each
+rebuilds the league's ratings.
+
+Scorecards themselves are written through `games.scorecards` and `games.services`,
+except that a correction takes playoff holes it made unnecessary off the cards
+(`correct_score`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.text import get_text_list
+
+from games import scorecards
+from games import services as game_services
+from games.models import Scorecard, ScorecardHole, Table, hole_name
+
+from ..guards import require_open, require_organiser
+from ..models import NightTable, Player, ScoreCorrection
+from ..ratings.services import rebuild_ratings
+from . import selectors
+
+
+@transaction.atomic
+def enter_hand_results(
+    *, night_table: NightTable, hole_scores: Sequence[Sequence[object]], by: Player
+) -> None:
+    """Record a hand-played table's holes (validated by the match rules) and rerate."""
+    league = night_table.night.season.league
+    require_organiser(by, league.club)
+    require_open(night_table.night.season)
+    scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
+    rebuild_ratings(league=league)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What a correction recorded: the changed hole, and any playoff holes it removed."""
+
+    changed: ScoreCorrection
+    removed: list[ScoreCorrection]
+
+    @property
+    def removed_holes(self) -> list[str]:
+        """The names of the removed playoff holes, in order."""
+        return [hole_name(n) for n in sorted({c.hole_number for c in self.removed})]
+
+
+@transaction.atomic
+def correct_score(
+    *,
+    scorecard: Scorecard,
+    number: int,
+    strokes: int,
+    reason: str,
+    by: Player,
+    remove_playoffs: bool = False,
+) -> Correction:
+    """Change one hole of a league scorecard, keeping the old value, who, when and why.
+
+    A correction may decide a finished match before its playoff did (a tie after nine
+    holes is no longer one): its playoff holes are then no longer needed. They are
+    removed only with `remove_playoffs`, each with its own record in the log; without
+    it the correction is refused, saying so. A correction that keeps the playoff
+    needed leaves it as it is. Standings follow at once (they are computed); the
+    league's ratings are rebuilt.
+    """
+    night_table = NightTable.objects.select_related("night__season__league__club").get(
+        table=scorecard.table
+    )
+    league = night_table.night.season.league
+    require_organiser(by, league.club)
+    require_open(night_table.night.season)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": "Say why the score changes."})
+    table = Table.objects.select_for_update().get(pk=scorecard.table_id)
+    after = selectors.corrected_match(scorecard, number, strokes)
+    removed = []
+    if after.unneeded:
+        # Anything else wrong with the corrected match is named first.
+        scorecards.check_hand_scores(table.rules, after.scores, after.names)
+        holes = [hole_name(n) for n in after.unneeded]
+        if not remove_playoffs:
+            decided = hole_name(after.decided_after).lower()
+            one = len(holes) == 1
+            raise ValidationError(
+                {
+                    "remove_playoffs": (
+                        f"With this correction the match is decided after {decided}, so "
+                        f"{get_text_list(holes, 'and')} {'is' if one else 'are'} no longer "
+                        f"needed: tick the box to remove {'it' if one else 'them'}."
+                    )
+                }
+            )
+        why = (
+            f"No longer needed once {scorecard.name}'s "
+            f"{hole_name(number).lower()} was corrected: {reason}"
+        )
+        unneeded = ScorecardHole.objects.filter(
+            scorecard__table=table, number__in=after.unneeded
+        ).order_by("number", "scorecard__position")
+        removed = [
+            ScoreCorrection(
+                scorecard_id=hole.scorecard_id,
+                hole_number=hole.number,
+                old_strokes=hole.strokes,
+                new_strokes=None,
+                reason=why,
+                corrected_by=by,
+            )
+            for hole in unneeded
+        ]
+        # games has no door for taking holes off a card; correct_scorecard below
+        # recomputes the totals and places and checks the match that is left.
+        unneeded.delete()
+    old = game_services.correct_scorecard(scorecard=scorecard, number=number, strokes=strokes)
+    # Saved in this order so that the log, newest first, shows the change above the
+    # playoff holes it removed.
+    for record in removed:
+        record.save()
+    changed = ScoreCorrection.objects.create(
+        scorecard=scorecard,
+        hole_number=number,
+        old_strokes=old,
+        new_strokes=strokes,
+        reason=reason,
+        corrected_by=by,
+    )
+    rebuild_ratings(league=league)
+    return Correction(changed=changed, removed=removed)

@@ -1,0 +1,155 @@
+"""A night's scorecards as CSV, a paper table's results entered, a score corrected, and
+the league's corrections log."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import get_text_list
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.engine.match import HOLES
+from games.models import Table
+from games.scorecards import HandScoreError
+
+from ..exports import csv_response
+from ..forms import CorrectionForm, HandResultsForm
+from ..pages import (
+    crumbs,
+    league_or_404,
+    member_role,
+    night_or_404,
+    night_table_or_404,
+    organiser_only,
+)
+from . import selectors, services
+
+
+@require_GET
+@login_required
+def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Every scorecard of the night as a CSV download, a row per card."""
+    night = night_or_404(night_id)
+    member_role(request, night.season.league.club)
+    response, writer = csv_response(f"night-{night.date:%Y-%m-%d}-scorecards.csv")
+    views = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
+    playoffs = max((len(v.playoff_numbers) for v in views), default=0)
+    writer.writerow(
+        ["table", "kind", "status", "player", *[f"hole_{n}" for n in range(1, HOLES + 1)],
+         *[f"playoff_{i}" for i in range(1, playoffs + 1)], "total", "place"]
+    )  # fmt: skip
+    for view in views:
+        for card_view in view.cards:
+            card = card_view.card
+            writer.writerow(
+                [view.night_table.number, view.table.kind, view.status_code, card.name,
+                 *["" if s is None else s for s in card_view.holes],
+                 *["" if s is None else s for s in card_view.playoff],
+                 *[""] * (playoffs - len(card_view.playoff)),
+                 card.total, card.place or ""]
+            )  # fmt: skip
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """An organiser enters a hand-played table's holes; nothing is saved on error."""
+    night_table = night_table_or_404(night_table_id)
+    organiser_only(request, night_table.night.season.league.club)
+    table = night_table.table
+    if table.kind != Table.Kind.HAND:
+        raise Http404("This table is played live.")
+    if table.status == Table.Status.FINISHED:
+        messages.info(request, "Results are in for this table: change a hole with a correction.")
+        return redirect("leagues:table_correct", night_table.pk)
+    names = [seat.name for seat in table.seats.select_related("player").order_by("position")]
+    form = HandResultsForm(request.POST or None, table=table, names=names)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.enter_hand_results(
+                night_table=night_table, hole_scores=form.hole_scores, by=request.user
+            )
+        except (HandScoreError, ValueError) as error:
+            form.add_error(None, str(error))
+        except ValidationError as error:
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, f"Results saved for table {night_table.number}.")
+            return redirect(night_table.night)
+    return render(
+        request,
+        "leagues/table_results.html",
+        {
+            **crumbs(night_table),
+            "form": form,
+            "names": names,
+        },
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
+    """An organiser corrects one hole of a finished table, with a reason."""
+    night_table = night_table_or_404(night_table_id)
+    organiser_only(request, night_table.night.season.league.club)
+    form = CorrectionForm(request.POST or None, table=night_table.table)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            correction = services.correct_score(
+                scorecard=data["card"],
+                number=data["number"],
+                strokes=data["strokes"],
+                reason=data["reason"],
+                by=request.user,
+                remove_playoffs=data.get("remove_playoffs", False),
+            )
+        except HandScoreError as error:
+            form.add_error(None, [p.message for p in error.problems])
+        except ValidationError as error:
+            # A problem with one of the form's fields is shown beside it.
+            on_fields = hasattr(error, "error_dict") and set(error.error_dict) <= set(form.fields)
+            form.add_error(None, error if on_fields else error.messages)
+        else:
+            removed = correction.removed_holes
+            if removed:
+                messages.success(
+                    request,
+                    f"Score corrected; {get_text_list(removed, 'and')} "
+                    f"{'is' if len(removed) == 1 else 'are'} no longer needed and "
+                    f"{'was' if len(removed) == 1 else 'were'} removed. "
+                    "Standings and ratings are up to date.",
+                )
+            else:
+                messages.success(request, "Score corrected; standings and ratings are up to date.")
+            return redirect(night_table.night)
+    return render(
+        request,
+        "leagues/correction.html",
+        {
+            **crumbs(night_table),
+            "table": selectors.table_view(night_table),
+            "holes": range(1, HOLES + 1),
+            "form": form,
+        },
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+@require_GET
+@login_required
+def league_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
+    """Every score correction of the league: who, when, why, before and after."""
+    league = league_or_404(league_id)
+    member_role(request, league.club)
+    return render(
+        request,
+        "leagues/corrections.html",
+        {**crumbs(league), "corrections": selectors.corrections_in(league)},
+    )
