@@ -22,12 +22,6 @@ WRONG = "not-the-password"
 REFUSED = "correct username and password"
 
 
-@pytest.fixture(autouse=True)
-def quick_hasher(settings):
-    # Dozens of log-ins: a quick hasher keeps the test quick (the counting is the point).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def log_in(client, username: str, password: str, address: str = "10.0.0.1", url: str = ""):
     data = {"username": username, "password": password}
     return client.post(url or reverse("login"), data, REMOTE_ADDR=address)
