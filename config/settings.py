@@ -161,7 +161,9 @@ if REDIS_URL:
             # a pool that runs dry under bursts of connections; config.seams
             # shortens its path for announcements.
             "BACKEND": "config.seams.PubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # Redis's pub/sub channels ignore the database number in REDIS_URL: two
+            # sites (or test runs) sharing one Redis keep apart by their prefix.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "asgi")},
         }
     }
 else:
