@@ -16,7 +16,8 @@ from django.urls import reverse
 from leagues.logins import lockout_message
 from tests.factories import PASSWORD, make_player
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 WRONG = "not-the-password"
 REFUSED = "correct username and password"

@@ -17,6 +17,9 @@ from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.factories import make_player
 
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.fixture
 def server(transactional_db):

@@ -13,7 +13,8 @@ from leagues.models import Rating, ScoreCorrection
 from leagues.selectors import season_standings
 from tests.factories import even_holes, open_table, played_table
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.fixture
