@@ -192,6 +192,9 @@ FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 FAIRWAY_REVIEW_AFTER_HOLE = env_bool("FAIRWAY_REVIEW_AFTER_HOLE", True)
 # Reviews waiting for that worker, at most: past it a hole's are left to the catch-up.
 FAIRWAY_REVIEW_QUEUE = int(os.environ.get("FAIRWAY_REVIEW_QUEUE", "200"))
+# The reviews' playouts take a core only when nothing else would run on it (the test
+# suite turns this off: on a busy machine an idle core may never come).
+FAIRWAY_REVIEW_IDLE_PRIORITY = env_bool("FAIRWAY_REVIEW_IDLE_PRIORITY", True)
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 
