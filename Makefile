@@ -10,7 +10,7 @@ REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
 CHROMIUM ?= /usr/bin/chromium
 
 
-.PHONY: run serve test test-sqlite test-postgres test-e2e lint format bench superuser clean
+.PHONY: run serve test test-fast test-sqlite test-postgres test-e2e lint format bench superuser clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,34 +42,40 @@ serve: $(VENV)/.installed
 superuser: $(VENV)/.installed | var
 	$(PY) manage.py createsuperuser
 
-# The whole suite: SQLite with the in-memory channel layer, then PostgreSQL with
-# Redis, then the browser tests in their own pytest run.
+# The whole suite, phase by phase, each printing its wall time (README.md, "Testing",
+# says which tests run in which phase). WORKERS: pytest processes per phase
+# (pytest-xdist), one per core by default.
+WORKERS ?= auto
+PHASE := $(PY) tests/phase.py
+PYTEST := $(PY) -m pytest -q -n $(WORKERS)
+PG_ENV := --env DATABASE_URL=$(PG_TEST_URL) REDIS_URL=$(REDIS_TEST_URL)
+
 test: lint test-sqlite test-postgres test-e2e
 
+# The inner loop: the engine and the SQLite suite, the test database kept between runs.
+test-fast: $(VENV)/.installed-dev | var
+	@$(PHASE) test-fast -- $(PYTEST) -m "not e2e and not postgres" --reuse-db
+
+# The engine and everything else but the browser, on SQLite with the in-memory layer.
 test-sqlite: $(VENV)/.installed-dev | var
-	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -m "not e2e and not postgres" -q
+	@$(PHASE) test-sqlite -- $(PYTEST) -m "not e2e and not postgres"
 
+# Again on PostgreSQL with Redis: only what differs between them (marked `postgres`
+# or `both_databases`).
 test-postgres: $(VENV)/.installed-dev | var
-	@$(PY) tests/services.py postgres redis; rc=$$?; \
-	if [ $$rc -eq 0 ]; then \
-		DATABASE_URL=$(PG_TEST_URL) REDIS_URL=$(REDIS_TEST_URL) \
-		$(PY) -m pytest -m "not e2e" -q tests --ignore=tests/engine; \
-	else [ $$rc -eq 1 ]; fi
+	@$(PHASE) test-postgres --needs postgres redis $(PG_ENV) -- \
+		$(PYTEST) -m "not e2e and (postgres or both_databases)"
 
-# The browser tests run on the embedded default, then on PostgreSQL with Redis.
+# The browser tests on the embedded default, then those marked `both_databases` on
+# PostgreSQL with Redis.
 test-e2e: $(VENV)/.installed-dev | var
-	@$(PY) tests/services.py chromium; rc=$$?; \
-	if [ $$rc -eq 0 ]; then $(PY) -m pytest -m e2e -q; else [ $$rc -eq 1 ]; fi
-	@$(PY) tests/services.py chromium postgres redis; rc=$$?; \
-	if [ $$rc -eq 0 ]; then \
-		DATABASE_URL=$(PG_TEST_URL) REDIS_URL=$(REDIS_TEST_URL) $(PY) -m pytest -m e2e -q; \
-	else [ $$rc -eq 1 ]; fi
+	@$(PHASE) test-e2e --needs chromium -- $(PYTEST) -m e2e
+	@$(PHASE) test-e2e-postgres --needs chromium postgres redis $(PG_ENV) -- \
+		$(PYTEST) -m "e2e and both_databases"
 
-lint: $(VENV)/.installed-dev
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/lint-imports
+lint: $(VENV)/.installed-dev | var
+	@$(PHASE) lint -- sh -c "$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . \
+		&& $(VENV)/bin/lint-imports && $(PY) manage.py makemigrations --check --dry-run"
 
 format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check --fix .

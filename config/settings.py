@@ -161,7 +161,9 @@ if REDIS_URL:
             # a pool that runs dry under bursts of connections; config/seams.py
             # shortens its path for announcements.
             "BACKEND": "config.seams.PubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # Redis's pub/sub channels ignore the database number in REDIS_URL: two
+            # sites (or test runs) sharing one Redis keep apart by their prefix.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "asgi")},
         }
     }
 else:
@@ -190,6 +192,9 @@ FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 FAIRWAY_REVIEW_AFTER_HOLE = env_bool("FAIRWAY_REVIEW_AFTER_HOLE", True)
 # Reviews waiting for that worker, at most: past it a hole's are left to the catch-up.
 FAIRWAY_REVIEW_QUEUE = int(os.environ.get("FAIRWAY_REVIEW_QUEUE", "200"))
+# The reviews' playouts take a core only when nothing else would run on it (the test
+# suite turns this off: on a busy machine an idle core may never come).
+FAIRWAY_REVIEW_IDLE_PRIORITY = env_bool("FAIRWAY_REVIEW_IDLE_PRIORITY", True)
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 

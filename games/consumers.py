@@ -177,14 +177,19 @@ _open_consumers: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
 async def close_for_restart() -> None:
     """The server is stopping: stop acting for tables, and close this process's open
     table connections with 1012."""
+    # Taken before anything awaits: daphne cancels every connection's task as its
+    # shutdown begins, and a cancelled consumer leaves `_open_consumers` while the
+    # driver stops (mid-sweep, that takes a while): its socket would drop without 1012.
+    closing = [c for c in _open_consumers if c.is_open]
+    for consumer in closing:
+        consumer.is_open = False
     await autoplay.stop()
 
     async def close(consumer: TableConsumer) -> None:
-        consumer.is_open = False
         with contextlib.suppress(Exception):
             await consumer.close(code=CLOSE_RESTART)
 
-    await asyncio.gather(*(close(c) for c in list(_open_consumers) if c.is_open))
+    await asyncio.gather(*(close(c) for c in closing))
 
 
 class TableConsumer(LiveConsumer):

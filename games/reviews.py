@@ -188,7 +188,7 @@ def _judge_apart(*args, **kwargs) -> list[Decision]:
         _playouts = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=playouts.lower_priority,
+            initializer=playouts.lower_priority if settings.FAIRWAY_REVIEW_IDLE_PRIORITY else None,
         )
     # The thread's connection goes back to the pool while the child works.
     connections.close_all()

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +27,25 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+
+def _own_channel_layer_names() -> None:
+    """Keep this run's Redis channel names apart from every other run's.
+
+    Redis's pub/sub channels ignore the database number, so two runs on one Redis (two
+    xdist workers, two work trees) would hear each other's tables, whose ids repeat from
+    one test database to the next. The prefix is this process's alone; daphne servers
+    that a test starts inherit it through the environment.
+    """
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG")
+    if config is None:
+        return
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    prefix = f"test-{worker}-{uuid.uuid4().hex[:8]}"
+    config["prefix"] = os.environ["REDIS_PREFIX"] = prefix
+
+
+_own_channel_layer_names()
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,8 @@ from leagues.accounts import services
 from leagues.models import Player
 from tests.factories import PASSWORD, make_player
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def signup(client, username="ana", password="fresh-greens-2024", **extra):

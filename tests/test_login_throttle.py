@@ -16,16 +16,11 @@ from django.urls import reverse
 from leagues.accounts.logins import lockout_message
 from tests.factories import PASSWORD, make_player
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 WRONG = "not-the-password"
 REFUSED = "correct username and password"
-
-
-@pytest.fixture(autouse=True)
-def quick_hasher(settings):
-    # Dozens of log-ins: a quick hasher keeps the test quick (the counting is the point).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def log_in(client, username: str, password: str, address: str = "10.0.0.1", url: str = ""):

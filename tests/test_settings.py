@@ -13,6 +13,7 @@ GOOD_KEY = "k" * 20 + "-production-secret-value-that-is-long-enough-0123"
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     full_env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    full_env["DJANGO_SETTINGS_MODULE"] = "config.settings"  # the site's, not the suite's
     full_env.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],

@@ -11,7 +11,8 @@ from games import autoplay, services
 from tests.factories import make_player
 from tests.games.conftest import session_cookie
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
 @database_sync_to_async

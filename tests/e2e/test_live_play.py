@@ -13,7 +13,9 @@ from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.factories import PASSWORD, make_player
 
-pytestmark = pytest.mark.e2e
+# Run on PostgreSQL with Redis too: players on separate sockets hear each other through
+# the channel layer (README.md, Testing).
+pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 PHONE = {"width": 390, "height": 844}

@@ -30,6 +30,7 @@ def live(page, server, table: Table) -> None:
     page.wait_for_selector("#table-board:not([inert])", state="attached")
 
 
+@pytest.mark.both_databases  # Ben's tee off reaches Ana's page through the channel layer
 def test_a_tee_off_tick_survives_another_players_tee_off(daphne_server, playwright_browser):
     """Ana ticks a card, Ben tees off (a live frame re-renders Ana's board): her tick stays,
     and with a second one her tee off goes through."""

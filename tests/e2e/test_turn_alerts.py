@@ -12,7 +12,9 @@ from tests.e2e.test_live_play import sign_in
 from tests.e2e.test_table import live
 from tests.games.helpers import ana_and_ben, current, next_actor
 
-pytestmark = pytest.mark.e2e
+# Run on PostgreSQL with Redis too: players on separate sockets hear each other through
+# the channel layer (README.md, Testing).
+pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]
 
 # The browser's notifications, audio and tab visibility, recorded instead of shown.
 FAKES = """

@@ -23,7 +23,12 @@ from tests.factories import make_player
 from tests.games.conftest import connect
 from tests.games.helpers import current, next_actor, quick_action
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("stop_driver")]
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("stop_driver"),
+    pytest.mark.both_databases,
+]
 
 
 def frame_for(action: dict, version: int) -> str:

@@ -14,7 +14,12 @@ from games import autoplay, services
 from games.models import Move, Table
 from tests.factories import make_player
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("stop_driver")]
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("stop_driver"),
+    pytest.mark.both_databases,
+]
 
 
 def _bots_table():

@@ -22,7 +22,8 @@ from games.models import Scorecard
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @contextmanager

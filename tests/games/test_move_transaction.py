@@ -24,7 +24,8 @@ from games.models import Hole, Move, Scorecard, Seat, Table
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
 def _table():

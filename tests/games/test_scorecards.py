@@ -9,6 +9,10 @@ from games.models import ScorecardHole, Table
 from games.scorecards import HandScoreError, check_hand_scores
 from tests.factories import even_holes, make_player
 
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = pytest.mark.both_databases
+
+
 NAMES = ["Ann", "Bea", "Cat"]
 
 

@@ -10,7 +10,8 @@ from games import services, store
 from games.models import Hole, Move, Table
 from tests.factories import make_player
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.fixture

@@ -18,11 +18,6 @@ from tests.factories import (
 )
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @dataclass
 class ClubNight:
     organiser: Player

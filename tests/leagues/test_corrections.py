@@ -14,7 +14,8 @@ from leagues.results.services import correct_score, enter_hand_results
 from leagues.standings.selectors import season_standings
 from tests.factories import even_holes, open_table, played_table
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.fixture

@@ -20,7 +20,8 @@ from tests.factories import (
     played_table,
 )
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 #: A decision as a review stores it (its figures play no part here).
 DECISION = {"version": 3, "played": {"type": "flip", "position": 0}, "cost": 0.5}

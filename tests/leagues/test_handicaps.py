@@ -27,7 +27,8 @@ from tests.factories import (
 
 from .test_duplicate import three_tables  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 ANN_NIGHT_1 = [1, 2, 3, 4, 5, 6, 7, 8, 9]  # 45
 BEA_NIGHT_1 = [5, 5, 5, 5, 5, 6, 6, 6, 6]  # 49

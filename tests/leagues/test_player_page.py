@@ -14,7 +14,8 @@ from leagues.players.selectors import player_record
 from leagues.ratings.services import rebuild_ratings
 from tests.factories import even_holes, make_night, played_table
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.fixture

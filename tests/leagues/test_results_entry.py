@@ -11,7 +11,8 @@ from games.models import ScorecardHole, Table
 from leagues.models import Rating
 from tests.factories import even_holes
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def form_data(holes):

@@ -16,7 +16,8 @@ from leagues.seasons.services import close_season, create_night
 from leagues.standings.selectors import champions, season_standings
 from tests.factories import even_holes, make_night, open_table, played_table
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def lines(season):

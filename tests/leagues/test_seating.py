@@ -14,7 +14,8 @@ from leagues.models import Rating
 from leagues.seating.services import SeatingError, seat_night, snake_order, table_sizes
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.mark.parametrize(
