@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import threading
 from collections.abc import Callable, Collection
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
-from django.conf import settings
-from django.db import InterfaceError, OperationalError, connections
+from channels.db import database_sync_to_async
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from . import services, store
@@ -68,7 +65,7 @@ class Driver:
         if table_ids is None and not self.halted.is_set():
             await self.sweep_idle()
         waits, due = await database_sync_to_async(due_tables)(table_ids=table_ids)
-        act = move_call(services.act_for_table)
+        act = services.move_call(services.act_for_table)
         now = timezone.now()
 
         async def act_at(table_id: int, version: int) -> None:
@@ -128,30 +125,6 @@ class Driver:
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout=wait)
-
-
-_move_threads: ThreadPoolExecutor | None = None
-
-
-@functools.cache
-def move_call(func: Callable) -> Callable:
-    """`func` (a service that changes a table) as a coroutine for a consumer or the driver.
-
-    On PostgreSQL it runs on one of a few threads of its own, each with its own
-    connection from the pool: a table's move does not wait for other tables' moves, nor
-    for the driver's reads and the reads after a hole that share the one database
-    thread. A move is written only while the table is at the version it was made on, so
-    two moves of one table never both land. SQLite takes one writer at a time, so there
-    a move stays on the database thread.
-    """
-    global _move_threads
-    if connections["default"].vendor != "postgresql":
-        return database_sync_to_async(func)
-    if _move_threads is None:
-        _move_threads = ThreadPoolExecutor(
-            max_workers=settings.FAIRWAY_MOVE_THREADS, thread_name_prefix="moves"
-        )
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_move_threads)
 
 
 _drivers: dict[asyncio.AbstractEventLoop, Driver] = {}

@@ -36,7 +36,6 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from . import announce, autoplay, frames, live, services, store
-from .autoplay import move_call
 from .chat import hide_chat_message, say, set_chat
 from .models import Table
 from .seams import LiveConsumer
@@ -288,14 +287,14 @@ class TableConsumer(LiveConsumer):
         since = timezone.now()
         try:
             if kind == "next_hole":
-                await move_call(services.next_hole)(
+                await services.move_call(services.next_hole)(
                     table_id=self.table_id,
                     version=version,
                     by=self.user,
                     held=frames.holding(self.table_id, version),
                 )
             else:
-                await move_call(services.apply_move)(
+                await services.move_call(services.apply_move)(
                     table_id=self.table_id,
                     player=self.user,
                     action=action,

@@ -13,15 +13,18 @@ read, and changes nothing.
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from games import engine
@@ -469,6 +472,26 @@ def _rows(step: plays.Step) -> store.Change:
         results=results,
         bots=bots,
     )
+
+
+_move_threads: ThreadPoolExecutor | None = None
+
+
+@functools.cache
+def move_call(func: Callable) -> Callable:
+    """`func` (a service that changes a table) as a coroutine for a consumer or the driver:
+    on PostgreSQL on a few threads of its own, each with its own connection, so that a
+    move waits neither for other tables' moves nor for the reads on the one database
+    thread (the version keeps two moves of a table from both landing); on SQLite, one
+    writer at a time, on the database thread."""
+    global _move_threads
+    if connections["default"].vendor != "postgresql":
+        return database_sync_to_async(func)
+    if _move_threads is None:
+        _move_threads = ThreadPoolExecutor(
+            max_workers=settings.FAIRWAY_MOVE_THREADS, thread_name_prefix="moves"
+        )
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_move_threads)
 
 
 def leave_match(*, table: Table, player) -> None:

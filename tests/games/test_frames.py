@@ -17,7 +17,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import announce, engine, frames, live, plays, services
-from games.autoplay import move_call
 from games.models import Scorecard
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
@@ -375,7 +374,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         action = quick_action(state, seat)
         return {"player": player, "action": action, "version": db_table.version}
 
-    apply = move_call(services.apply_move)
+    apply = services.move_call(services.apply_move)
     try:
         # A move foreseen but not written (a double click on an old copy) is never shown.
         args = await next_move()
@@ -422,7 +421,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         # hole gets its id only once written.
         renders.clear()
         held = frames.holding(table.pk, result.version)
-        dealt = await move_call(services.next_hole)(
+        dealt = await services.move_call(services.next_hole)(
             table_id=table.pk, version=result.version, by=ana, held=held
         )
         await asyncio.sleep(0)
