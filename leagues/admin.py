@@ -17,7 +17,7 @@ from games.engine.match import HOLES
 from games.models import ScorecardHole, hole_name
 from games.scorecards import HandScoreError, check_hand_scores, hole_scores
 
-from . import selectors, services
+from . import deal_results, selectors, services
 from .models import (
     Absence,
     Club,
@@ -420,7 +420,12 @@ class LeagueScorecardAdmin(ClubScoped, admin.ModelAdmin):
     inlines = [ScorecardHoleInline]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).filter(table__night_table__isnull=False)
+        return (
+            super()
+            .get_queryset(request)
+            .filter(table__night_table__isnull=False)
+            .exclude(deal_results.hidden_scorecards(request.user))
+        )
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -468,6 +473,10 @@ class ScoreCorrectionAdmin(ClubScoped, admin.ModelAdmin):
     )
     search_fields = ("scorecard__name", "reason", "corrected_by__username")
     readonly_fields = [f.name for f in ScoreCorrection._meta.fields]
+
+    def get_queryset(self, request):
+        hidden = deal_results.hidden_scorecards(request.user, "scorecard__table__")
+        return super().get_queryset(request).exclude(hidden)
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -185,6 +185,9 @@ class CardView:
     card: Scorecard
     holes: list[int | None]
     playoff: list[int | None]
+    #: Some holes are blank, and the total and place left out: a deal the viewer has yet
+    #: to play (`deal_results`).
+    hidden: bool = False
 
 
 @dataclass
@@ -192,6 +195,8 @@ class TableView:
     night_table: NightTable
     cards: list[CardView]
     playoff_numbers: list[int]
+    #: The table deals what the viewer has yet to play (`deal_results`).
+    hidden: bool = False
 
     @property
     def table(self) -> Table:
@@ -719,8 +724,9 @@ class PlayerRecord:
         return sorted(Counter(self.hole_strokes).items())
 
 
-def player_record(league: League, player: Player) -> PlayerRecord:
-    """Everything the player page shows about `player` in `league` (regulation holes)."""
+def player_record(league: League, player: Player, leave_out: Q | None = None) -> PlayerRecord:
+    """Everything the player page shows about `player` in `league` (regulation holes);
+    `leave_out`: a filter for scorecards the viewer may not see yet."""
     record = PlayerRecord(player=player)
     cards = (
         Scorecard.objects.filter(
@@ -728,6 +734,7 @@ def player_record(league: League, player: Player) -> PlayerRecord:
             table__status=Table.Status.FINISHED,
             table__night_table__night__season__league=league,
         )
+        .exclude(leave_out or Q(pk__in=[]))
         .select_related("table__night_table__night")
         .prefetch_related(Prefetch("holes", queryset=ScorecardHole.objects.order_by("number")))
         .annotate(night_id=F("table__night_table__night_id"))

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from . import views
+from . import table_start, views
 
 league_patterns = [
     path("", views.index, name="index"),
@@ -34,6 +34,7 @@ league_patterns = [
     path("tables/<int:night_table_id>/deal-sheet/", views.deal_sheet, name="deal_sheet"),
     path("tables/<int:night_table_id>/results/", views.table_results, name="table_results"),
     path("tables/<int:night_table_id>/correct/", views.table_correct, name="table_correct"),
+    path("tables/<int:night_table_id>/start/", table_start.start_table, name="table_start"),
     # Nights planned ahead, calendars, corrections, public leagues, closing a season.
     path("nights/<int:night_id>/schedule/", views.night_schedule, name="night_schedule"),
     path("<int:league_id>/calendar/", views.league_calendar, name="calendar"),

@@ -28,7 +28,7 @@ from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
 
-from . import calendar, charts, duplicate, handicaps, selectors, services
+from . import calendar, charts, deal_results, duplicate, handicaps, selectors, services
 from .exports import csv_response
 from .forms import (
     AbsenceForm,
@@ -351,7 +351,9 @@ def _night_page(
     club = night.season.league.club
     role = _member_role(request, club)
     members = selectors.club_members(club)
-    tables = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
+    tables = deal_results.table_views(
+        [selectors.table_view(nt) for nt in selectors.night_tables(night)], request.user
+    )
     return render(
         request,
         "leagues/night.html",
@@ -365,7 +367,7 @@ def _night_page(
             "tables": tables,
             "seated_for_good": any(view.table.status == Table.Status.FINISHED for view in tables),
             "holes": range(1, HOLES + 1),
-            "corrections": selectors.corrections_for(night),
+            "corrections": deal_results.corrections(selectors.corrections_for(night), request.user),
             "schedule_form": schedule_form or ScheduleForm(instance=night),
             "players_form": players_form
             or NightPlayersForm(members=members, initial={"players": night.players.all()}),
@@ -502,7 +504,9 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
     _member_role(request, night.season.league.club)
     response, writer = csv_response(f"night-{night.date:%Y-%m-%d}-scorecards.csv")
-    views = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
+    views = deal_results.table_views(
+        [selectors.table_view(nt) for nt in selectors.night_tables(night)], request.user
+    )
     playoffs = max((len(v.playoff_numbers) for v in views), default=0)
     writer.writerow(
         ["table", "kind", "status", "player", *[f"hole_{n}" for n in range(1, HOLES + 1)],
@@ -516,7 +520,7 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
                  *["" if s is None else s for s in card_view.holes],
                  *["" if s is None else s for s in card_view.playoff],
                  *[""] * (playoffs - len(card_view.playoff)),
-                 card.total, card.place or ""]
+                 *(["", ""] if card_view.hidden else [card.total, card.place or ""])]
             )  # fmt: skip
     return response
 
@@ -653,6 +657,11 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
     """An organiser corrects one hole of a finished table, with a reason."""
     night_table = _night_table(night_table_id)
     _organiser(request, night_table.night.season.league.club)
+    if deal_results.hides_any(night_table.table, request.user):
+        raise PermissionDenied(
+            "You are seated at a table still playing these deals: ask another organiser "
+            "to correct this one."
+        )
     form = CorrectionForm(request.POST or None, table=night_table.table)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -716,7 +725,9 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
     person = Player.objects.filter(pk=player_id).first()
     if person is None or not selectors.may_see_player(request.user, person, league):
         raise Http404("No such player in this league.")
-    record = selectors.player_record(league, person)
+    record = selectors.player_record(
+        league, person, leave_out=deal_results.hidden_scorecards(request.user)
+    )
     history = selectors.rating_history(league, person)
     strokes_chart = charts.line_chart(
         [(f"{line.date:%d %b}", line.card.total) for line in record.matches]
@@ -850,7 +861,11 @@ def league_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
     return render(
         request,
         "leagues/corrections.html",
-        {"league": league, "club": league.club, "corrections": selectors.corrections_in(league)},
+        {
+            "league": league,
+            "club": league.club,
+            "corrections": deal_results.corrections(selectors.corrections_in(league), request.user),
+        },
     )
 
 
@@ -926,9 +941,11 @@ def public_night(request: HttpRequest, night_id: int) -> HttpResponse:
             "night": night,
             "season": night.season,
             "league": league,
-            "tables": [selectors.table_view(nt) for nt in selectors.night_tables(night)],
+            "tables": deal_results.table_views(
+                [selectors.table_view(nt) for nt in selectors.night_tables(night)], request.user
+            ),
             "holes": range(1, HOLES + 1),
-            "corrections": selectors.corrections_for(night),
+            "corrections": deal_results.corrections(selectors.corrections_for(night), request.user),
             "is_organiser": False,
             "public": True,
         },
@@ -951,7 +968,11 @@ def public_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
     return render(
         request,
         "leagues/public/corrections.html",
-        {"league": league, "corrections": selectors.corrections_in(league), "public": True},
+        {
+            "league": league,
+            "corrections": deal_results.corrections(selectors.corrections_in(league), request.user),
+            "public": True,
+        },
     )
 
 
