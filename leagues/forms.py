@@ -14,6 +14,7 @@ from games.scorecards import HandScoreError, check_hand_scores
 from . import selectors
 from .models import League, LeagueNight, Membership, Player, Season
 from .services import LEAGUE_RULES
+from .usernames import USERNAME_TAKEN, username_key
 
 PLAYOFF_ROWS = 3
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,4}$")
@@ -30,8 +31,8 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if Player.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That username is taken. Please choose another.")
+        if Player.objects.filter(username_key=username_key(username)).exists():
+            raise forms.ValidationError(USERNAME_TAKEN)
         return username
 
     def clean_email(self) -> str:
@@ -174,7 +175,12 @@ class MemberForm(forms.Form):
 
     def clean_username(self) -> Player:
         username = self.cleaned_data["username"]
-        player = Player.objects.filter(username__iexact=username).first()
+        key = username_key(username.strip())
+        # An account whose name clashed before keys were kept is found by its name alone.
+        player = (
+            Player.objects.filter(username_key=key).first()
+            or Player.objects.filter(username=username.strip()).first()
+        )
         if player is None:
             raise forms.ValidationError("No player has that username.")
         return player

@@ -19,6 +19,8 @@ from django.urls import reverse
 from games.engine import with_house_rules
 from games.models import PlaysByRules, Scorecard, hole_name, variant_choices
 
+from .usernames import USERNAME_TAKEN, username_key
+
 
 class Player(AbstractUser):
     """A person who signs in and plays; `display_name` is what the tables show."""
@@ -41,6 +43,12 @@ class Player(AbstractUser):
     # The secret in the address of a player's calendar feeds: a calendar app fetches
     # them without a session. Made when first needed; a new one cuts off the old address.
     calendar_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
+    username_key = models.CharField(
+        max_length=150,
+        unique=True,
+        editable=False,
+        help_text="The username casefolded and NFKC-normalised: two names equal so are one.",
+    )
 
     class Meta:
         verbose_name = "player"
@@ -48,6 +56,25 @@ class Player(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        key = username_key(self.username or "")
+        if self.username_key.partition("#")[0] == key:
+            return  # the name is unchanged (an account that clashed before keeps it)
+        if Player.objects.filter(username_key=key).exclude(pk=self.pk).exists():
+            raise ValidationError({"username": USERNAME_TAKEN})
+
+    def save(self, *args, **kwargs) -> None:
+        key = username_key(self.username or "")
+        # An account that clashed before keys were kept has its key marked with its id
+        # ("#" is in no username): it keeps it until its username changes.
+        if self.username_key.partition("#")[0] != key:
+            self.username_key = key
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:
