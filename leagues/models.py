@@ -19,6 +19,7 @@ from django.urls import reverse
 from games.engine import with_house_rules
 from games.models import PlaysByRules, Scorecard, hole_name, variant_choices
 
+from . import bounds
 from .usernames import USERNAME_TAKEN, username_key
 
 
@@ -172,7 +173,7 @@ class League(PlaysByRules, models.Model):
     points_per_place = models.CharField(
         max_length=60,
         default="6,4,2,0",
-        validators=[points_validator],
+        validators=[points_validator, bounds.validate_points_per_place],
         help_text="Points for 1st, 2nd, 3rd... place in a match; places beyond the list score 0.",
     )
     is_public = models.BooleanField(
@@ -203,7 +204,7 @@ class League(PlaysByRules, models.Model):
         verbose_name="an absence earns",
     )
     absence_fixed_points = models.PositiveSmallIntegerField(
-        default=0, verbose_name="fixed points for an absence"
+        default=0, verbose_name="fixed points for an absence", validators=[bounds.points_limit]
     )
     absence_needs_notice = models.BooleanField(
         default=True,
@@ -218,7 +219,7 @@ class League(PlaysByRules, models.Model):
         help_text="A bye: present, but left over when the tables are filled evenly.",
     )
     bye_fixed_points = models.PositiveSmallIntegerField(
-        default=0, verbose_name="fixed points for a bye"
+        default=0, verbose_name="fixed points for a bye", validators=[bounds.points_limit]
     )
     substitute_counts = models.CharField(
         max_length=10,
