@@ -10,6 +10,7 @@ from django.contrib.auth.forms import UserCreationForm
 from games.engine.match import HOLES
 from games.models import Table, hole_heading, hole_name, house_rule_choices
 from games.scorecards import HandScoreError, check_hand_scores
+from games.text import validate_shown, validate_shown_lines
 
 from . import selectors
 from .models import League, LeagueNight, Membership, Player, Season
@@ -61,10 +62,7 @@ class AccountForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"].strip()
-        if any(not character.isprintable() for character in name):
-            raise forms.ValidationError(
-                "A display name cannot hold tabs, line breaks or other control characters."
-            )
+        validate_shown(name)
         return name
 
     def clean_email(self) -> str:
@@ -260,6 +258,7 @@ class SubstituteForm(forms.Form):
     guest_name = forms.CharField(
         max_length=40,
         required=False,
+        validators=[validate_shown],
         label="or a guest's name",
         help_text="A guest has no account: they play the member's own seat, at a paper table.",
     )
@@ -374,7 +373,9 @@ class CorrectionForm(forms.Form):
     scorecard = forms.TypedChoiceField(coerce=int, label="Player")
     number = forms.TypedChoiceField(coerce=int, label="Hole")
     strokes = forms.IntegerField(label="New strokes")
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=500)
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), max_length=500, validators=[validate_shown_lines]
+    )
     remove_playoffs = forms.BooleanField(
         required=False,
         label="Remove playoff holes this correction makes unnecessary",

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from games.engine import with_house_rules
 from games.models import PlaysByRules, Scorecard, hole_name, variant_choices
+from games.text import validate_shown, validate_shown_lines
 
 from . import bounds
 from .usernames import USERNAME_TAKEN, username_key
@@ -29,6 +30,7 @@ class Player(AbstractUser):
     display_name = models.CharField(
         max_length=40,
         blank=True,
+        validators=[validate_shown],
         help_text="The name other players see at the table. Defaults to the username.",
     )
     email_reminders = models.BooleanField(
@@ -85,7 +87,7 @@ class Player(AbstractUser):
 class Club(models.Model):
     """A club that runs leagues; its members are players and organisers."""
 
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[validate_shown])
     slug = models.SlugField(max_length=50, unique=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"
@@ -162,7 +164,7 @@ class League(PlaysByRules, models.Model):
         MATCHPOINTS = "matchpoints", "By duplicate matchpoint percentage, ranked across the night"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[validate_shown])
     variant = models.CharField(max_length=20, choices=variant_choices, default="play-nine")
     house_rules = models.JSONField(
         default=list,
@@ -282,7 +284,7 @@ class Season(models.Model):
     """A stretch of a league's nights with its own standings."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[validate_shown])
     start = models.DateField()
     end = models.DateField()
     closed_at = models.DateTimeField(
@@ -323,7 +325,10 @@ class LeagueNight(models.Model):
         null=True, blank=True, help_text="When play starts, in the club's time zone."
     )
     venue = models.CharField(
-        max_length=200, blank=True, help_text="Where the night is played: a room, an address."
+        max_length=200,
+        blank=True,
+        validators=[validate_shown],
+        help_text="Where the night is played: a room, an address.",
     )
     duplicate_deals = models.BooleanField(
         default=False,
@@ -386,7 +391,7 @@ class Substitute(models.Model):
         blank=True,
         related_name="substitutions",
     )
-    guest_name = models.CharField(max_length=40, blank=True)
+    guest_name = models.CharField(max_length=40, blank=True, validators=[validate_shown])
 
     class Meta:
         ordering = ["night", "member__username"]
@@ -588,7 +593,7 @@ class ScoreCorrection(models.Model):
     new_strokes = models.IntegerField(
         null=True, blank=True, help_text="Empty when the hole was removed from the card."
     )
-    reason = models.TextField()
+    reason = models.TextField(validators=[validate_shown_lines])
     corrected_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

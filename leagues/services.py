@@ -25,6 +25,7 @@ from openskill.models import PlackettLuce
 from games import scorecards
 from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
+from games.text import validate_shown
 
 from . import handicaps, selectors
 from .models import (
@@ -327,6 +328,7 @@ def set_substitute(
         raise ValidationError("Name one substitute: a member, or a guest who has no account.")
     if len(guest_name) > 40:
         raise ValidationError("A guest's name is at most 40 characters.")
+    validate_shown(guest_name)
     if night.substitutes.filter(member=member).exists():
         raise ValidationError(f"{member.name} has a substitute tonight already.")
     if player is not None:
