@@ -4,7 +4,7 @@ On a night of duplicate deals the other tables' strokes on a hole tell a player 
 that hole deals them. `games.deal_visibility` says which holes of which tables a user
 has yet to play; this applies it to what the league pages and exports show: the
 night's scorecards (the holes still to play blank, with no total or place), the
-corrections log, and a player's matches.
+corrections log, a player's matches, and the season's standings.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TypeVar
 
-from django.db.models import Q
+from django.db.models import Min, Q
 
 from games.deal_visibility import Unplayed, unplayed_deals
 
+from . import selectors
+from .models import NightTable
 from .selectors import TableView
 
 Correction = TypeVar("Correction")
@@ -60,3 +62,22 @@ def hidden_scorecards(user, path: str = "table__") -> Q:
 def hides_any(table, user) -> bool:
     """Whether `table` hides a hole from `user` (a page about it as a whole is refused)."""
     return not unplayed_deals(user).may_see_table(table)
+
+
+class Standings(list):
+    """A season's standing rows, and the date they stand before when a night is left out
+    (None: they count every result)."""
+
+    before = None
+
+
+def standings(season, user) -> Standings:
+    """The season's standings as `user` may see them: while a night of it deals them
+    what another table has played, as they stood before that night."""
+    hidden = NightTable.objects.filter(night__season=season).filter(
+        unplayed_deals(user).hidden_tables("table__")
+    )
+    before = hidden.aggregate(first=Min("night__date"))["first"]
+    rows = Standings(selectors.season_standings(season, before=before))
+    rows.before = before
+    return rows

@@ -262,7 +262,7 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
             "league": season.league,
             "club": season.league.club,
             "is_organiser": role == "organiser",
-            "standings": selectors.season_standings(season),
+            "standings": deal_results.standings(season, request.user),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
             "points_rule": selectors.points_rule(season.league),
             "absence_rule": selectors.absence_rule(season.league),
@@ -293,7 +293,7 @@ def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
          "points", "movement", "net_strokes", "net_per_hole", "nights_away", "byes",
          "points_for_away_and_byes"]
     )  # fmt: skip
-    for row in selectors.season_standings(season):
+    for row in deal_results.standings(season, request.user):
         movement = "new" if row.is_new else ("" if row.movement is None else row.movement)
         writer.writerow(
             [row.place, row.player.name, row.matches, row.holes, row.strokes,
@@ -919,7 +919,7 @@ def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
         {
             "season": season,
             "league": league,
-            "standings": selectors.season_standings(season),
+            "standings": deal_results.standings(season, request.user),
             "champions": selectors.champions(season),
             "tie_break_rule": selectors.TIE_BREAK_RULE,
             "absence_rule": selectors.absence_rule(league),

@@ -249,3 +249,28 @@ def test_the_admin_lists_no_hole_or_card_of_a_deal_still_to_play(client, duplica
     page = client.get(reverse("admin:games_scorecard_changelist")).content.decode()
     assert reverse("admin:games_scorecard_change", args=[own_card.pk]) in page
     assert reverse("admin:games_scorecard_change", args=[other_card.pk]) not in page
+
+
+def test_the_standings_stand_as_before_a_night_still_to_play(client, duplicate_night):
+    """The other table's match is over; to a member whose table has yet to play its
+    deals the season's standings (page and CSV) stand as before the night."""
+    night = duplicate_night
+    other = night.other.table
+    for seat in other.seats.all():
+        game_services.leave_match(table=other, player=seat.player)
+    act_until_finished(other, timezone.now() + timedelta(days=1))
+    season = night.night.season
+    csv_url = reverse("leagues:standings_csv", args=[season.pk])
+    names = {seat.player.name for seat in other.seats.all()}
+
+    def listed() -> set[str]:
+        rows = csv.DictReader(io.StringIO(client.get(csv_url).content.decode()))
+        return {row["player"] for row in rows}
+
+    client.force_login(night.partner)
+    assert listed() == set()
+    page = client.get(season.get_absolute_url()).content.decode()
+    assert "As they stood before 1 Mar 2026" in page
+    Table.objects.filter(pk=night.own.table_id).update(status=Table.Status.FINISHED)
+    client.force_login(night.partner)
+    assert listed() == names
