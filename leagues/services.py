@@ -27,7 +27,7 @@ from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 from games.text import validate_shown
 
-from . import handicaps, selectors
+from . import handicaps, locks, selectors
 from .models import (
     Absence,
     Club,
@@ -280,6 +280,7 @@ def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player)
     """Record a member as away for the night, with or without notice (not seated)."""
     club = night.season.league.club
     _require_organiser(by, club)
+    locks.hold_season(night.season)
     _require_open(night.season)
     _require_member(player, club)
     _require_unseated(night, player)
@@ -321,6 +322,7 @@ def set_substitute(
     """
     club = night.season.league.club
     _require_organiser(by, club)
+    locks.hold_season(night.season)
     _require_open(night.season)
     _require_member(member, club)
     guest_name = " ".join(guest_name.split())
@@ -566,6 +568,7 @@ def seat_night(
     """
     league = night.season.league
     _require_organiser(by, league.club)
+    locks.hold_season(night.season)
     _require_open(night.season)
     rules = league.rules
     if not rules.min_players <= seats_per_table <= rules.max_players:
