@@ -27,3 +27,17 @@ def validate_points_per_place(value: str) -> None:
 
 
 points_limit = MaxValueValidator(MAX_POINTS, f"Points go up to {MAX_POINTS} at most.")
+
+
+#: The most points a season's frozen standings hold for one player (their column).
+MAX_SEASON_POINTS = 2**31 - 1
+
+
+def check_season_points(rows) -> None:
+    """Refuse standings whose points a frozen line cannot hold: a league's points saved
+    before they were bound. The season then stays open, saying what to change."""
+    if any(abs(row.points) > MAX_SEASON_POINTS for row in rows):
+        raise ValidationError(
+            f"The standings' points are too large to keep: set the league's points (each "
+            f"place, absence and bye) to {MAX_POINTS} at most, then close the season."
+        )

@@ -27,7 +27,7 @@ from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 from games.text import validate_shown
 
-from . import handicaps, locks, selectors
+from . import bounds, handicaps, locks, selectors
 from .models import (
     Absence,
     Club,
@@ -393,6 +393,7 @@ def close_season(*, season: Season, by: Player) -> list[FrozenStanding]:
     rows = selectors.season_standings(season)
     if not rows:
         raise ValidationError("The season has no results yet: there is nothing to close.")
+    bounds.check_season_points(rows)
     frozen = FrozenStanding.objects.bulk_create(
         FrozenStanding(
             season=season,

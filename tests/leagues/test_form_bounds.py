@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from leagues import services
 from leagues.bounds import MAX_POINTS
 from leagues.models import League
-from tests.factories import make_club, make_player
+from tests.factories import even_holes, make_club, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +87,18 @@ def test_the_admin_refuses_them_too(client):
     assert f"A place earns {MAX_POINTS} points at most." in page
     assert "Points go up to" in page
     assert not League.objects.exists()
+
+
+def test_a_season_of_points_saved_before_the_bound_stays_open_saying_why(client, club_night):
+    """Points saved before they were bound (30 digits a place) no longer crash the close:
+    it is refused with what to change, and the season stays open."""
+    cn = club_night
+    services.enter_hand_results(
+        night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
+    )
+    League.objects.filter(pk=cn.league.pk).update(points_per_place=f"{HUGE},1")
+    client.force_login(cn.organiser)
+    response = client.post(reverse("leagues:season_close", args=[cn.season.pk]), follow=True)
+    assert "too large to keep" in response.content.decode()
+    cn.season.refresh_from_db()
+    assert not cn.season.is_closed
