@@ -151,6 +151,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # Live play writes from several threads; wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # A transaction takes the write lock as it begins: one that read first and wrote
+    # later (a row "locked" for update, then a write) could not wait for it, and failed
+    # at once with "database is locked" while another request wrote.
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

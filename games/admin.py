@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from . import deal_visibility
 from .models import ChatMessage, Hole, Move, Scorecard, ScorecardHole, Seat, Table
 
 
@@ -37,6 +38,10 @@ class HoleAdmin(admin.ModelAdmin):
     inlines = [MoveInline]
     readonly_fields = ("state",)
 
+    def get_queryset(self, request):
+        hidden = deal_visibility.unplayed_deals(request.user).hidden_tables("table__")
+        return super().get_queryset(request).exclude(hidden)
+
 
 class ScorecardHoleInline(admin.TabularInline):
     model = ScorecardHole
@@ -47,6 +52,10 @@ class ScorecardHoleInline(admin.TabularInline):
 class ScorecardAdmin(admin.ModelAdmin):
     list_display = ("name", "table", "total", "place")
     inlines = [ScorecardHoleInline]
+
+    def get_queryset(self, request):
+        hidden = deal_visibility.unplayed_deals(request.user).hidden_tables("table__")
+        return super().get_queryset(request).exclude(hidden)
 
 
 @admin.register(ChatMessage)

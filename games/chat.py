@@ -8,7 +8,6 @@ must not make that move stale. Each change is announced on its own
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -17,6 +16,7 @@ from django.utils import timezone
 from . import announce, selectors
 from .models import ChatMessage, Table
 from .plays import GameError
+from .text import is_shown
 
 CHAT_MAX_LENGTH = 200
 #: Each player says at most CHAT_BURST lines in any CHAT_WINDOW seconds at a table.
@@ -39,7 +39,7 @@ def say(*, table_id: int, player, text: str, now: datetime | None = None) -> Cha
         raise GameError("Write something to say.")
     if len(text) > CHAT_MAX_LENGTH:
         raise GameError(f"A chat message is at most {CHAT_MAX_LENGTH} characters.")
-    if any(unicodedata.category(char) == "Cc" for char in text):
+    if not is_shown(text):
         raise GameError("That message holds characters that cannot be shown.")
     now = now or timezone.now()
     with transaction.atomic():

@@ -165,6 +165,10 @@ class Table(PlaysByRules, models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "is_public"])]
+        constraints = [
+            # One rematch a table: two players asking at once get the same new table.
+            models.UniqueConstraint(fields=["rematch_of"], name="unique_rematch"),
+        ]
 
     def __str__(self) -> str:
         return f"Table {self.pk} ({self.rules_name})"

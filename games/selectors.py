@@ -16,7 +16,7 @@ from django.utils.crypto import constant_time_compare
 from games import engine
 from games.engine import state_from_dict
 
-from . import plays, store
+from . import deal_visibility, plays, store
 from .models import ChatMessage, Hole, Move, Scorecard, Seat, Table, runs_table
 from .scorecards import Grid
 from .store import SeatRow
@@ -34,7 +34,11 @@ def viewer_seat(table: Table, user, seats: list[Seat] | None = None) -> Seat | N
 
 def may_watch(table: Table, user, invited: bool = False) -> bool:
     """Public tables are open to every signed-in player; private ones to invitees, players
-    and the host, who may run a table (a league night's, say) without a seat at it."""
+    and the host, who may run a table (a league night's, say) without a seat at it.
+    No one sees a table that deals what they have yet to play at their own
+    (`deal_visibility`)."""
+    if not deal_visibility.may_see_table(table, user):
+        return False
     if table.is_public or invited:
         return True
     if user is not None and user.is_authenticated and table.host_id == user.pk:

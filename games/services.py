@@ -294,10 +294,12 @@ def rematch(*, table: Table, by) -> Table:
     seats = list(table.seats.order_by("position"))
     if not any(s.player_id == by.pk for s in seats):
         raise GameError("Only the players of this match can ask for a rematch.")
-    existing = table.rematches.first()
-    if existing is not None:
-        return existing
     with transaction.atomic():
+        # Under the old table's lock a request made at the same time waits, then finds
+        # the first one's table; the database holds one rematch a table besides.
+        existing = _locked(table.pk).rematches.first()
+        if existing is not None:
+            return existing
         _check_hosting(by)
         new = Table.objects.create(
             variant=table.variant,

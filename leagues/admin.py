@@ -18,6 +18,7 @@ from games.engine.match import HOLES
 from games.models import ScorecardHole, hole_name
 from games.scorecards import HandScoreError, check_hand_scores, hole_scores
 
+from . import deal_results
 from .clubs.selectors import organised_clubs
 from .models import (
     Absence,
@@ -422,7 +423,12 @@ class LeagueScorecardAdmin(ClubScoped, admin.ModelAdmin):
     inlines = [ScorecardHoleInline]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).filter(table__night_table__isnull=False)
+        return (
+            super()
+            .get_queryset(request)
+            .filter(table__night_table__isnull=False)
+            .exclude(deal_results.hidden_scorecards(request.user))
+        )
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -470,6 +476,10 @@ class ScoreCorrectionAdmin(ClubScoped, admin.ModelAdmin):
     )
     search_fields = ("scorecard__name", "reason", "corrected_by__username")
     readonly_fields = [f.name for f in ScoreCorrection._meta.fields]
+
+    def get_queryset(self, request):
+        hidden = deal_results.hidden_scorecards(request.user, "scorecard__table__")
+        return super().get_queryset(request).exclude(hidden)
 
     def has_add_permission(self, request, obj=None):
         return False

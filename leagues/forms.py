@@ -10,10 +10,12 @@ from django.contrib.auth.forms import UserCreationForm
 from games.engine.match import HOLES
 from games.models import Table, hole_heading, hole_name, house_rule_choices
 from games.scorecards import HandScoreError, check_hand_scores
+from games.text import validate_shown, validate_shown_lines
 
 from .accounts import selectors
 from .clubs.services import LEAGUE_RULES
 from .models import League, LeagueNight, Membership, Player, Season
+from .usernames import USERNAME_TAKEN, username_key
 
 PLAYOFF_ROWS = 3
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,4}$")
@@ -30,8 +32,8 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if Player.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That username is taken. Please choose another.")
+        if Player.objects.filter(username_key=username_key(username)).exists():
+            raise forms.ValidationError(USERNAME_TAKEN)
         return username
 
     def clean_email(self) -> str:
@@ -60,10 +62,7 @@ class AccountForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"].strip()
-        if any(not character.isprintable() for character in name):
-            raise forms.ValidationError(
-                "A display name cannot hold tabs, line breaks or other control characters."
-            )
+        validate_shown(name)
         return name
 
     def clean_email(self) -> str:
@@ -174,7 +173,12 @@ class MemberForm(forms.Form):
 
     def clean_username(self) -> Player:
         username = self.cleaned_data["username"]
-        player = Player.objects.filter(username__iexact=username).first()
+        key = username_key(username.strip())
+        # An account whose name clashed before keys were kept is found by its name alone.
+        player = (
+            Player.objects.filter(username_key=key).first()
+            or Player.objects.filter(username=username.strip()).first()
+        )
         if player is None:
             raise forms.ValidationError("No player has that username.")
         return player
@@ -254,6 +258,7 @@ class SubstituteForm(forms.Form):
     guest_name = forms.CharField(
         max_length=40,
         required=False,
+        validators=[validate_shown],
         label="or a guest's name",
         help_text="A guest has no account: they play the member's own seat, at a paper table.",
     )
@@ -368,7 +373,9 @@ class CorrectionForm(forms.Form):
     scorecard = forms.TypedChoiceField(coerce=int, label="Player")
     number = forms.TypedChoiceField(coerce=int, label="Hole")
     strokes = forms.IntegerField(label="New strokes")
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=500)
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), max_length=500, validators=[validate_shown_lines]
+    )
     remove_playoffs = forms.BooleanField(
         required=False,
         label="Remove playoff holes this correction makes unnecessary",

@@ -18,6 +18,14 @@ from django.urls import reverse
 
 from games.engine import with_house_rules
 from games.models import PlaysByRules, Scorecard, hole_name, variant_choices
+from games.text import validate_shown, validate_shown_lines
+
+from . import bounds
+
+# The ratings' models live in their room; they are this app's models all the same.
+from .ratings.models import Rating as Rating
+from .ratings.models import RatingChange as RatingChange
+from .usernames import USERNAME_TAKEN, username_key
 
 
 class Player(AbstractUser):
@@ -26,6 +34,7 @@ class Player(AbstractUser):
     display_name = models.CharField(
         max_length=40,
         blank=True,
+        validators=[validate_shown],
         help_text="The name other players see at the table. Defaults to the username.",
     )
     email_reminders = models.BooleanField(
@@ -41,6 +50,12 @@ class Player(AbstractUser):
     # The secret in the address of a player's calendar feeds: a calendar app fetches
     # them without a session. Made when first needed; a new one cuts off the old address.
     calendar_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
+    username_key = models.CharField(
+        max_length=150,
+        unique=True,
+        editable=False,
+        help_text="The username casefolded and NFKC-normalised: two names equal so are one.",
+    )
 
     class Meta:
         verbose_name = "player"
@@ -48,6 +63,25 @@ class Player(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        key = username_key(self.username or "")
+        if self.username_key.partition("#")[0] == key:
+            return  # the name is unchanged (an account that clashed before keeps it)
+        if Player.objects.filter(username_key=key).exclude(pk=self.pk).exists():
+            raise ValidationError({"username": USERNAME_TAKEN})
+
+    def save(self, *args, **kwargs) -> None:
+        key = username_key(self.username or "")
+        # An account that clashed before keys were kept has its key marked with its id
+        # ("#" is in no username): it keeps it until its username changes.
+        if self.username_key.partition("#")[0] != key:
+            self.username_key = key
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:
@@ -57,7 +91,7 @@ class Player(AbstractUser):
 class Club(models.Model):
     """A club that runs leagues; its members are players and organisers."""
 
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[validate_shown])
     slug = models.SlugField(max_length=50, unique=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"
@@ -134,7 +168,7 @@ class League(PlaysByRules, models.Model):
         MATCHPOINTS = "matchpoints", "By duplicate matchpoint percentage, ranked across the night"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[validate_shown])
     variant = models.CharField(max_length=20, choices=variant_choices, default="play-nine")
     house_rules = models.JSONField(
         default=list,
@@ -145,7 +179,7 @@ class League(PlaysByRules, models.Model):
     points_per_place = models.CharField(
         max_length=60,
         default="6,4,2,0",
-        validators=[points_validator],
+        validators=[points_validator, bounds.validate_points_per_place],
         help_text="Points for 1st, 2nd, 3rd... place in a match; places beyond the list score 0.",
     )
     is_public = models.BooleanField(
@@ -176,7 +210,7 @@ class League(PlaysByRules, models.Model):
         verbose_name="an absence earns",
     )
     absence_fixed_points = models.PositiveSmallIntegerField(
-        default=0, verbose_name="fixed points for an absence"
+        default=0, verbose_name="fixed points for an absence", validators=[bounds.points_limit]
     )
     absence_needs_notice = models.BooleanField(
         default=True,
@@ -191,7 +225,7 @@ class League(PlaysByRules, models.Model):
         help_text="A bye: present, but left over when the tables are filled evenly.",
     )
     bye_fixed_points = models.PositiveSmallIntegerField(
-        default=0, verbose_name="fixed points for a bye"
+        default=0, verbose_name="fixed points for a bye", validators=[bounds.points_limit]
     )
     substitute_counts = models.CharField(
         max_length=10,
@@ -254,7 +288,7 @@ class Season(models.Model):
     """A stretch of a league's nights with its own standings."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[validate_shown])
     start = models.DateField()
     end = models.DateField()
     closed_at = models.DateTimeField(
@@ -295,7 +329,10 @@ class LeagueNight(models.Model):
         null=True, blank=True, help_text="When play starts, in the club's time zone."
     )
     venue = models.CharField(
-        max_length=200, blank=True, help_text="Where the night is played: a room, an address."
+        max_length=200,
+        blank=True,
+        validators=[validate_shown],
+        help_text="Where the night is played: a room, an address.",
     )
     duplicate_deals = models.BooleanField(
         default=False,
@@ -358,7 +395,7 @@ class Substitute(models.Model):
         blank=True,
         related_name="substitutions",
     )
-    guest_name = models.CharField(max_length=40, blank=True)
+    guest_name = models.CharField(max_length=40, blank=True, validators=[validate_shown])
 
     class Meta:
         ordering = ["night", "member__username"]
@@ -485,66 +522,6 @@ class NightTable(models.Model):
         return f"{self.night.get_absolute_url()}#table-{self.number}"
 
 
-class Rating(models.Model):
-    """A player's current openskill rating in a league (rebuilt from the matches)."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
-    )
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    matches = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["league", "-mu"]
-        constraints = [
-            models.UniqueConstraint(fields=["league", "player"], name="unique_rating"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.ordinal:.1f} in {self.league}"
-
-    @property
-    def ordinal(self) -> float:
-        """The conservative rating shown and ranked by: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
-
-
-class RatingChange(models.Model):
-    """A player's rating after one rated match: the history behind `Rating`."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_changes")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
-    )
-    night_table = models.ForeignKey(
-        NightTable, on_delete=models.CASCADE, related_name="rating_changes"
-    )
-    sequence = models.PositiveIntegerField(help_text="The match's place in the league's order.")
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-
-    class Meta:
-        ordering = ["league", "sequence", "player"]
-        constraints = [
-            models.UniqueConstraint(fields=["night_table", "player"], name="unique_rating_change"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player} after {self.night_table}: {self.ordinal:.1f}"
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
-
-    @property
-    def ordinal_before(self) -> float:
-        return self.mu_before - 3 * self.sigma_before
-
-
 class ScoreCorrection(models.Model):
     """The audit record of a changed hole: old and new strokes, who, when and why.
 
@@ -560,7 +537,7 @@ class ScoreCorrection(models.Model):
     new_strokes = models.IntegerField(
         null=True, blank=True, help_text="Empty when the hole was removed from the card."
     )
-    reason = models.TextField()
+    reason = models.TextField(validators=[validate_shown_lines])
     corrected_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -2,6 +2,7 @@
 
 from django.urls import include, path
 
+from . import table_start
 from .accounts import views as accounts
 from .attendance import views as attendance
 from .calendar import views as calendar
@@ -50,6 +51,7 @@ league_patterns = [
     path("<int:league_id>/calendar/", calendar.league_calendar, name="calendar"),
     path("<int:league_id>/calendar/new-address/", calendar.calendar_reset, name="calendar_reset"),
     path("<int:league_id>/calendar/<str:token>.ics", calendar.calendar_feed, name="calendar_feed"),
+    path("tables/<int:night_table_id>/start/", table_start.start_table, name="table_start"),
     path("<int:league_id>/corrections/", results.league_corrections, name="corrections"),
     path("<int:league_id>/public/", public.league_public, name="league_public"),
     path("seasons/<int:season_id>/close/", seasons.season_close, name="season_close"),

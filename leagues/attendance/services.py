@@ -9,8 +9,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 
+from games.text import validate_shown
+
 from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
+from ..locks import hold_season
 from ..models import Absence, Club, LeagueNight, Membership, Player, Substitute
 
 
@@ -47,6 +50,7 @@ def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player)
     """Record a member as away for the night, with or without notice (not seated)."""
     club = night.season.league.club
     require_organiser(by, club)
+    hold_season(night.season)
     require_open(night.season)
     _require_member(player, club)
     _require_unseated(night, player)
@@ -88,6 +92,7 @@ def set_substitute(
     """
     club = night.season.league.club
     require_organiser(by, club)
+    hold_season(night.season)
     require_open(night.season)
     _require_member(member, club)
     guest_name = " ".join(guest_name.split())
@@ -95,6 +100,7 @@ def set_substitute(
         raise ValidationError("Name one substitute: a member, or a guest who has no account.")
     if len(guest_name) > 40:
         raise ValidationError("A guest's name is at most 40 characters.")
+    validate_shown(guest_name)
     if night.substitutes.filter(member=member).exists():
         raise ValidationError(f"{member.name} has a substitute tonight already.")
     if player is not None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, Q
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES
@@ -90,8 +90,9 @@ class PlayerRecord:
         return sorted(Counter(self.hole_strokes).items())
 
 
-def player_record(league: League, player: Player) -> PlayerRecord:
-    """Everything the player page shows about `player` in `league` (regulation holes)."""
+def player_record(league: League, player: Player, leave_out: Q | None = None) -> PlayerRecord:
+    """Everything the player page shows about `player` in `league` (regulation holes);
+    `leave_out`: a filter for scorecards the viewer may not see yet."""
     record = PlayerRecord(player=player)
     cards = (
         Scorecard.objects.filter(
@@ -99,6 +100,7 @@ def player_record(league: League, player: Player) -> PlayerRecord:
             table__status=Table.Status.FINISHED,
             table__night_table__night__season__league=league,
         )
+        .exclude(leave_out or Q(pk__in=[]))
         .select_related("table__night_table__night")
         .prefetch_related(Prefetch("holes", queryset=ScorecardHole.objects.order_by("number")))
         .annotate(night_id=F("table__night_table__night_id"))

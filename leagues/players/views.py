@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from .. import deal_results
 from ..clubs.selectors import may_see_player
 from ..handicaps import selectors as handicaps
 from ..models import Player
@@ -27,7 +28,9 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
     person = Player.objects.filter(pk=player_id).first()
     if person is None or not may_see_player(request.user, person, league):
         raise Http404("No such player in this league.")
-    record = selectors.player_record(league, person)
+    record = selectors.player_record(
+        league, person, leave_out=deal_results.hidden_scorecards(request.user)
+    )
     history = rating_history(league, person)
     strokes_chart = charts.line_chart(
         [(f"{line.date:%d %b}", line.card.total) for line in record.matches]

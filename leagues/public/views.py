@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.engine.match import HOLES
 
+from .. import deal_results
 from ..attendance.selectors import absence_rule
 from ..calendar.selectors import league_nights
 from ..calendar.views import feed_response
@@ -19,7 +20,7 @@ from ..duplicate.views import deals_page
 from ..models import League
 from ..pages import crumbs, league_or_404, night_or_404, organiser_only, season_or_404
 from ..results.selectors import corrections_for, corrections_in, night_tables, table_view
-from ..standings.selectors import TIE_BREAK_RULE, champions, season_standings
+from ..standings.selectors import TIE_BREAK_RULE, champions
 from . import selectors, services
 
 
@@ -72,7 +73,7 @@ def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
         "leagues/public/season.html",
         {
             **crumbs(season, public=True),
-            "standings": season_standings(season),
+            "standings": deal_results.standings(season, request.user),
             "champions": champions(season),
             "tie_break_rule": TIE_BREAK_RULE,
             "absence_rule": absence_rule(league),
@@ -92,9 +93,11 @@ def public_night(request: HttpRequest, night_id: int) -> HttpResponse:
         "leagues/public/night.html",
         {
             **crumbs(night, public=True),
-            "tables": [table_view(nt) for nt in night_tables(night)],
+            "tables": deal_results.table_views(
+                [table_view(nt) for nt in night_tables(night)], request.user
+            ),
             "holes": range(1, HOLES + 1),
-            "corrections": corrections_for(night),
+            "corrections": deal_results.corrections(corrections_for(night), request.user),
             "is_organiser": False,
             "public": True,
         },
@@ -117,7 +120,11 @@ def public_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
     return render(
         request,
         "leagues/public/corrections.html",
-        {"league": league, "corrections": corrections_in(league), "public": True},
+        {
+            "league": league,
+            "corrections": deal_results.corrections(corrections_in(league), request.user),
+            "public": True,
+        },
     )
 
 

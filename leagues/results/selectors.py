@@ -38,6 +38,9 @@ class CardView:
     card: Scorecard
     holes: list[int | None]
     playoff: list[int | None]
+    #: Some holes are blank, and the total and place left out: a deal the viewer has yet
+    #: to play (`deal_results`).
+    hidden: bool = False
 
 
 @dataclass
@@ -45,6 +48,8 @@ class TableView:
     night_table: NightTable
     cards: list[CardView]
     playoff_numbers: list[int]
+    #: The table deals what the viewer has yet to play (`deal_results`).
+    hidden: bool = False
 
     @property
     def table(self) -> Table:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import get_text_list
@@ -15,6 +15,7 @@ from games.engine.match import HOLES
 from games.models import Table
 from games.scorecards import HandScoreError
 
+from .. import deal_results
 from ..exports import csv_response
 from ..forms import CorrectionForm, HandResultsForm
 from ..pages import (
@@ -35,7 +36,9 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
     night = night_or_404(night_id)
     member_role(request, night.season.league.club)
     response, writer = csv_response(f"night-{night.date:%Y-%m-%d}-scorecards.csv")
-    views = [selectors.table_view(nt) for nt in selectors.night_tables(night)]
+    views = deal_results.table_views(
+        [selectors.table_view(nt) for nt in selectors.night_tables(night)], request.user
+    )
     playoffs = max((len(v.playoff_numbers) for v in views), default=0)
     writer.writerow(
         ["table", "kind", "status", "player", *[f"hole_{n}" for n in range(1, HOLES + 1)],
@@ -49,7 +52,7 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
                  *["" if s is None else s for s in card_view.holes],
                  *["" if s is None else s for s in card_view.playoff],
                  *[""] * (playoffs - len(card_view.playoff)),
-                 card.total, card.place or ""]
+                 *(["", ""] if card_view.hidden else [card.total, card.place or ""])]
             )  # fmt: skip
     return response
 
@@ -98,6 +101,11 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
     """An organiser corrects one hole of a finished table, with a reason."""
     night_table = night_table_or_404(night_table_id)
     organiser_only(request, night_table.night.season.league.club)
+    if deal_results.hides_any(night_table.table, request.user):
+        raise PermissionDenied(
+            "You are seated at a table still playing these deals: ask another organiser "
+            "to correct this one."
+        )
     form = CorrectionForm(request.POST or None, table=night_table.table)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -151,5 +159,8 @@ def league_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
     return render(
         request,
         "leagues/corrections.html",
-        {**crumbs(league), "corrections": selectors.corrections_in(league)},
+        {
+            **crumbs(league),
+            "corrections": deal_results.corrections(selectors.corrections_in(league), request.user),
+        },
     )

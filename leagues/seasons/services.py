@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Table
 
+from ..bounds import check_season_points
 from ..guards import require_open, require_organiser
 from ..models import FrozenStanding, League, LeagueNight, NightNotice, NightTable, Player, Season
 from ..standings.selectors import season_standings
@@ -113,6 +114,7 @@ def close_season(*, season: Season, by: Player) -> list[FrozenStanding]:
     rows = season_standings(season)
     if not rows:
         raise ValidationError("The season has no results yet: there is nothing to close.")
+    check_season_points(rows)
     frozen = FrozenStanding.objects.bulk_create(
         FrozenStanding(
             season=season,

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.engine.match import HOLES
 from games.models import Table
 
+from .. import deal_results
 from ..attendance.selectors import absence_rule
 from ..clubs.selectors import club_members
 from ..forms import (
@@ -45,7 +46,7 @@ from ..pages import (
 )
 from ..ratings.selectors import league_ratings
 from ..results.selectors import corrections_for, night_tables, table_view
-from ..standings.selectors import TIE_BREAK_RULE, champions, points_rule, season_standings
+from ..standings.selectors import TIE_BREAK_RULE, champions, points_rule
 from . import services
 
 
@@ -100,7 +101,7 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
             "next_form": next_form or SeasonForm(initial=_next_season_initial(season)),
             **crumbs(season),
             "is_organiser": role == "organiser",
-            "standings": season_standings(season),
+            "standings": deal_results.standings(season, request.user),
             "tie_break_rule": TIE_BREAK_RULE,
             "points_rule": points_rule(season.league),
             "absence_rule": absence_rule(season.league),
@@ -157,7 +158,7 @@ def night_page(
     club = night.season.league.club
     role = member_role(request, club)
     members = club_members(club)
-    tables = [table_view(nt) for nt in night_tables(night)]
+    tables = deal_results.table_views([table_view(nt) for nt in night_tables(night)], request.user)
     return render(
         request,
         "leagues/night.html",
@@ -168,7 +169,7 @@ def night_page(
             "tables": tables,
             "seated_for_good": any(view.table.status == Table.Status.FINISHED for view in tables),
             "holes": range(1, HOLES + 1),
-            "corrections": corrections_for(night),
+            "corrections": deal_results.corrections(corrections_for(night), request.user),
             "schedule_form": schedule_form or ScheduleForm(instance=night),
             "players_form": players_form
             or NightPlayersForm(members=members, initial={"players": night.players.all()}),

@@ -16,6 +16,7 @@ from games.models import Table
 
 from ..guards import require_open, require_organiser
 from ..handicaps.services import freeze
+from ..locks import hold_season
 from ..models import Absence, LeagueNight, NightTable, Player
 
 
@@ -143,6 +144,7 @@ def seat_night(
     """
     league = night.season.league
     require_organiser(by, league.club)
+    hold_season(night.season)
     require_open(night.season)
     rules = league.rules
     if not rules.min_players <= seats_per_table <= rules.max_players:

@@ -175,8 +175,9 @@ def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
     return ordered
 
 
-def season_standings(season: Season) -> list[StandingRow]:
-    """The season's standings, with each player's movement since the previous night.
+def season_standings(season: Season, before: date | None = None) -> list[StandingRow]:
+    """The season's standings, with each player's movement since the previous night
+    (`before` a date: as they stood before it, without movement).
 
     Only finished tables count, and only people (bots are not ranked). See
     `TIE_BREAK_RULE` for the order. `movement` is how many places a player rose
@@ -185,6 +186,8 @@ def season_standings(season: Season) -> list[StandingRow]:
     """
     if season.is_closed:
         return _frozen_standings(season)
+    if before is not None:
+        return _standings(season, before)
     rows = _standings(season)
     dates = sorted(
         set(

@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from .. import deal_results
 from ..exports import csv_response
 from ..pages import member_role, season_or_404
-from . import selectors
 
 
 @require_GET
@@ -25,7 +25,7 @@ def standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
          "points", "movement", "net_strokes", "net_per_hole", "nights_away", "byes",
          "points_for_away_and_byes"]
     )  # fmt: skip
-    for row in selectors.season_standings(season):
+    for row in deal_results.standings(season, request.user):
         movement = "new" if row.is_new else ("" if row.movement is None else row.movement)
         writer.writerow(
             [row.place, row.player.name, row.matches, row.holes, row.strokes,

@@ -1,0 +1,83 @@
+"""A league's results as one viewer may see them: none of a deal they have yet to play.
+
+On a night of duplicate deals the other tables' strokes on a hole tell a player what
+that hole deals them. `games.deal_visibility` says which holes of which tables a user
+has yet to play; this applies it to what the league pages and exports show: the
+night's scorecards (the holes still to play blank, with no total or place), the
+corrections log, a player's matches, and the season's standings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TypeVar
+
+from django.db.models import Min, Q
+
+from games.deal_visibility import Unplayed, unplayed_deals
+
+from .models import NightTable
+from .results.selectors import TableView
+from .standings.selectors import season_standings
+
+Correction = TypeVar("Correction")
+
+
+def table_views(views: Iterable[TableView], user) -> list[TableView]:
+    """The night's scorecards (`results.selectors.table_view`) as `user` may see them."""
+    unplayed = unplayed_deals(user)
+    return [_masked(view, unplayed) for view in views]
+
+
+def _masked(view: TableView, unplayed: Unplayed) -> TableView:
+    first = unplayed.first_hidden(view.table)
+    if first is None:
+        return view
+    cards = [
+        replace(
+            card,
+            holes=[s if number < first else None for number, s in enumerate(card.holes, 1)],
+            playoff=[None] * len(card.playoff),
+            hidden=True,
+        )
+        for card in view.cards
+    ]
+    return replace(view, cards=cards, hidden=True)
+
+
+def corrections(log: Iterable[Correction], user) -> list[Correction]:
+    """The corrections `user` may read: none to a hole they have yet to play."""
+    unplayed = unplayed_deals(user)
+    return [c for c in log if unplayed.may_see_hole(c.scorecard.table, c.hole_number)]
+
+
+def hidden_scorecards(user, path: str = "table__") -> Q:
+    """A filter for the scorecards of tables that hide a hole from `user` (`path` leads
+    from the model filtered to the table): a player's page and the admin leave those
+    matches out until `user` has played the deals."""
+    return unplayed_deals(user).hidden_tables(path)
+
+
+def hides_any(table, user) -> bool:
+    """Whether `table` hides a hole from `user` (a page about it as a whole is refused)."""
+    return not unplayed_deals(user).may_see_table(table)
+
+
+class Standings(list):
+    """A season's standing rows, and the date they stand before when a night is left out
+    (None: they count every result)."""
+
+    before = None
+
+
+def standings(season, user) -> Standings:
+    """The season's standings as `user` may see them: while a night of it deals them
+    what another table has played, as they stood before that night."""
+    hidden = NightTable.objects.filter(night__season=season).filter(
+        unplayed_deals(user).hidden_tables("table__")
+    )
+    before = hidden.aggregate(first=Min("night__date"))["first"]
+    rows = Standings(season_standings(season, before=before))
+    rows.before = before
+    return rows

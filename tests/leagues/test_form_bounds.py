@@ -1,0 +1,104 @@
+"""Every number a league's forms take is bound to what makes sense, with a clear message,
+and nothing is saved past it: a season then closes whatever its points."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from leagues import services
+from leagues.bounds import MAX_POINTS
+from leagues.models import League
+from tests.factories import even_holes, make_club, make_player
+
+pytestmark = pytest.mark.django_db
+
+HUGE = "9" * 30
+
+
+@pytest.fixture
+def organiser_club(client):
+    olive = make_player("olive")
+    club = make_club(organiser=olive)
+    client.force_login(olive)
+    return club
+
+
+def create(client, club, **fields):
+    data = {"name": "Thursdays", "variant": "play-nine", "points_per_place": "6,4,2,0", **fields}
+    return client.post(reverse("leagues:league_create", args=[club.slug]), data)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"points_per_place": f"{HUGE},4,2"}, f"A place earns {MAX_POINTS} points at most."),
+        ({"points_per_place": f"{MAX_POINTS + 1}"}, f"A place earns {MAX_POINTS} points at most."),
+        ({"points_per_place": ",".join(["1"] * 31)}, "at most 60 characters"),
+        ({"absence_points": "fixed", "absence_fixed_points": HUGE}, "Points go up to"),
+        ({"bye_points": "fixed", "bye_fixed_points": "40000"}, "Points go up to"),
+        ({"bye_points": "fixed", "bye_fixed_points": str(MAX_POINTS + 1)}, "Points go up to"),
+    ],
+)
+def test_points_past_their_bound_are_refused_and_nothing_is_saved(
+    client, organiser_club, fields, message
+):
+    response = create(client, organiser_club, **fields)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not League.objects.exists()
+
+
+def test_points_at_their_bound_are_taken(client, organiser_club):
+    response = create(
+        client,
+        organiser_club,
+        points_per_place=",".join([str(MAX_POINTS)] * 12),
+        bye_points="fixed",
+        bye_fixed_points=str(MAX_POINTS),
+    )
+    assert response.status_code == 302
+    assert League.objects.get().bye_fixed_points == MAX_POINTS
+
+
+def test_the_admin_refuses_them_too(client):
+    boss = make_player("boss", is_staff=True, is_superuser=True)
+    club = make_club(organiser=boss)
+    client.force_login(boss)
+    response = client.post(
+        reverse("admin:leagues_league_add"),
+        {
+            "club": club.pk,
+            "name": "Thursdays",
+            "variant": "play-nine",
+            "points_per_place": HUGE,
+            "night_points": "place",
+            "points_from": "gross",
+            "absence_points": "nothing",
+            "absence_fixed_points": "0",
+            "bye_points": "average",
+            "bye_fixed_points": "70000",
+            "substitute_counts": "member",
+            "stand_in_counts": "member",
+        },
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f"A place earns {MAX_POINTS} points at most." in page
+    assert "Points go up to" in page
+    assert not League.objects.exists()
+
+
+def test_a_season_of_points_saved_before_the_bound_stays_open_saying_why(client, club_night):
+    """Points saved before they were bound (30 digits a place) no longer crash the close:
+    it is refused with what to change, and the season stays open."""
+    cn = club_night
+    services.enter_hand_results(
+        night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
+    )
+    League.objects.filter(pk=cn.league.pk).update(points_per_place=f"{HUGE},1")
+    client.force_login(cn.organiser)
+    response = client.post(reverse("leagues:season_close", args=[cn.season.pk]), follow=True)
+    assert "too large to keep" in response.content.decode()
+    cn.season.refresh_from_db()
+    assert not cn.season.is_closed
