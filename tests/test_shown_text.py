@@ -12,7 +12,7 @@ from django.urls import reverse
 from games import chat
 from games.plays import GameError
 from games.text import is_shown
-from leagues import services
+from leagues.attendance.services import set_substitute
 from leagues.models import League, Player, Substitute
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 from tests.games.helpers import ana_and_ben
@@ -107,7 +107,7 @@ def night():
 def test_a_guests_name_is_refused_by_the_page_and_the_service(client, night):
     night, olive, ann = night
     with pytest.raises(ValidationError, match="can be seen"):
-        services.set_substitute(night=night, member=ann, guest_name="Gus\u202e", by=olive)
+        set_substitute(night=night, member=ann, guest_name="Gus\u202e", by=olive)
     client.force_login(olive)
     response = client.post(
         reverse("leagues:night_substitute", args=[night.pk]),

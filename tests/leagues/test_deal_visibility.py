@@ -21,8 +21,9 @@ from config.asgi import application
 from games import services as game_services
 from games.consumers import CLOSE_NOT_FOUND
 from games.models import ScorecardHole, Table
-from leagues import services
 from leagues.models import LeagueNight, NightTable, Player
+from leagues.results.services import correct_score
+from leagues.seating.services import seat_night
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 from tests.games.helpers import act_until_finished, finish_hole
 
@@ -44,7 +45,7 @@ def seat_duplicate_night() -> Night:
     club = make_club(organiser=olive, members=people)
     night = make_night(make_season(make_league(club)), date(2026, 3, 1), duplicate_deals=True)
     night.players.set([olive, *people])
-    tables = services.seat_night(
+    tables = seat_night(
         night=night, by=olive, seats_per_table=2, kind=Table.Kind.LIVE, rng=random.Random(3)
     )
     (own,) = [nt for nt in tables if nt.table.seats.filter(player=olive).exists()]
@@ -104,7 +105,7 @@ def test_a_paper_tables_player_sees_no_live_table_of_the_same_deals(client, db):
     club = make_club(organiser=olive, members=people)
     night = make_night(make_season(make_league(club)), date(2026, 3, 1), duplicate_deals=True)
     night.players.set(people)
-    live, paper = services.seat_night(
+    live, paper = seat_night(
         night=night, by=olive, seats_per_table=2, kind=Table.Kind.LIVE, paper_tables=1
     )
     Table.objects.filter(pk=live.table_id).update(is_public=True)
@@ -204,7 +205,7 @@ def test_corrections_and_player_pages_hide_deals_still_to_play(client, duplicate
         game_services.leave_match(table=other, player=seat.player)
     act_until_finished(other, timezone.now() + timedelta(days=1))
     card = other.scorecards.get(position=0)
-    services.correct_score(
+    correct_score(
         scorecard=card, number=1, strokes=-7, reason="Misread the card", by=night.organiser
     )
     someone = card.player

@@ -11,8 +11,9 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from games.models import Table
-from leagues import services
+from leagues.attendance.services import mark_absent, set_substitute
 from leagues.models import Substitute
+from leagues.seating.services import seat_night
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,7 +55,7 @@ def test_two_seatings_at_once_leave_one_seating(night):
     night.players.set(people)
 
     def seat():
-        return services.seat_night(night=night, by=olive, seats_per_table=4, kind=Table.Kind.LIVE)
+        return seat_night(night=night, by=olive, seats_per_table=4, kind=Table.Kind.LIVE)
 
     results = at_once(seat, seat, seat)
     assert not [r for r in results if isinstance(r, BaseException)], results
@@ -68,7 +69,7 @@ def test_a_substitute_named_twice_at_once_is_named_once(night):
     member = people[0]
 
     def name_guest():
-        return services.set_substitute(night=night, member=member, guest_name="Gus", by=olive)
+        return set_substitute(night=night, member=member, guest_name="Gus", by=olive)
 
     results = at_once(name_guest, name_guest)
     errors = [r for r in results if isinstance(r, BaseException)]
@@ -81,7 +82,7 @@ def test_a_member_marked_away_twice_at_once_is_away_once(night):
     night, olive, people = night
 
     def away():
-        return services.mark_absent(night=night, player=people[1], notice=True, by=olive)
+        return mark_absent(night=night, player=people[1], notice=True, by=olive)
 
     results = at_once(away, away)
     assert not [r for r in results if isinstance(r, BaseException)], results
