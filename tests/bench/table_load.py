@@ -49,6 +49,7 @@ from games import engine, services  # noqa: E402
 from games.engine import describe_action, state_from_dict, state_to_dict  # noqa: E402
 from games.models import Hole, Move, Table  # noqa: E402
 from leagues.models import Player  # noqa: E402
+from leagues.usernames import username_key  # noqa: E402
 from tests.bench.bench_load import (  # noqa: E402
     WARMUP,
     Result,
@@ -139,8 +140,9 @@ def _advance(table: Table, moves: int, rng: random.Random) -> None:
 def setup_players(count: int) -> tuple[list[Player], list[str]]:
     """`count` new players, each signed in: the players and their session keys."""
     tag = secrets.token_hex(4)
+    names = [f"bench-{tag}-{i}" for i in range(count)]
     players = Player.objects.bulk_create(
-        Player(username=f"bench-{tag}-{i}", password="!") for i in range(count)
+        Player(username=name, username_key=username_key(name), password="!") for name in names
     )
     expire = timezone.now() + timedelta(days=1)
     keys, sessions = [], []
