@@ -15,17 +15,15 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Collection
-from datetime import datetime, timedelta
+from collections.abc import Collection
+from datetime import datetime
 
 from channels.db import database_sync_to_async
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from . import services, store
-from .models import Table
 from .plays import pending
-from .selectors import current_hole
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +58,7 @@ class Driver:
         self.wake.set()
 
     async def look(self, table_ids: set[int] | None) -> dict[int, float]:
-        """`drive_due` for `table_ids` (None: all): the reading on the database
+        """Act at every due table of `table_ids` (None: all): the reading on the database
         thread, the acting on the move threads, several tables at once."""
         if table_ids is None and not self.halted.is_set():
             await self.sweep_idle()
@@ -155,28 +153,6 @@ async def stop() -> None:
 # --- acting for the tables that are due ---------------------------------------------
 
 
-def drive_due(
-    now: datetime | None = None,
-    keep_going: Callable[[], bool] = lambda: True,
-    table_ids: Collection[int] | None = None,
-) -> dict[int, float]:
-    """Act at every playing table (or every one of `table_ids`) whose bot, timer or deal
-    is due, one after the other while `keep_going()`.
-
-    Returns the seconds until each table looked at falls due, for those that wait on
-    the server: 0 for a table acted at, which may be due again at once.
-    """
-    now = now or timezone.now()
-    waits, due = due_tables(now, table_ids)
-    for table_id, version in due:
-        if not keep_going():
-            break
-        # services.GameError: another process acted first, or the table moved on.
-        with contextlib.suppress(services.GameError):
-            services.act_for_table(table_id=table_id, version=version, now=now)
-    return waits
-
-
 def due_tables(
     now: datetime | None = None, table_ids: Collection[int] | None = None
 ) -> tuple[dict[int, float], list[tuple[int, int]]]:
@@ -193,17 +169,3 @@ def due_tables(
         if waiting.due <= now:
             due.append((table.pk, table.version))
     return waits, due
-
-
-def play_out(*, table_id: int, limit: int = 100_000) -> Table:
-    """Drive a table with no one waiting on the clock until it needs a person or ends.
-
-    For tests, simulations and the admin: every due wait is treated as due now.
-    """
-    far = timezone.now() + timedelta(days=365)
-    for _ in range(limit):
-        table = Table.objects.get(pk=table_id)
-        if pending(table, current_hole(table), table.seats.all()) is None:
-            return table
-        services.act_for_table(table_id=table_id, version=table.version, now=far)
-    raise services.GameError("The table did not settle.")

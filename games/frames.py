@@ -144,15 +144,6 @@ def _render(version: Version, user, alert: str) -> dict[str, str]:
     return parts
 
 
-def render_frame(table_id: int, user, alert: str = "", version: int | None = None) -> str:
-    """The live parts of a table as `user` may see them, each swapped out of band by id.
-
-    `version` is the one just announced, if any: a kept version that new is current
-    enough. May read the database.
-    """
-    return "".join(_render(_read(table_id, version), user, alert).values())
-
-
 def held(table_id: int, version: int, news: dict | None = None) -> Version | None:
     """The table at `version` (or newer) from this process's memory, or None.
 
@@ -317,17 +308,11 @@ _reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.L
 loop_fallbacks = 0
 
 
-async def live_frame(
-    table_id: int, user, alert: str = "", version: int | None = None, news: dict | None = None
-) -> str:
-    """`render_frame` for the event loop (see `live_parts`)."""
-    return "".join((await live_parts(table_id, user, alert, version, news)).values())
-
-
 async def live_parts(
     table_id: int, user, alert: str = "", version: int | None = None, news: dict | None = None
 ) -> dict[str, str]:
-    """The parts of `render_frame`, by name, for the event loop.
+    """Every live part of the table as `user` may see it, by name (`version`: the one
+    just announced, if any), for the event loop.
 
     From memory when this process holds `version` or can follow its `news`; else after a
     read on the database thread that every viewer of the table in this process shares.

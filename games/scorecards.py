@@ -12,13 +12,12 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games.engine import Variant, get_variant, hole_score_range, with_house_rules
 from games.engine.match import HOLES, MatchStatus, match_status
 
-from . import store
 from .models import Scorecard, ScorecardHole, Seat, Table, hole_name
 
 
@@ -145,15 +144,6 @@ def hole_scores(table: Table) -> list[list[int | None]]:
 
 
 @transaction.atomic(savepoint=False)
-def record_hole(*, table: Table, number: int, strokes: dict[int, int]) -> MatchStatus:
-    """Write one hole's strokes (by seat position) and refresh totals and places."""
-    before = Grid.read(table)
-    after = before.scored(number, strokes)
-    with connection.cursor() as cursor:
-        store.write_strokes(cursor, *after.changes(before, number))
-    return after.status()
-
-
 @transaction.atomic(savepoint=False)
 def refresh_results(*, table: Table) -> MatchStatus:
     """Recompute every card's total and place of `table` from its holes."""
@@ -354,21 +344,6 @@ def record_hand_results(*, table: Table, hole_scores: Sequence[Sequence[object]]
     table.finished_at = timezone.now()
     table.save(update_fields=["status", "finished_at"])
     return status
-
-
-def record_hand_match(
-    *,
-    variant: str,
-    players: Sequence,
-    hole_scores: Sequence[Sequence[object]],
-    host=None,
-    deal_seed: int | None = None,
-) -> Table:
-    """A finished hand-played table in one step: seats, cards and validated holes."""
-    with transaction.atomic():
-        table = open_hand_table(variant=variant, players=players, host=host, deal_seed=deal_seed)
-        record_hand_results(table=table, hole_scores=hole_scores)
-    return table
 
 
 @transaction.atomic

@@ -8,7 +8,8 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from games import autoplay, services
+from games import services
+from tests import driving
 from tests.factories import (
     even_holes,
     make_club,
@@ -69,7 +70,7 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
         host=ann, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
     services.start_match(table=finished, by=ann)
-    autoplay.play_out(table_id=finished.pk)
+    driving.play_out(table_id=finished.pk)
 
     anonymous = [reverse("home"), reverse("login"), reverse("signup"), reverse("games:rules")]
     anonymous += [reverse("admin:login"), reverse("password_reset")]

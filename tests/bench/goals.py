@@ -22,12 +22,13 @@ TABLES_HELD = 250
 
 
 def read(path: Path) -> tuple[dict, dict]:
-    """The last figures of each (processes, tables, scenario), and the search's."""
+    """The first figures of each (processes, tables, scenario): those measured beside
+    the fan-out, before the search steps through the same counts; and the search's."""
     runs, search = {}, {}
     for line in path.read_text().splitlines():
         entry = json.loads(line)
         for row in entry.get("run", []):
-            runs[row["processes"], row["tables"], row["scenario"]] = row
+            runs.setdefault((row["processes"], row["tables"], row["scenario"]), row)
         search.update(entry.get("search", {}))
     return runs, search
 

@@ -19,6 +19,7 @@ from games.models import Hole, HoleReview, Table
 from leagues.models import NightTable
 from leagues.ratings.services import rebuild_ratings
 from leagues.results.services import correct_score
+from tests import driving
 from tests.factories import (
     PASSWORD,
     even_holes,
@@ -111,7 +112,7 @@ def league(daphne_server) -> League:
         (([ann, bea, cat, dan], (20, 25, 30, 28)), ([eve, fay, gus, hal], (22, 24, 31, 27))),
         start=1,
     ):
-        compared = scorecards.record_hand_match(
+        compared = driving.record_hand_match(
             variant="play-nine", players=people, hole_scores=even_holes(*totals), deal_seed=4242
         )
         NightTable.objects.create(night=duplicate_night, table=compared, number=number)

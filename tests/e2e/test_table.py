@@ -14,8 +14,9 @@ from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import engine, scorecards, services
+from games import engine, services
 from games.models import Move, Table
+from tests import driving
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import sign_in
 from tests.factories import make_player
@@ -310,7 +311,7 @@ def test_the_scorecard_keeps_names_on_one_line_and_its_total_in_view(
     )
     table = services.start_match(table=table, by=ana_player)
     for number in range(1, 9):
-        scorecards.record_hole(table=table, number=number, strokes={0: 12, 1: -10, 2: 24, 3: 7})
+        driving.record_hole(table=table, number=number, strokes={0: 12, 1: -10, 2: 24, 3: 7})
     context, ana = sign_in(playwright_browser, daphne_server, "ana")
     for viewport, where in ((DESKTOP, "desktop"), (PHONE, "phone")):
         ana.set_viewport_size(viewport)

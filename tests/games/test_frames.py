@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games import announce, engine, frames, live, plays, services
 from games.models import Scorecard
+from tests import driving
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
@@ -49,7 +50,7 @@ def from_memory(table_id: int, viewer, version: int, news: dict | None = None) -
     `news` (never reading the table), else None."""
     if frames.held(table_id, version, news) is None:
         return None
-    return frames.render_frame(table_id, viewer, version=version)
+    return driving.render_frame(table_id, viewer, version=version)
 
 
 def _table_with_a_bot():
@@ -84,7 +85,7 @@ def _held_and_fresh(table, viewers, result, django_assert_num_queries) -> list[s
     with django_assert_num_queries(0):
         held = [from_memory(table.pk, viewer, result.version, result.news) for viewer in viewers]
     with nothing_held():
-        fresh = [frames.render_frame(table.pk, viewer) for viewer in viewers]
+        fresh = [driving.render_frame(table.pk, viewer) for viewer in viewers]
     assert held == fresh
     assert f'data-version="{result.version}"' in held[0]
     return held
@@ -95,7 +96,7 @@ def test_moves_and_deals_made_from_their_news_render_as_a_fresh_read_does(
 ):
     table, people = _table_with_a_bot()
     viewers = [people[0], people[1], make_player("cy")]  # two seats and a spectator
-    frames.render_frame(table.pk, people[0])  # this process now holds the first version
+    driving.render_frame(table.pk, people[0])  # this process now holds the first version
     replayed = 0
     while True:
         result = _next_move(table, people)
@@ -124,7 +125,7 @@ def test_a_match_played_out_from_news_ends_with_a_read_of_its_results(
     """Every hole's end is made from news, the match's end (its results) is read."""
     table, people = _table_with_a_bot()
     viewers = [people[0], people[1]]
-    frames.render_frame(table.pk, people[0])
+    driving.render_frame(table.pk, people[0])
     far = timezone.now() + timedelta(days=1)
     while True:
         db_table, hole, _state = current(table.pk)
@@ -137,7 +138,7 @@ def test_a_match_played_out_from_news_ends_with_a_read_of_its_results(
         _held_and_fresh(table, viewers, result, django_assert_num_queries)
     assert result.news is None
     assert from_memory(table.pk, people[0], result.version) is None
-    assert "Final results" in frames.render_frame(table.pk, people[0], version=result.version)
+    assert "Final results" in driving.render_frame(table.pk, people[0], version=result.version)
 
 
 def test_a_corrected_scorecard_is_read_at_once_not_added_to(django_assert_num_queries):
@@ -151,7 +152,7 @@ def test_a_corrected_scorecard_is_read_at_once_not_added_to(django_assert_num_qu
     while not (result := _next_move(table, people)).hole_over:
         pass
     result = services.next_hole(table_id=table.pk, version=result.version)
-    frames.render_frame(table.pk, people[0], version=result.version)
+    driving.render_frame(table.pk, people[0], version=result.version)
     for _ in range(3):
         _held_and_fresh(table, viewers, _next_move(table, people), django_assert_num_queries)
     card = Scorecard.objects.get(table=table, position=0)
@@ -160,7 +161,7 @@ def test_a_corrected_scorecard_is_read_at_once_not_added_to(django_assert_num_qu
     version = current(table.pk)[0].version
     assert version == result.version + 4
     assert from_memory(table.pk, people[0], version) is None
-    html = frames.render_frame(table.pk, people[0], version=version)
+    html = driving.render_frame(table.pk, people[0], version=version)
     assert f'aria-label="Replay hole 1: {old + 3}"' in html
     assert f"<strong>{old + 3}</strong>" in html
     while True:
@@ -179,19 +180,19 @@ def test_without_the_version_before_a_move_is_not_replayed():
     assert result.news is not None
     assert from_memory(table.pk, people[0], result.version, result.news) is None
     # Held again, then a version missed in between: the next news cannot be replayed.
-    frames.render_frame(table.pk, people[0], version=result.version)
+    driving.render_frame(table.pk, people[0], version=result.version)
     _next_move(table, people)
     result = _next_move(table, people)
     assert result.news is not None
     assert from_memory(table.pk, people[0], result.version, result.news) is None
     # Its own version, held, is served as it is.
-    held = frames.render_frame(table.pk, people[0])
+    held = driving.render_frame(table.pk, people[0])
     assert from_memory(table.pk, people[0], result.version) == held
 
 
 def test_names_on_courses_are_escaped():
     table, people = _table_with_a_bot()
-    html = frames.render_frame(table.pk, people[0])
+    html = driving.render_frame(table.pk, people[0])
     assert "<i>Ben" not in html
     name = "&lt;i&gt;Ben &amp; &quot;Bo&quot;&lt;/i&gt;"
     assert f'aria-label="{name}\'s course"' in html
@@ -200,7 +201,7 @@ def test_names_on_courses_are_escaped():
 
 def test_names_in_the_live_templates_are_escaped():
     table, people = _table_with_a_bot()
-    html = frames.render_frame(table.pk, people[0])
+    html = driving.render_frame(table.pk, people[0])
     assert "<i>" not in html
     # Jinja2 escapes quotes as numeric references.
     assert '<th scope="row">&lt;i&gt;Ben &amp; &#34;Bo&#34;&lt;/i&gt;</th>' in html
@@ -267,7 +268,7 @@ async def test_viewers_waiting_on_the_same_version_share_one_read(monkeypatch):
     version = (await database_sync_to_async(current)(table.pk))[0].version
     viewers = [people[0], people[1], await database_sync_to_async(make_player)()]
     got = await asyncio.gather(
-        *(frames.live_frame(table.pk, viewer, version=version) for viewer in viewers)
+        *(driving.live_frame(table.pk, viewer, version=version) for viewer in viewers)
     )
     assert hops == reads == [table.pk]
     assert all(f'data-version="{version}"' in html for html in got)
@@ -292,14 +293,14 @@ async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkey
     table, people = await database_sync_to_async(_table_with_a_bot)()
     ana = people[0]
     version = (await database_sync_to_async(current)(table.pk))[0].version
-    await frames.live_frame(table.pk, ana, version=version)
+    await driving.live_frame(table.pk, ana, version=version)
     reads = full_reads(monkeypatch)
     # Names are not versioned: one changes, and the version held grows old.
     await database_sync_to_async(type(ana).objects.filter(pk=ana.pk).update)(display_name="Anna")
     frames._versions[table.pk].stale_at = time.monotonic() - 1
     result = await database_sync_to_async(_next_move)(table, people)
     # The move's frame comes from memory at once (its name as held), a read goes behind.
-    html = await frames.live_frame(table.pk, people[1], version=result.version, news=result.news)
+    html = await driving.live_frame(table.pk, people[1], version=result.version, news=result.news)
     assert f'data-version="{result.version}"' in html
     assert "Anna" not in html and reads == []
     tasks = list(frames._refreshing[asyncio.get_running_loop()].values())
@@ -307,7 +308,7 @@ async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkey
     await tasks[0]
     assert reads == [table.pk]
     # The next frame is the read's: the new name, and a version fresh for MAX_AGE again.
-    html = await frames.live_frame(table.pk, people[1], version=result.version)
+    html = await driving.live_frame(table.pk, people[1], version=result.version)
     assert "Anna" in html
     assert frames._versions[table.pk].fresh(time.monotonic())
     assert frames._refreshing[asyncio.get_running_loop()] == {}
@@ -317,7 +318,7 @@ async def test_an_old_version_is_served_from_memory_and_read_again_behind(monkey
 async def test_an_old_version_that_still_holds_is_kept_after_two_small_queries(monkeypatch):
     table, people = await database_sync_to_async(_table_with_a_bot)()
     version = (await database_sync_to_async(current)(table.pk))[0].version
-    await frames.live_frame(table.pk, people[0], version=version)
+    await driving.live_frame(table.pk, people[0], version=version)
     reads = full_reads(monkeypatch)
     kept = frames._versions[table.pk]
     kept.stale_at = time.monotonic() - 1
@@ -362,7 +363,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
     async def fresh(viewer) -> str:
         def read() -> str:
             with nothing_held():
-                return frames.render_frame(table.pk, viewer)
+                return driving.render_frame(table.pk, viewer)
 
         return await database_sync_to_async(read)()
 
@@ -378,14 +379,14 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
     try:
         # A move foreseen but not written (a double click on an old copy) is never shown.
         args = await next_move()
-        await frames.live_frame(table.pk, ana, version=args["version"])
+        await driving.live_frame(table.pk, ana, version=args["version"])
         old = frames.holding(table.pk, args["version"])
         first = await apply(table_id=table.pk, **args)
         with pytest.raises(services.StaleVersion):
             await apply(table_id=table.pk, **args, held=old)
         await asyncio.sleep(0)
         for viewer in (ana, ben):
-            got = await frames.live_frame(table.pk, viewer, version=first.version, news=first.news)
+            got = await driving.live_frame(table.pk, viewer, version=first.version, news=first.news)
             assert got == await fresh(viewer)
         # Each of Ana's and Ben's moves is rendered once per viewer, ahead, and the frames
         # sent once it is announced are those, as a fresh read's, to the hole's end (which
@@ -399,7 +400,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
                     result = await database_sync_to_async(services.next_hole)(
                         table_id=table.pk, version=result.version
                     )
-                await frames.live_frame(table.pk, ana, version=result.version, news=result.news)
+                await driving.live_frame(table.pk, ana, version=result.version, news=result.news)
                 continue
             renders.clear()
             held = frames.holding(table.pk, args["version"])
@@ -407,7 +408,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
             await asyncio.sleep(0)
             assert sorted(renders) == sorted([(result.version, ana.pk), (result.version, ben.pk)])
             got = [
-                await frames.live_frame(table.pk, viewer, version=result.version, news=result.news)
+                await driving.live_frame(table.pk, viewer, version=result.version, news=result.news)
                 for viewer in (ana, ben)
             ]
             assert len(renders) == 2  # nothing rendered again
@@ -427,7 +428,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         await asyncio.sleep(0)
         assert sorted(renders) == sorted([(dealt.version, ana.pk), (dealt.version, ben.pk)])
         got = [
-            await frames.live_frame(table.pk, viewer, version=dealt.version, news=dealt.news)
+            await driving.live_frame(table.pk, viewer, version=dealt.version, news=dealt.news)
             for viewer in (ana, ben)
         ]
         assert len(renders) == 2

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import engine, frames, services
+from games import engine, services
 from games.models import Table
+from tests import driving
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 from tests.games.test_frames import _held_and_fresh, _versions_stay_fresh  # noqa: F401
@@ -138,7 +139,7 @@ def test_a_live_match_with_a_house_rule_follows_it_in_every_frame(django_assert_
     services.start_match(table=table, by=ana)
     people = {0: ana, 1: ben}
     viewers = [ana, ben, make_player("cy")]
-    frames.render_frame(table.pk, ana)
+    driving.render_frame(table.pk, ana)
     phases = set()
     for hole_number in (1, 2):
         while True:

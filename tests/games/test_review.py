@@ -9,8 +9,9 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import autoplay, reviews, services
+from games import reviews, services
 from games.models import Hole, HoleReview, Move, Seat, Table
+from tests import driving
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
@@ -27,7 +28,7 @@ def finished():
         host=host, variant="golf-4", seat_count=3, bots={0: "greedy", 1: "greedy", 2: "greedy"}
     )
     services.start_match(table=table, by=host)
-    autoplay.play_out(table_id=table.pk)
+    driving.play_out(table_id=table.pk)
     ana = make_player()
     Seat.objects.filter(table=table, position=0).update(player=ana)
     Move.objects.filter(hole__table=table, seat=0).update(by_bot=False)
@@ -79,7 +80,7 @@ def test_the_command_reviews_players_holes_once(finished):
 def _play_hole_one(table: Table, player) -> Hole:
     """Hole 1 played to its end: the bots by the driver, `player` by quick moves."""
     while True:
-        table = autoplay.play_out(table_id=table.pk)
+        table = driving.play_out(table_id=table.pk)
         table, hole, state = current(table.pk)
         if hole.number > 1 or hole.finished_at is not None:
             return table.holes.get(number=1)
@@ -190,7 +191,7 @@ def test_the_moves_a_bot_made_for_a_player_are_not_reviewed_as_theirs(client):
     ana = make_player(display_name="Ana")
     table = _player_and_bots(ana)
     services.leave_match(table=table, player=ana)
-    table = autoplay.play_out(table_id=table.pk)
+    table = driving.play_out(table_id=table.pk)
     hole = table.holes.get(number=1)
     assert hole.moves.filter(seat=0, by_bot=True).count() > 1
     assert reviews.review_hole(hole=hole, position=0, samples=1).decisions == []

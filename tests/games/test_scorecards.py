@@ -7,6 +7,7 @@ import pytest
 from games import scorecards
 from games.models import ScorecardHole, Table
 from games.scorecards import HandScoreError, check_hand_scores
+from tests import driving
 from tests.factories import even_holes, make_player
 
 # Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
@@ -82,7 +83,7 @@ def test_a_playoff_hole_decides_a_tie_and_the_loser_is_second():
 @pytest.mark.django_db
 def test_record_hand_match_writes_seats_cards_holes_and_finishes_the_table():
     players = [make_player(), make_player(), make_player()]
-    table = scorecards.record_hand_match(
+    table = driving.record_hand_match(
         variant="play-nine", players=players, hole_scores=even_holes(30, 35, 40)
     )
     assert table.kind == Table.Kind.HAND
@@ -111,7 +112,7 @@ def test_bad_scores_save_nothing_and_results_are_entered_only_once():
 @pytest.mark.django_db
 def test_correct_hole_returns_the_old_value_and_refreshes_totals_and_places():
     players = [make_player(), make_player()]
-    table = scorecards.record_hand_match(
+    table = driving.record_hand_match(
         variant="play-nine", players=players, hole_scores=even_holes(30, 35)
     )
     card = table.scorecards.get(position=0)
@@ -125,7 +126,7 @@ def test_correct_hole_returns_the_old_value_and_refreshes_totals_and_places():
 @pytest.mark.django_db
 def test_a_correction_that_breaks_the_rules_changes_nothing():
     players = [make_player(), make_player()]
-    table = scorecards.record_hand_match(
+    table = driving.record_hand_match(
         variant="play-nine", players=players, hole_scores=even_holes(30, 35)
     )
     card = table.scorecards.get(position=0)

@@ -11,10 +11,11 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import announce, autoplay, engine, plays, selectors, services
+from games import announce, engine, plays, selectors, services
 from games.engine import match, state_to_dict
 from games.models import Move, Scorecard, ScorecardHole, Table
 from games.selectors import replay_states
+from tests import driving
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
@@ -115,7 +116,7 @@ def test_a_player_hosts_at_most_the_set_number_of_tables_open_or_in_play(setting
     services.quick_start(player=ben)
 
     # A finished match frees its place.
-    autoplay.play_out(table_id=bots_only.pk)
+    driving.play_out(table_id=bots_only.pk)
     assert Table.objects.get(pk=bots_only.pk).status == Table.Status.FINISHED
     services.quick_start(player=ana)
     with pytest.raises(services.GameError, match=message):
@@ -257,7 +258,7 @@ def test_a_full_match_with_bots_fills_the_scorecards_and_finishes():
         host=host, variant="golf-6", seat_count=3, bots={0: "random", 1: "greedy", 2: "expert"}
     )
     services.start_match(table=table, by=host)
-    table = autoplay.play_out(table_id=table.pk)
+    table = driving.play_out(table_id=table.pk)
     assert table.status == Table.Status.FINISHED
     assert table.finished_at is not None and table.finished_at >= table.started_at
     assert table.holes.count() >= match.HOLES
@@ -285,7 +286,7 @@ def test_a_tie_after_nine_holes_goes_to_a_playoff_hole():
             deal_seed=seed,
         )  # fmt: skip
         services.start_match(table=table, by=host)
-        table = autoplay.play_out(table_id=table.pk)
+        table = driving.play_out(table_id=table.pk)
         if table.holes.count() > match.HOLES:
             break
     else:
@@ -304,7 +305,7 @@ def test_a_table_waiting_on_a_bot_with_no_process_driving_it_moves_on_the_next_s
     )
     services.start_match(table=table, by=ana)
     before = Move.objects.count()
-    autoplay.drive_due()
+    driving.drive_due()
     assert Move.objects.filter(by_bot=True).count() == before + 1
     table.refresh_from_db()
     pending = plays.pending(table, selectors.current_hole(table), table.seats.all())
@@ -328,10 +329,10 @@ def test_a_sweep_told_to_stop_acts_for_no_more_tables():
         return len(asked) < 2  # one table, then the server stops
 
     before = Move.objects.count()
-    due = autoplay.drive_due(keep_going=keep_going)
+    due = driving.drive_due(keep_going=keep_going)
     assert Move.objects.count() == before + 1
     assert len(due) == 3 and set(due.values()) == {0.0}  # all due; acted at one, then stopped
-    autoplay.drive_due()
+    driving.drive_due()
     assert all(Move.objects.filter(hole__table=table).exists() for table in tables)
 
 
@@ -528,7 +529,7 @@ def test_a_rematch_seats_a_player_who_had_left_in_person_again():
     table, ana, ben = two_player_table()
     services.leave_match(table=table, player=ana)
     services.leave_match(table=table, player=ben)
-    autoplay.play_out(table_id=table.pk)
+    driving.play_out(table_id=table.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     new = services.rematch(table=table, by=ben)
@@ -627,7 +628,7 @@ def test_the_driver_reads_waiting_tables_in_a_fixed_number_of_queries(settings):
 
     def sweep_queries() -> int:
         with CaptureQueriesContext(connection) as queries:
-            assert autoplay.drive_due()  # something waits
+            assert driving.drive_due()  # something waits
         return len(queries)
 
     def bot_table():

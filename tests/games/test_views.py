@@ -7,8 +7,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import autoplay, frames, selectors, services
+from games import selectors, services
 from games.models import Table
+from tests import driving
 from tests.factories import make_player
 from tests.games.helpers import current, finish_hole, next_actor, quick_action
 
@@ -80,7 +81,7 @@ def test_the_replay_steps_through_a_finished_hole_as_a_spectator_saw_it(client):
         host=host, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
     services.start_match(table=table, by=host)
-    autoplay.play_out(table_id=table.pk)
+    driving.play_out(table_id=table.pk)
     client.force_login(make_player())
     url = reverse("games:replay", args=[table.pk, 1])
     deal = client.get(url).content.decode()
@@ -107,9 +108,9 @@ def test_the_seats_of_one_version_share_one_read_and_a_new_version_is_read_again
     table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, bea])
     services.start_match(table=table, by=ana)
     version = Table.objects.get(pk=table.pk).version
-    frames.render_frame(table.pk, ana, version=version)
+    driving.render_frame(table.pk, ana, version=version)
     with django_assert_max_num_queries(0):
-        html = frames.render_frame(table.pk, bea, version=version)
+        html = driving.render_frame(table.pk, bea, version=version)
     assert f'data-version="{version}"' in html
     _table, hole, state = current(table.pk)
     seat = next_actor(state)
@@ -120,7 +121,7 @@ def test_the_seats_of_one_version_share_one_read_and_a_new_version_is_read_again
     # Without the announced version the frame asks the database, and finds the move; the
     # scorecard of the hole in play is not read again, only its totals checked.
     with django_assert_max_num_queries(6):
-        assert f'data-version="{version + 1}"' in frames.render_frame(table.pk, ana)
+        assert f'data-version="{version + 1}"' in driving.render_frame(table.pk, ana)
 
 
 def _seated_table(**extra) -> tuple[Table, object, object]:
@@ -138,11 +139,11 @@ def test_the_player_a_leaving_host_hands_the_table_to_sees_they_host_it(client):
         host=ana, variant="golf-6", seat_count=2, players=[ana], is_public=False
     )
     services.join_table(table=table, player=ben)
-    assert 'id="start-button"' not in frames.render_frame(table.pk, ben)
+    assert 'id="start-button"' not in driving.render_frame(table.pk, ben)
     client.force_login(ana)
     response = client.post(reverse("games:leave", args=[table.pk]), headers={"HX-Request": "true"})
     assert response.status_code == 200
-    html = frames.render_frame(table.pk, ben)
+    html = driving.render_frame(table.pk, ben)
     assert 'Ben <span class="chip">host</span>' in html
     assert 'id="start-button"' in html and "every seat is taken" in html
     # Ana, gone, may no longer see the private table she opened.
@@ -182,7 +183,7 @@ def test_the_final_results_show_places_the_winner_a_rematch_and_the_lobby(client
     table, ana, ben = _seated_table()
     services.leave_match(table=table, player=ana)
     services.leave_match(table=table, player=ben)
-    autoplay.play_out(table_id=table.pk)
+    driving.play_out(table_id=table.pk)
     table.refresh_from_db()
     winner = table.scorecards.get(place=1)
     client.force_login(ben)
@@ -203,7 +204,7 @@ def test_the_lobby_lists_a_player_s_finished_matches_with_their_result_and_house
     for finished in (table, casual):
         services.leave_match(table=finished, player=ana)
         services.leave_match(table=finished, player=ben)
-        autoplay.play_out(table_id=finished.pk)
+        driving.play_out(table_id=finished.pk)
     carl = make_player("carl", display_name="Carl")
     client.force_login(ben)
     html = client.get(reverse("games:lobby")).content.decode()

@@ -21,6 +21,7 @@ from leagues.players.selectors import player_record
 from leagues.results.services import enter_hand_results
 from leagues.seating.services import SeatingError, seat_night
 from leagues.standings.selectors import points_rule, season_standings
+from tests import driving
 from tests.factories import (
     even_holes,
     make_club,
@@ -96,12 +97,12 @@ def _live_table(night, players, holes, number):
         Seat.objects.create(table=table, position=position, player=player)
     scorecards.open_scorecards(table=table)
     for hole, strokes in enumerate(holes, start=1):
-        scorecards.record_hole(table=table, number=hole, strokes=dict(enumerate(strokes)))
+        driving.record_hole(table=table, number=hole, strokes=dict(enumerate(strokes)))
     return NightTable.objects.create(night=night, table=table, number=number)
 
 
 def _paper_table(night, players, holes, number):
-    table = scorecards.record_hand_match(
+    table = driving.record_hand_match(
         variant="play-nine", players=players, hole_scores=holes, deal_seed=SEED
     )
     return NightTable.objects.create(night=night, table=table, number=number)
@@ -345,7 +346,7 @@ def test_a_table_with_no_other_of_its_size_earns_points_by_place(client, three_t
     league.night_points = League.NightPoints.MATCHPOINTS
     league.save()
     jo, kim = make_player("jo", display_name="Jo"), make_player("kim", display_name="Kim")
-    table = scorecards.record_hand_match(
+    table = driving.record_hand_match(
         variant="play-nine", players=[jo, kim], hole_scores=even_holes(20, 30), deal_seed=7
     )
     NightTable.objects.create(night=night, table=table, number=4)

@@ -8,10 +8,10 @@ import io
 import pytest
 from django.urls import reverse
 
-from games import autoplay
 from games import services as play
 from games.models import ScorecardHole, hole_heading, hole_name
 from leagues.results.services import correct_score, enter_hand_results
+from tests import driving
 from tests.factories import even_holes, make_player
 from tests.games.helpers import finish_hole
 
@@ -89,7 +89,7 @@ def test_the_replay_page_names_a_playoff_hole(client):
         host=host, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
     play.start_match(table=table, by=host)
-    autoplay.play_out(table_id=table.pk)
+    driving.play_out(table_id=table.pk)
     if not table.holes.filter(number=10).exists():
         # The same hole filed as the first playoff hole, as a tie would have dealt it.
         table.holes.filter(number=9).update(number=10)

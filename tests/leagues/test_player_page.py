@@ -12,6 +12,7 @@ from games.models import Hole, Seat, Table
 from leagues.players import charts
 from leagues.players.selectors import player_record
 from leagues.ratings.services import rebuild_ratings
+from tests import driving
 from tests.factories import even_holes, make_night, played_table
 
 # Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
@@ -67,7 +68,7 @@ def test_pairs_made_are_counted_on_finished_live_holes(club_night):
     Seat.objects.create(table=table, position=1, player=cn.others[0])
     scorecards.open_scorecards(table=table)
     for number, strokes in enumerate(even_holes(30, 35), start=1):
-        scorecards.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
+        driving.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
     Hole.objects.create(
         table=table,
         number=1,

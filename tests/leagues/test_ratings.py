@@ -17,6 +17,7 @@ from leagues.models import Rating, RatingChange
 from leagues.ratings.services import compact_ranks, rebuild_ratings
 from leagues.results.services import enter_hand_results
 from leagues.seating.services import seat_night
+from tests import driving
 from tests.factories import (
     even_holes,
     make_club,
@@ -164,7 +165,7 @@ def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_c
     night.tables.create(table=table, number=1)
     scorecards.open_scorecards(table=table)
     for number, strokes in enumerate(even_holes(20, 30), start=1):
-        scorecards.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
+        driving.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
     with django_capture_on_commit_callbacks(execute=True):
         table.save()
     assert not Rating.objects.exists()  # saving a table says nothing of its match
@@ -181,7 +182,6 @@ def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_c
 
 def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on_commit_callbacks):
     """Through live play's own services: the move that ends the match tells the league."""
-    from games import autoplay
     from games import services as play
     from games.models import Table
 
@@ -196,7 +196,7 @@ def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on
         for player in (ann, bea):
             play.leave_match(table=table, player=player)
         assert not Rating.objects.exists()
-        table = autoplay.play_out(table_id=table.pk)
+        table = driving.play_out(table_id=table.pk)
     assert table.status == Table.Status.FINISHED
     assert {r.player for r in Rating.objects.filter(league=league)} == {ann, bea}
     # The last move is announced before the match is rated.
@@ -217,7 +217,7 @@ def _finished_live_table(night, players, *totals):
     night_table = night.tables.create(table=table, number=night.tables.count() + 1)
     scorecards.open_scorecards(table=table)
     for number, strokes in enumerate(even_holes(*totals), start=1):
-        scorecards.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
+        driving.record_hole(table=table, number=number, strokes=dict(enumerate(strokes)))
     table.status = Table.Status.FINISHED
     table.save()
     return night_table
