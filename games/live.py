@@ -53,7 +53,7 @@ def _template(name: str) -> Template:
 
 
 def render(part: str, context: dict) -> SafeString:
-    """One live part of the table for `context` (see `selectors.table_context`)."""
+    """One live part of the table for `context` (see `presenters.table_context`)."""
     if part == "board" and context.get("hole") is not None:
         return render_board(context)
     return mark_safe(_template(part).render(context))
