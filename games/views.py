@@ -242,7 +242,9 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             "sentence": f"{names[move.seat]} {move.summary}" if move else "The deal.",
             "holes": table.holes.filter(finished_at__isnull=False).order_by("number"),
             "reviews": [
-                s for s in seats if selectors.may_see_review(table, request.user, s.position)
+                s
+                for s in seats
+                if s.player_id and selectors.may_see_review(table, request.user, s.position)
             ],
             "links": [
                 link
@@ -267,8 +269,13 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
     """
     table = _watchable(request, table_id)
     hole = get_object_or_404(Hole, table=table, number=number, finished_at__isnull=False)
-    if position not in hole.seat_positions or not selectors.may_see_review(
-        table, request.user, position
+    seat = table.seats.filter(position=position).first()
+    # A bot's seat makes no decisions of anyone's: only a person's seat has a review.
+    if (
+        seat is None
+        or seat.player_id is None
+        or position not in hole.seat_positions
+        or not selectors.may_see_review(table, request.user, position)
     ):
         raise Http404("No such review.")
     try:
@@ -279,14 +286,13 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
         # A look again from the waiting page leaves that page.
         return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
     decisions = presenters.reviewed_decisions(table.rules, stored.decisions if stored else [])
-    seat = table.seats.filter(position=position).first()
     return render(
         request,
         "games/review.html",
         {
             "table": table,
             "hole": hole,
-            "name": seat.name if seat else f"Seat {position + 1}",
+            "name": seat.name,
             "review": stored,
             "marked": [d for d in decisions if d.marked],
             "rest": [d for d in decisions if not d.marked],

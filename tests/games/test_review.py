@@ -63,7 +63,19 @@ def test_another_player_s_review_is_refused_while_the_match_is_in_play(client, f
 def test_once_the_match_is_over_anyone_watching_sees_every_review(client, finished):
     table, _ = finished
     client.force_login(make_player())
-    assert client.get(reverse("games:review", args=[table.pk, 1, 1])).status_code == 200
+    assert client.get(reverse("games:review", args=[table.pk, 1, 0])).status_code == 200
+
+
+def test_a_bot_s_seat_has_no_review_to_offer(client, finished):
+    """A seat a bot played from the deal made no one's decisions: the replay offers the
+    people's reviews only, and the bot's is not found."""
+    table, ana = finished
+    client.force_login(make_player())
+    replay = client.get(reverse("games:replay", args=[table.pk, 1])).content.decode()
+    bot_name = Seat.objects.get(table=table, position=1).name
+    assert f"Review {ana.name}" in replay
+    assert f"Review {bot_name}" not in replay
+    assert client.get(reverse("games:review", args=[table.pk, 1, 1])).status_code == 404
 
 
 def test_the_command_reviews_players_holes_once(finished):
