@@ -24,7 +24,7 @@ def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
     league = league_or_404(league_id)
     role = member_role(request, league.club)
     today = timezone.localdate()
-    nights = list(selectors.league_nights(league))
+    upcoming, past = selectors.nights_to_come_and_past(league, today)
     token = services.calendar_token(player=request.user)
     feed = request.build_absolute_uri(reverse("leagues:calendar_feed", args=[league.pk, token]))
     return render(
@@ -33,8 +33,8 @@ def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
         {
             **crumbs(league),
             "is_organiser": role == "organiser",
-            "upcoming": [n for n in nights if n.date >= today],
-            "past": [n for n in nights if n.date < today][::-1],
+            "upcoming": upcoming,
+            "past": past,
             "feed_url": feed,
         },
     )

@@ -14,7 +14,7 @@ from games.engine.match import HOLES
 
 from .. import deal_results
 from ..attendance.selectors import absence_rule
-from ..calendar.selectors import league_nights
+from ..calendar.selectors import nights_to_come_and_past
 from ..calendar.views import feed_response
 from ..duplicate.views import deals_page
 from ..models import League
@@ -58,7 +58,7 @@ def public_league(request: HttpRequest, league_id: int) -> HttpResponse:
         {
             "league": league,
             "seasons": [(s, champions(s)) for s in seasons],
-            "upcoming": [n for n in league_nights(league) if n.date >= today],
+            "upcoming": nights_to_come_and_past(league, today)[0],
         },
     )
 

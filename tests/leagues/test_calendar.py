@@ -12,7 +12,15 @@ from icalendar import Calendar
 from leagues.calendar.services import calendar_token
 from leagues.models import LeagueNight
 from leagues.seasons.services import schedule_night
-from tests.factories import make_club, make_league, make_night, make_player, make_season
+from tests.factories import (
+    even_holes,
+    make_club,
+    make_league,
+    make_night,
+    make_player,
+    make_season,
+    played_table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -92,6 +100,28 @@ def test_the_calendar_page_lists_nights_to_come_and_past_and_the_members_feed(cl
     assert f"{past.date:%A} {past.date.day} {past.date:%b %Y}" in before
     cn.member.refresh_from_db()
     assert cn.member.calendar_token and cn.member.calendar_token in html
+
+
+def test_tonight_s_night_is_past_once_every_table_is_over(client, club_night):
+    """Played tonight: the calendar lists it among the past nights once its last table
+    finishes, not among the nights to come."""
+    cn = club_night
+    today = timezone.localdate()
+    season = make_season(cn.league, start=today - timedelta(days=60), end=today + timedelta(60))
+    tonight = make_night(season, today, venue="Corner hall")
+    table = played_table(tonight, [cn.member, cn.organiser], even_holes(30, 33))
+    client.force_login(cn.member)
+
+    def listed() -> tuple[str, str]:
+        html = client.get(reverse("leagues:calendar", args=[cn.league.pk])).content.decode()
+        return tuple(html.split('id="past-heading"'))
+
+    upcoming, past = listed()
+    assert "Corner hall" in past and "Corner hall" not in upcoming
+    table.table.status = "playing"
+    table.table.save(update_fields=["status"])
+    upcoming, past = listed()
+    assert "Corner hall" in upcoming and "Corner hall" not in past
 
 
 def test_the_feed_parses_back_with_a_timed_event_per_night_in_utc(client, club_night, settings):
