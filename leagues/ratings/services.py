@@ -24,6 +24,41 @@ def compact_ranks(values: Sequence[int]) -> list[int]:
     return [1 + sum(other < value for other in values) for value in values]
 
 
+def _counted_cards(night_table: NightTable, rules) -> list | None:
+    """The people's cards of a match that counts, or None: only matches on the league's
+    rules count (a table played before its game or house rules changed measures
+    something else), and a finished match has a place on every card (one without was
+    never decided) and two people at least."""
+    if night_table.table.rules != rules:
+        return None
+    cards = ranked_cards(night_table)
+    if len(cards) < 2 or any(card.place is None for card in cards):
+        return None
+    return cards
+
+
+def _rate(
+    model, league: League, night_table: NightTable, sequence: int, cards: list, before: list
+) -> list[RatingChange]:
+    """One match rated: each card's player's rating after it, from `before`."""
+    after = model.rate(
+        [[rating] for rating in before], ranks=compact_ranks([card.place for card in cards])
+    )
+    return [
+        RatingChange(
+            league=league,
+            player_id=card.player_id,
+            night_table=night_table,
+            sequence=sequence,
+            mu_before=old.mu,
+            sigma_before=old.sigma,
+            mu=new.mu,
+            sigma=new.sigma,
+        )
+        for card, old, (new,) in zip(cards, before, after, strict=True)
+    ]
+
+
 @transaction.atomic
 def rebuild_ratings(*, league: League) -> int:
     """Rate every finished match of the league again from scratch, oldest first.
@@ -40,35 +75,15 @@ def rebuild_ratings(*, league: League) -> int:
     rated = 0
     rules = league.rules
     for night_table in counted_tables(league=league):
-        # Only matches on the league's rules count: a table played before its game or
-        # house rules changed measures something else.
-        if night_table.table.rules != rules:
-            continue
-        cards = ranked_cards(night_table)
-        # A finished match has a place on every card; one without was never decided.
-        if len(cards) < 2 or any(card.place is None for card in cards):
+        cards = _counted_cards(night_table, rules)
+        if cards is None:
             continue
         rated += 1
         before = [current.get(card.player_id) or model.rating() for card in cards]
-        after = model.rate(
-            [[rating] for rating in before],
-            ranks=compact_ranks([card.place for card in cards]),
-        )
-        for card, old, (new,) in zip(cards, before, after, strict=True):
-            current[card.player_id] = new
-            counts[card.player_id] = counts.get(card.player_id, 0) + 1
-            changes.append(
-                RatingChange(
-                    league=league,
-                    player_id=card.player_id,
-                    night_table=night_table,
-                    sequence=rated,
-                    mu_before=old.mu,
-                    sigma_before=old.sigma,
-                    mu=new.mu,
-                    sigma=new.sigma,
-                )
-            )
+        for change in _rate(model, league, night_table, rated, cards, before):
+            current[change.player_id] = model.rating(mu=change.mu, sigma=change.sigma)
+            counts[change.player_id] = counts.get(change.player_id, 0) + 1
+            changes.append(change)
     RatingChange.objects.filter(league=league).delete()
     Rating.objects.filter(league=league).delete()
     RatingChange.objects.bulk_create(changes)
@@ -91,10 +106,8 @@ def rate_match(*, night_table: NightTable) -> bool:
     league = League.objects.select_for_update().get(pk=night.season.league_id)
     if night_table.rating_changes.exists():
         return True
-    if night_table.table.rules != league.rules:
-        return False
-    cards = ranked_cards(night_table)
-    if len(cards) < 2 or any(card.place is None for card in cards):
+    cards = _counted_cards(night_table, league.rules)
+    if cards is None:
         return False
     later = Q(night_table__night__date__gt=night.date) | Q(
         night_table__night__date=night.date, night_table__night__pk__gt=night.pk
@@ -114,30 +127,14 @@ def rate_match(*, night_table: NightTable) -> bool:
         else model.rating()
         for c in cards
     ]
-    after = model.rate(
-        [[rating] for rating in before], ranks=compact_ranks([card.place for card in cards])
-    )
-    sequence = (
-        RatingChange.objects.filter(league=league).aggregate(last=Max("sequence"))["last"] or 0
-    ) + 1
-    changes, ratings = [], []
-    for card, old, (new,) in zip(cards, before, after, strict=True):
-        changes.append(
-            RatingChange(
-                league=league,
-                player_id=card.player_id,
-                night_table=night_table,
-                sequence=sequence,
-                mu_before=old.mu,
-                sigma_before=old.sigma,
-                mu=new.mu,
-                sigma=new.sigma,
-            )
+    last = RatingChange.objects.filter(league=league).aggregate(last=Max("sequence"))["last"]
+    changes = _rate(model, league, night_table, (last or 0) + 1, cards, before)
+    ratings = []
+    for change in changes:
+        rating = held.get(change.player_id) or Rating(
+            league=league, player_id=change.player_id, matches=0
         )
-        rating = held.get(card.player_id) or Rating(
-            league=league, player_id=card.player_id, matches=0
-        )
-        rating.mu, rating.sigma, rating.matches = new.mu, new.sigma, rating.matches + 1
+        rating.mu, rating.sigma, rating.matches = change.mu, change.sigma, rating.matches + 1
         ratings.append(rating)
     RatingChange.objects.bulk_create(changes)
     Rating.objects.bulk_create([r for r in ratings if r.pk is None])
