@@ -11,6 +11,8 @@ before it is joined in.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape as _escape
 from typing import Any
@@ -178,3 +180,25 @@ def course(course: Course, rules, controls: Controls, version: int, phase: str) 
         f'<header class="course-head"><span class="seat-name">{"You" if course.is_me else name}'
         f"</span>{chips}</header>{body}</section>"
     )
+
+
+#: The most pieces of HTML a cache of them (`kept_html`) holds: about 1.5 KB each. When
+#: full, the quarter used least recently goes; a table in play adds a piece or two a
+#: move, and dropping every piece at once had every table render all of its pieces
+#: again together.
+HTML_KEPT = 16000
+
+
+def kept_html(kept: dict | None, key: tuple, render: Callable[[], str]) -> str:
+    """The HTML `render` makes, kept in `kept` by `key`, everything it shows, for every
+    viewer and version that shows the same (rendered each time when `kept` is None)."""
+    if kept is None:
+        return render()
+    html = kept.pop(key, None)
+    if html is None:
+        html = render()
+        if len(kept) >= HTML_KEPT:
+            for old in list(itertools.islice(kept, HTML_KEPT // 4)):
+                del kept[old]
+    kept[key] = html  # the last used goes last: the least recently used go first
+    return html

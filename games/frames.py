@@ -2,10 +2,11 @@
 
 All viewers of one version of a table share one read of it (`selectors.TableData`)
 and the parts of the picture that look the same to each of them, rendered once: the
-scorecard and the move log. Courses without buttons are rendered once for what they
-show, across versions and viewers (`_course_html`). Each viewer's own parts (whose
-turn it is, the piles, its buttons) are rendered per viewer, from `engine.view` of
-its own seat as always.
+scorecard and the move log, and the status and piles that most viewers see alike
+(`Version.parts`). Courses without buttons and boards' frames are rendered once for
+what they show, across versions and viewers (`_kept_html`). Everything is rendered
+from `engine.view` of each viewer's own seat as always; what is shared is keyed by
+everything its template shows.
 
 Each process keeps the latest version of every playing table it serves. The news of
 a move (one that does not end the match) carries the move, and the news of a deal its
@@ -79,8 +80,9 @@ class Version:
 
 
 _versions: dict[int, Version] = {}
-#: Courses' HTML by what they show, for every table and version (see `courses_for`).
-_course_html: dict[tuple, str] = {}
+#: Pieces of HTML by what they show, for every table and version: courses (see
+#: `presenters.courses_for`) and boards' frames (`live.render_board`).
+_kept_html: dict[tuple, str] = {}
 _lock = threading.Lock()
 
 
@@ -133,14 +135,15 @@ def _read(table_id: int, version: int | None = None) -> Version:
 def _render(version: Version, user, alert: str) -> dict[str, str]:
     """Each live part by name (`live.PARTS`, in order) as `user` sees `version`."""
     data = version.data
-    context = presenters.table_context(data.table, user, data, _course_html)
+    context = presenters.table_context(data.table, user, data, _kept_html)
     context.update(oob=True, alert=alert)
     version.counts_down = context["countdown"] is not None
     parts = {}
     for name in live.PARTS:
-        render = lambda name=name: live.render(name, context)  # noqa: E731
-        shared = name in SHARED or (name == "alert" and not alert)
-        parts[name] = version.part(name, render) if shared else render()
+        if name in SHARED or (name == "alert" and not alert):
+            parts[name] = version.part(name, lambda name=name: live.render(name, context))
+        else:
+            parts[name] = live.render(name, context, shared=version.parts, kept=_kept_html)
     return parts
 
 

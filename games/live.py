@@ -12,12 +12,15 @@ rules' examples) is a Jinja2 template too (`fragment`), each card drawn by
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
 from django.template import engines
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from jinja2 import ChainableUndefined, Environment, Template
 
-from .cards import course, slot_tile, tile
+from .cards import course, kept_html, slot_tile, tile
 from .models import hole_heading, hole_name
 
 PARTS = ("alert", "status", "board", "scorecard", "log")
@@ -52,11 +55,66 @@ def _template(name: str) -> Template:
     return template
 
 
-def render(part: str, context: dict) -> SafeString:
-    """One live part of the table for `context` (see `presenters.table_context`)."""
+def render(
+    part: str, context: dict, *, shared: dict | None = None, kept: dict | None = None
+) -> SafeString:
+    """One live part of the table for `context` (see `presenters.table_context`).
+
+    What a viewer's part has in common with other viewers' is rendered once: `shared`
+    holds the pieces of one version (the status and the piles most viewers see alike),
+    `kept` those that look the same across versions (a board's frame, see
+    `render_board`). Each is keyed by everything its template reads; without them,
+    everything is rendered for this viewer alone, to the same HTML.
+    """
     if part == "board" and context.get("hole") is not None:
-        return render_board(context)
-    return mark_safe(_template(part).render(context))
+        return render_board(context, shared=shared, kept=kept)
+    if part == "status" and shared is not None:
+        return mark_safe(kept_html(shared, _status_key(context), lambda: _render(part, context)))
+    return mark_safe(_render(part, context))
+
+
+def _render(name: str, context: dict) -> str:
+    return _template(name).render(context)
+
+
+def _status_key(context: dict) -> tuple:
+    """What the status shows that differs between the viewers of one version."""
+    countdown = context["countdown"]
+    return (
+        "status",
+        context["turn_text"],
+        context.get("my_turn"),
+        context["controls"].tee_off,
+        context["away"],
+        context.get("oob"),
+        None if countdown is None else (countdown["kind"], countdown["seconds"]),
+    )
+
+
+def _piles_key(context: dict) -> tuple:
+    """Everything the piles show, for the viewers of one version: the version itself only
+    when they carry a move's button."""
+    controls, view = context["controls"], context["view"]
+    buttons = (
+        controls.draw_pile,
+        controls.draw_discard,
+        controls.discard,
+        controls.knock,
+        bool(controls.swaps),
+    )
+    return (
+        "piles",
+        *buttons,
+        context["table"].version if any(buttons) else None,
+        view["draw_count"],
+        view["holding"] is not None,
+        context.get("discard"),
+        context.get("discard_tone"),
+        context.get("held"),
+        context.get("held_tone"),
+        context.get("my_turn"),
+        context.get("holder"),
+    )
 
 
 class Board(SafeString):
@@ -72,7 +130,52 @@ class Board(SafeString):
     frame: str
 
 
-def render_board(context: dict) -> Board:
+@dataclass(frozen=True)
+class _Mark:
+    """A piece's place in a board's frame: what the template draws as the course."""
+
+    html: str
+
+
+def _marked(course) -> _Mark:
+    return _Mark(mark_safe(f"\0course-{course.position}\0"))
+
+
+def _frame(context: dict) -> str:
+    """The board with a mark of each piece's id where the piece goes."""
+    seating = context["seating"]
+    marks = dataclasses.replace(
+        seating,
+        bottom=_marked(seating.bottom) if seating.bottom is not None else None,
+        left=[_marked(c) for c in seating.left],
+        top=[_marked(c) for c in seating.top],
+        right=[_marked(c) for c in seating.right],
+    )
+    return _render("board", {**context, "seating": marks, "piles": mark_safe("\0table-piles\0")})
+
+
+def _frame_key(context: dict) -> tuple | None:
+    """Everything a board's frame shows while a hole is played, across its versions; None
+    at a hole's end or the match's (their banner and results change with the version)."""
+    table, seating = context["table"], context["seating"]
+    if context["view"]["phase"] == "over" or table.status != "playing":
+        return None
+    return (
+        "board",
+        table.pk,
+        context.get("oob"),
+        None if seating.bottom is None else seating.bottom.position,
+        *(
+            tuple(c.position for c in courses)
+            for courses in (seating.left, seating.top, seating.right)
+        ),
+        context["me"] is not None,
+        context["away"],
+        context["is_host"] and not table.is_public and not table.seats_assigned,
+    )
+
+
+def render_board(context: dict, *, shared: dict | None = None, kept: dict | None = None) -> Board:
     """The board of a hole in play, with its pieces (see `Board`)."""
     courses = context["courses"]
     rules, controls = context["rules"], context["controls"]
@@ -80,13 +183,18 @@ def render_board(context: dict) -> Board:
     for shown in courses:
         if not shown.html:
             shown.html = course(shown, rules, controls, version, phase)
-    piles = mark_safe(_template("piles").render(context))
-    board = Board(_template("board").render({**context, "piles": piles}))
-    board.pieces = {f"course-{c.position}": c.html for c in courses}
-    board.pieces["table-piles"] = piles
-    frame = str(board)
-    for key, piece in board.pieces.items():
-        frame = frame.replace(piece, f"\0{key}\0", 1)
+    pieces = {f"course-{c.position}": c.html for c in courses}
+    piles = lambda: _render("piles", context)  # noqa: E731
+    pieces["table-piles"] = mark_safe(
+        piles() if shared is None else kept_html(shared, _piles_key(context), piles)
+    )
+    key = _frame_key(context) if kept is not None else None
+    frame = _frame(context) if key is None else kept_html(kept, key, lambda: _frame(context))
+    parts = frame.split("\0")
+    # Marks and pieces alternate: text, id, text, id, ..., text.
+    parts[1::2] = [pieces[key] for key in parts[1::2]]
+    board = Board("".join(parts))
+    board.pieces = pieces
     board.frame = frame
     return board
 

@@ -8,7 +8,6 @@ can never reach a page or a frame. The reads behind them are in `selectors`.
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +17,7 @@ from django.utils import timezone
 
 from games import engine
 
-from .cards import Controls, Course, Slot
+from .cards import Controls, Course, Slot, kept_html
 from .cards import course as course_html
 from .models import Hole, Seat, Table
 from .plays import pending
@@ -304,12 +303,6 @@ def courses_for(
     return courses
 
 
-#: The most courses' HTML a `courses_for` cache holds: about 1.5 KB each. When full,
-#: the oldest quarter goes; a table in play adds a course or two a move, and dropping
-#: every course at once had every table render all of its courses again together.
-HTML_KEPT = 16000
-
-
 def _shown_course(
     table: Table, seat: Seat, hole: Hole, view: dict, index: int, mine: bool, html: dict
 ) -> Course:
@@ -326,14 +319,12 @@ def _shown_course(
         *(table.rules.key, view["phase"], seat.position, seat.name, seat.bot_level, mine),
         *(is_turn, is_dealer, score, kept_for, tuple(cards)),
     )
-    shown = html.get(key)
-    if shown is None:
+
+    def render() -> str:
         course = _course(table, seat, hole, view, index, mine, Controls(), set(), set())
-        shown = course_html(course, table.rules, Controls(), 0, view["phase"])
-        if len(html) >= HTML_KEPT:
-            for old in list(itertools.islice(html, HTML_KEPT // 4)):
-                del html[old]
-        html[key] = shown
+        return course_html(course, table.rules, Controls(), 0, view["phase"])
+
+    shown = kept_html(html, key, render)
     return Course(
         *(seat.position, seat.name, seat.is_bot, mine, is_turn, is_dealer, []),
         score=score,

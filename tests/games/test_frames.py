@@ -53,11 +53,16 @@ def from_memory(table_id: int, viewer, version: int, news: dict | None = None) -
     return driving.render_frame(table_id, viewer, version=version)
 
 
-def _table_with_a_bot():
+def _table_with_a_bot(turn_timer: int = 0):
     ana = make_player("ana", display_name="Ana")
     ben = make_player("ben", display_name='<i>Ben & "Bo"</i>')
     table = services.create_table(
-        host=ana, variant="play-nine", seat_count=3, players=[ana, ben], bots={2: "greedy"}
+        host=ana,
+        variant="play-nine",
+        seat_count=3,
+        players=[ana, ben],
+        bots={2: "greedy"},
+        turn_timer=turn_timer,
     )
     services.start_match(table=table, by=ana)
     return table, {0: ana, 1: ben}
@@ -444,30 +449,40 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
     assert frames._viewers.get(table.pk) is None
 
 
-def test_courses_kept_as_html_render_as_courses_built_afresh(monkeypatch):
-    table, people = _table_with_a_bot()
+@pytest.mark.parametrize("turn_timer", [0, 30])
+def test_what_viewers_share_renders_as_each_viewer_rendered_alone(monkeypatch, turn_timer):
+    """Courses and boards' frames kept across versions, and the status and piles that the
+    viewers of one version share, make exactly the parts each viewer gets rendered alone,
+    through a hole and its end, with a turn timer counting down or none."""
+    table, people = _table_with_a_bot(turn_timer=turn_timer)
     viewers = [people[0], people[1], make_player("cy")]
-    frames._course_html.clear()
-    shown = 0
-    for _ in range(300):
+    frames._kept_html.clear()
+    shown = renders = 0
+    over = False
+    while renders < 300:
         frames.forget()
         version = frames._read(table.pk)
-
-        def render(viewer, version=version) -> dict:
-            copy = dataclasses.replace(version, parts={}, foreseen={})
-            return frames._render(copy, viewer, "")
-
-        kept = [render(viewer) for viewer in viewers]
+        now = timezone.now()
+        with monkeypatch.context() as frozen:
+            frozen.setattr(timezone, "now", lambda now=now: now)  # the same countdown for both
+            together = dataclasses.replace(version, parts={}, foreseen={})
+            kept = [frames._render(together, viewer, "") for viewer in viewers]
+            frozen.setattr(frames, "_kept_html", None)
+            alone = [
+                frames._render(dataclasses.replace(version, parts={}, foreseen={}), viewer, "")
+                for viewer in viewers
+            ]
+        assert kept == alone
+        assert [str(p["board"]) for p in kept] == [str(p["board"]) for p in alone]
         shown += len(viewers) * 3
-        with monkeypatch.context() as plain:
-            plain.setattr(frames, "_course_html", None)
-            assert kept == [render(viewer) for viewer in viewers]
-        if _next_move(table, people).hole_over:
+        renders += 1
+        if over:
             break
+        over = _next_move(table, people).hole_over
     else:
         pytest.fail("the hole did not end")
     # Most courses look as they did a move before: far fewer were rendered than shown.
-    assert 0 < len(frames._course_html) < shown / 3
+    assert 0 < len(frames._kept_html) < shown / 3
 
 
 def test_a_move_written_after_its_viewers_loop_stopped_renders_nothing_ahead():
@@ -570,14 +585,15 @@ def test_a_frame_carries_the_pieces_of_the_board_that_changed_and_they_make_the_
     assert sent < whole * 0.7  # what the pieces are for
 
 
-def test_a_full_cache_of_courses_drops_its_oldest_quarter_not_everything(monkeypatch):
-    """Dropping every course at once had every table render all of its courses again
-    in the same moment."""
-    from games import presenters
+def test_a_full_cache_of_pieces_drops_its_least_used_quarter_not_everything(monkeypatch):
+    """Dropping every piece at once had every table render all of its courses again
+    in the same moment; and a board's frame, used at every move, outlives the courses
+    of the tee off."""
+    from games import cards
 
-    monkeypatch.setattr(presenters, "HTML_KEPT", 12)
+    monkeypatch.setattr(cards, "HTML_KEPT", 12)
     html: dict = {}
-    monkeypatch.setattr(frames, "_course_html", html)
+    monkeypatch.setattr(frames, "_kept_html", html)
     table, people = _table_with_a_bot()
     sizes, first_keys = [], None
     for _ in range(40):
@@ -589,4 +605,7 @@ def test_a_full_cache_of_courses_drops_its_oldest_quarter_not_everything(monkeyp
             break
     assert max(sizes) <= 12
     assert min(sizes[sizes.index(12) :]) >= 12 - 12 // 4
-    assert not set(first_keys) & set(html)  # the oldest went first
+    frame = next(key for key in first_keys if key[0] == "board")
+    courses = {key for key in first_keys if key[0] != "board"}
+    assert courses and not courses & set(html)  # the least recently used went first
+    assert frame in html
