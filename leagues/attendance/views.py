@@ -37,7 +37,8 @@ def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
     except ValidationError as error:
         form.add_error(None, error)
         return night_page(request, night, players_form=form, status=400)
-    messages.success(request, f"{len(form.cleaned_data['players'])} players present.")
+    # The count saved: members who checked in after the form was drawn stay present.
+    messages.success(request, f"{night.players.count()} players present.")
     return redirect(night)
 
 

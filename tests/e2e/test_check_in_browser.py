@@ -12,6 +12,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from leagues.checkin.services import check_in
 from tests.factories import PASSWORD, make_club, make_league, make_night, make_player, make_season
 
 pytestmark = pytest.mark.e2e
@@ -42,10 +43,10 @@ def no_sideways_scroll(page) -> None:
 
 def test_members_check_in_by_phone_and_the_organiser_seats_them(daphne_server, playwright_browser):
     olive = make_player("olive", display_name="Olive")
-    ann, bea, cat, dan = (
-        make_player(name.lower(), display_name=name) for name in ("Ann", "Bea", "Cat", "Dan")
+    ann, bea, cat, dan, eve = (
+        make_player(name.lower(), display_name=name) for name in ("Ann", "Bea", "Cat", "Dan", "Eve")
     )
-    club = make_club("Fairway Golf Club", organiser=olive, members=[ann, bea, cat, dan])
+    club = make_club("Fairway Golf Club", organiser=olive, members=[ann, bea, cat, dan, eve])
     today = timezone.localdate()
     season = make_season(
         make_league(club), start=today - timedelta(days=30), end=today + timedelta(days=30)
@@ -83,7 +84,7 @@ def test_members_check_in_by_phone_and_the_organiser_seats_them(daphne_server, p
     no_sideways_scroll(page)
     context.close()
 
-    # The organiser, on a phone too: Ann and Bea are ticked, Cat and Dan expected.
+    # The organiser, on a phone too: Ann and Bea are ticked, the others expected.
     context, page = phone(playwright_browser)
     page.goto(daphne_server.url + "/accounts/login/")
     log_in(page, "olive")
@@ -91,22 +92,31 @@ def test_members_check_in_by_phone_and_the_organiser_seats_them(daphne_server, p
     arrivals = page.locator("#arrivals")
     expect(arrivals).to_contain_text("2 checked in")
     expect(arrivals.locator("ul.names li")).to_have_text([re.compile("^Ann"), re.compile("^Bea")])
-    expect(arrivals).to_contain_text("Cat, Dan")
+    expect(arrivals).to_contain_text("Cat, Dan, Eve")
     expect(page.get_by_role("checkbox", name="Ann checked in")).to_be_checked()
     expect(page.get_by_role("checkbox", name="Bea checked in")).to_be_checked()
     expect(page.get_by_role("checkbox", name="Cat", exact=True)).not_to_be_checked()
     no_sideways_scroll(page)
     page.screenshot(path=str(SCREENSHOTS / "phone-night-check-ins.png"), full_page=True)
 
-    # Cat arrives without her phone: the organiser ticks her and seats the three.
-    page.get_by_label("Cat", exact=True).check()
+    # Cat checks in while the organiser's page is open: the count catches up by itself.
+    check_in(night=night, player=cat)
+    expect(arrivals).to_contain_text("3 checked in", timeout=30_000)
+    expect(arrivals.locator("ul.names li")).to_have_count(3)
+
+    # Eve came without her phone and Bea had to go: the organiser ticks one, unticks the
+    # other. Cat, checked in after the form was drawn, stays present.
+    page.get_by_role("checkbox", name="Eve", exact=True).check()
+    page.get_by_role("checkbox", name="Bea checked in").uncheck()
     page.get_by_role("button", name="Save players present").click()
     expect(page.get_by_text("3 players present.")).to_be_visible()
+    expect(page.get_by_role("checkbox", name="Cat checked in")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Bea checked in")).not_to_be_checked()
     page.get_by_label("Seats per table").fill("3")
     page.get_by_role("button", name="Seat players").click()
     expect(page.get_by_text("Players seated at 1 tables.")).to_be_visible()
     names = page.locator("#table-1 tbody th").all_text_contents()
-    assert sorted(names) == ["Ann", "Bea", "Cat"], names
+    assert sorted(names) == ["Ann", "Cat", "Eve"], names
 
     # The door sign: a QR code drawn on the page, no image fetched.
     page.goto(daphne_server.url + f"/leagues/nights/{night.pk}/door/")
