@@ -308,6 +308,27 @@ class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
         return night.tables_n
 
 
+@admin.register(CheckIn)
+class CheckInAdmin(ClubScoped, admin.ModelAdmin):
+    """Read only: members check in themselves, and the night's page undoes it."""
+
+    club_path = "night__season__league__club"
+    list_display = ("player", "night", "checked_in_at")
+    list_filter = (("night__season__league__club", Scoped), ("night__season", Scoped))
+    search_fields = ("player__username", "player__display_name")
+    date_hierarchy = "checked_in_at"
+    list_select_related = ("player", "night__season__league")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(NightTable)
 class NightTableAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "night__season__league__club"

@@ -350,3 +350,21 @@ def test_a_seated_night_s_tables_keep_their_check_ins_in_the_admin(client, tonig
     client.force_login(olive)
     page = client.get(reverse("admin:leagues_leaguenight_change", args=[night.pk]))
     assert page.status_code == 200 and b"check-ins" in page.content.lower()
+
+
+def test_the_admin_lists_check_ins_of_the_organiser_s_own_clubs_read_only(client, tonight):
+    night, olive, (ann, *_) = tonight
+    services.check_in(night=night, player=ann)
+    rival = make_player("rita", is_staff=True)
+    other_night = make_night(make_season(make_league(make_club(organiser=rival))))
+    zed = make_player("zed")
+    other_night.season.league.club.memberships.create(player=zed)
+    CheckIn.objects.create(night=other_night, player=zed)
+    client.force_login(olive)
+    page = client.get(reverse("admin:leagues_checkin_changelist"))
+    assert page.status_code == 200
+    assert b"Ann" in page.content and b"zed" not in page.content
+    assert b"Add check-in" not in page.content
+    one = CheckIn.objects.get(player=ann)
+    assert client.post(reverse("admin:leagues_checkin_delete", args=[one.pk])).status_code == 403
+    assert CheckIn.objects.count() == 2
