@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.models import Table
 
 from ..clubs.selectors import club_members
-from ..models import CheckIn, LeagueNight, Player
+from ..models import Absence, CheckIn, LeagueNight, Player
 
 
 def closed_reason(night: LeagueNight) -> str:
@@ -75,6 +75,8 @@ class CheckInState:
     present: bool
     closed: str
     count: int
+    #: The member's absence tonight in words ("" if none): checking in takes it back.
+    away: str = ""
 
     @property
     def open(self) -> bool:
@@ -82,9 +84,12 @@ class CheckInState:
 
 
 def check_in_state(night: LeagueNight, player: Player) -> CheckInState:
+    """What `player`'s check-in box on `night` shows."""
+    absence = night.absences.filter(player=player).exclude(kind=Absence.Kind.BYE).first()
     return CheckInState(
         checked_in=checked_in(night, player),
         present=night.players.filter(pk=player.pk).exists(),
         closed=closed_reason(night),
         count=night.check_ins.count(),
+        away=absence.get_kind_display() if absence else "",
     )

@@ -335,6 +335,9 @@ def test_an_absent_member_is_told_their_absence_is_taken_back(client, tonight):
     night, olive, (ann, *_) = tonight
     attendance.mark_absent(night=night, player=ann, notice=False, by=olive)
     client.force_login(ann)
+    page = client.get(reverse("leagues:check_in", args=[night.pk]))
+    assert b"You are marked away tonight (Absent, without notice)." in page.content
+    assert b"I'm here" in page.content
     response = client.post(reverse("leagues:check_in", args=[night.pk]), follow=True)
     assert b"You were marked away (Absent, without notice); that is taken back." in (
         response.content
