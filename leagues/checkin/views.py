@@ -25,6 +25,13 @@ def _is_member(request: HttpRequest, night: LeagueNight) -> bool:
     return Membership.objects.filter(club=night.season.league.club, player=request.user).exists()
 
 
+def _outsider(request: HttpRequest, night: LeagueNight) -> bool:
+    """Whether the visitor is outside the night's club (a superuser is not)."""
+    return (
+        not _is_member(request, night) and role_in(request.user, night.season.league.club) is None
+    )
+
+
 def _back(request: HttpRequest, night: LeagueNight) -> HttpResponse:
     """Back to the page the form was on: the night's, or the check-in page."""
     if request.POST.get("back") == "night":
@@ -33,8 +40,7 @@ def _back(request: HttpRequest, night: LeagueNight) -> HttpResponse:
 
 
 def _page(request, night, *, error: str = "", status: int = 200) -> HttpResponse:
-    member = _is_member(request, night)
-    if not member and role_in(request.user, night.season.league.club) is None:
+    if _outsider(request, night):
         # An outsider learns nothing of the club: not its name, nor its night.
         return render(request, "leagues/check_in.html", {"outsider": NOT_A_MEMBER}, status=403)
     return render(
@@ -43,7 +49,7 @@ def _page(request, night, *, error: str = "", status: int = 200) -> HttpResponse
         {
             **crumbs(night),
             "check_in": selectors.check_in_state(night, request.user),
-            "error": error or ("" if member else NOT_A_MEMBER),
+            "error": error or ("" if _is_member(request, night) else NOT_A_MEMBER),
         },
         status=status,
     )
@@ -56,7 +62,7 @@ def check_in(request: HttpRequest, night_id: int) -> HttpResponse:
     night = night_or_404(night_id)
     if request.method == "GET":
         return _page(request, night)
-    if not _is_member(request, night) and role_in(request.user, night.season.league.club) is None:
+    if _outsider(request, night):
         return _page(request, night, status=403)
     try:
         arrival = services.check_in(night=night, player=request.user)
@@ -77,7 +83,7 @@ def check_in(request: HttpRequest, night_id: int) -> HttpResponse:
 def check_in_undo(request: HttpRequest, night_id: int) -> HttpResponse:
     """A member takes their check-in back, until the night is seated."""
     night = night_or_404(night_id)
-    if not _is_member(request, night) and role_in(request.user, night.season.league.club) is None:
+    if _outsider(request, night):
         return _page(request, night, status=403)
     try:
         undone = services.undo_check_in(night=night, player=request.user)

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.utils import timezone
 
+from leagues.attendance.services import set_night_players
 from leagues.checkin.services import check_in, undo_check_in
 from leagues.models import CheckIn
 from leagues.seating.services import seat_night
@@ -90,3 +91,15 @@ def test_check_ins_racing_the_seating_are_seated_or_refused_never_lost(tonight):
     present = set(night.players.values_list("pk", flat=True))
     assert present == seated | byes
     assert set(night.check_ins.values_list("player", flat=True)) <= present
+
+
+def test_a_check_in_racing_the_organiser_s_players_form_is_kept_present(tonight):
+    night, olive, people = tonight
+    # The organiser's form was drawn before anyone checked in; they tick two members.
+    results = at_once(
+        lambda: set_night_players(night=night, players=people[:2], by=olive, seen_check_ins=set()),
+        lambda: check_in(night=night, player=people[5]),
+    )
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    present = set(night.players.values_list("pk", flat=True))
+    assert present == {people[0].pk, people[1].pk, people[5].pk}
