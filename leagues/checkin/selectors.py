@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from games.models import Table
 
@@ -23,7 +24,7 @@ def closed_reason(night: LeagueNight) -> str:
     if night.tables.filter(table__status=Table.Status.FINISHED).exists():
         return "This night is over."
     if night.date > today:
-        return f"Check-in opens on the day of the night, {night.date:%A %-d %B}."
+        return f"Check-in opens on the day of the night, {date_format(night.date, 'l j F')}."
     if night.tables.exists():
         return "The tables are seated: ask an organiser to add you."
     return ""
