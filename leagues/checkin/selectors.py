@@ -43,7 +43,8 @@ def check_ins(night: LeagueNight) -> QuerySet[CheckIn]:
 @dataclass(frozen=True)
 class Arrivals:
     """Who is here on a night, for its organiser: the check-ins, and the club's members
-    expected but not here yet (neither checked in, nor away, nor replaced by a substitute)."""
+    expected but not here yet (neither checked in nor present, nor away, nor replaced by
+    a substitute)."""
 
     here: list[CheckIn]
     expected: list[Player]
@@ -59,6 +60,8 @@ def arrivals(night: LeagueNight) -> Arrivals:
     away = set(night.absences.values_list("player_id", flat=True))
     away |= set(night.substitutes.values_list("member_id", flat=True))
     arrived = {check_in.player_id for check_in in here}
+    # Ticked present by the organiser, without a phone: here all the same.
+    arrived |= set(night.players.values_list("pk", flat=True))
     expected = [
         member
         for member in club_members(night.season.league.club)

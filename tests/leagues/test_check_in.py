@@ -174,6 +174,9 @@ def test_arrivals_name_who_is_here_and_who_is_expected(tonight):
     assert seen.count == 2
     # Dan is away; Cat and the organiser (a member too) are still expected.
     assert {player.username for player in seen.expected} == {"cat", "olive"}
+    # Cat came without her phone: the organiser ticks her present.
+    attendance.set_night_players(night=night, players=[ann, bea, cat], by=olive)
+    assert [player.username for player in arrivals(night).expected] == ["olive"]
 
 
 def test_saving_players_present_keeps_a_check_in_the_organiser_had_not_seen(tonight):
