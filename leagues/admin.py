@@ -22,6 +22,7 @@ from . import deal_results
 from .clubs.selectors import organised_clubs
 from .models import (
     Absence,
+    CheckIn,
     Club,
     League,
     LeagueNight,
@@ -243,6 +244,14 @@ class AbsenceInline(ClubScoped, admin.TabularInline):
     can_delete = False
 
 
+class CheckInInline(AbsenceInline):
+    """Read only: members check in themselves, from the night's page or its door sign."""
+
+    model = CheckIn
+    fields = ("player", "checked_in_at")
+    readonly_fields = fields
+
+
 class SubstituteInline(AbsenceInline):
     model = Substitute
     fields = ("member", "player", "guest_name")
@@ -279,7 +288,13 @@ class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
     search_fields = ("season__name", "season__league__name")
     date_hierarchy = "date"
     filter_horizontal = ("players",)
-    inlines = [NightTableInline, AbsenceInline, SubstituteInline, NightHandicapInline]
+    inlines = [
+        NightTableInline,
+        CheckInInline,
+        AbsenceInline,
+        SubstituteInline,
+        NightHandicapInline,
+    ]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(tables_n=Count("tables", distinct=True))
@@ -291,6 +306,27 @@ class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
     @admin.display(description="tables", ordering="tables_n")
     def table_count(self, night):
         return night.tables_n
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(ClubScoped, admin.ModelAdmin):
+    """Read only: members check in themselves, and the night's page undoes it."""
+
+    club_path = "night__season__league__club"
+    list_display = ("player", "night", "checked_in_at")
+    list_filter = (("night__season__league__club", Scoped), ("night__season", Scoped))
+    search_fields = ("player__username", "player__display_name")
+    date_hierarchy = "checked_in_at"
+    list_select_related = ("player", "night__season__league")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(NightTable)

@@ -192,9 +192,17 @@ class NightPlayersForm(forms.Form):
         label="Players present",
     )
 
+    # The members checked in when the form was drawn, as ids: one who checks in after
+    # that stays present when the form is saved.
+    seen = forms.CharField(required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args, members, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["players"].queryset = members
+
+    def clean_seen(self) -> set[int]:
+        parts = self.cleaned_data["seen"].split(",")
+        return {int(part) for part in parts if part.strip().isdigit()}
 
 
 class SeatingForm(forms.Form):

@@ -6,6 +6,7 @@ from . import table_start
 from .accounts import views as accounts
 from .attendance import views as attendance
 from .calendar import views as calendar
+from .checkin import views as checkin
 from .clubs import views as clubs
 from .duplicate import views as duplicate
 from .players import views as players
@@ -29,6 +30,10 @@ league_patterns = [
     path("nights/<int:night_id>/", seasons.night, name="night"),
     path("nights/<int:night_id>/players/", attendance.night_players, name="night_players"),
     path("nights/<int:night_id>/seating/", seating.night_seat, name="night_seat"),
+    path("nights/<int:night_id>/check-in/", checkin.check_in, name="check_in"),
+    path("nights/<int:night_id>/check-in/undo/", checkin.check_in_undo, name="check_in_undo"),
+    path("nights/<int:night_id>/door/", checkin.door_sign, name="door_sign"),
+    path("nights/<int:night_id>/arrivals/", checkin.arrivals, name="night_arrivals"),
     path("nights/<int:night_id>/absences/", attendance.night_absence, name="night_absence"),
     path(
         "nights/<int:night_id>/substitutes/", attendance.night_substitute, name="night_substitute"

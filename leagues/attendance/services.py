@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -17,16 +17,36 @@ from ..locks import hold_season
 from ..models import Absence, Club, LeagueNight, Membership, Player, Substitute
 
 
-def set_night_players(*, night: LeagueNight, players: Sequence[Player], by: Player) -> None:
-    """Record who is present; only the club's members can be."""
+def set_night_players(
+    *,
+    night: LeagueNight,
+    players: Sequence[Player],
+    by: Player,
+    seen_check_ins: Collection[int] | None = None,
+) -> None:
+    """Record who is present; only the club's members can be.
+
+    `seen_check_ins` are the ids of the members the organiser saw checked in when the
+    form was drawn: a member who checked in since stays present, since the organiser
+    could not have meant to leave them out. None: every check-in was seen.
+    """
     club = night.season.league.club
     require_organiser(by, club)
-    require_open(night.season)
     members = set(club_members(club).values_list("pk", flat=True))
     strangers = [p for p in players if p.pk not in members]
     if strangers:
         raise ValidationError(f"{strangers[0].name} is not a member of {club.name}.")
     with transaction.atomic():
+        hold_season(night.season)
+        require_open(night.season)
+        players = list(players)
+        if seen_check_ins is not None:
+            chosen = {p.pk for p in players}
+            players += [
+                check_in.player
+                for check_in in night.check_ins.select_related("player")
+                if check_in.player_id not in chosen and check_in.player_id not in seen_check_ins
+            ]
         night.players.set(players)
         # Someone present is no longer away.
         night.absences.filter(player__in=players).exclude(kind=Absence.Kind.BYE).delete()

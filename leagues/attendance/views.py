@@ -29,12 +29,16 @@ def night_players(request: HttpRequest, night_id: int) -> HttpResponse:
         return night_page(request, night, players_form=form, status=400)
     try:
         services.set_night_players(
-            night=night, players=form.cleaned_data["players"], by=request.user
+            night=night,
+            players=form.cleaned_data["players"],
+            by=request.user,
+            seen_check_ins=form.cleaned_data["seen"],
         )
     except ValidationError as error:
         form.add_error(None, error)
         return night_page(request, night, players_form=form, status=400)
-    messages.success(request, f"{len(form.cleaned_data['players'])} players present.")
+    # The count saved: members who checked in after the form was drawn stay present.
+    messages.success(request, f"{night.players.count()} players present.")
     return redirect(night)
 
 

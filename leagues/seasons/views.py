@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.text import get_text_list
 from django.views.decorators.http import require_GET, require_POST
 
@@ -24,6 +25,7 @@ from games.models import Table
 
 from .. import deal_results
 from ..attendance.selectors import absence_rule
+from ..checkin.selectors import arrivals, check_in_state
 from ..clubs.selectors import club_members
 from ..forms import (
     AbsenceForm,
@@ -34,7 +36,7 @@ from ..forms import (
     SeatingForm,
     SubstituteForm,
 )
-from ..models import LeagueNight, Season
+from ..models import LeagueNight, Membership, Season
 from ..pages import (
     SEATING_CHOICES_KEY,
     crumbs,
@@ -159,6 +161,10 @@ def night_page(
     role = member_role(request, club)
     members = club_members(club)
     tables = deal_results.table_views([table_view(nt) for nt in night_tables(night)], request.user)
+    here = arrivals(night)
+    checked_in_ids = {arrival.player_id for arrival in here.here}
+    member = Membership.objects.filter(club=club, player=request.user).exists()
+    check_in = check_in_state(night, request.user) if member else None
     return render(
         request,
         "leagues/night.html",
@@ -172,7 +178,19 @@ def night_page(
             "corrections": deal_results.corrections(corrections_for(night), request.user),
             "schedule_form": schedule_form or ScheduleForm(instance=night),
             "players_form": players_form
-            or NightPlayersForm(members=members, initial={"players": night.players.all()}),
+            or NightPlayersForm(
+                members=members,
+                initial={
+                    "players": night.players.all(),
+                    "seen": ",".join(str(pk) for pk in sorted(checked_in_ids)),
+                },
+            ),
+            "arrivals": here,
+            "checked_in_ids": checked_in_ids,
+            "check_in": check_in,
+            # Check-in is for the night's day; the count stays once anyone checked in.
+            "show_check_in": here.count
+            or (not night.season.is_closed and night.date >= timezone.localdate()),
             "seating_form": seating_form
             or SeatingForm(initial=request.session.get(SEATING_CHOICES_KEY)),
             "absence_rule": absence_rule(night.season.league),

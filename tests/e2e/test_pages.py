@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from games import scorecards
 from games import services as games
 from games.models import Hole, HoleReview, Table
+from leagues.checkin.services import check_in
 from leagues.models import NightTable
 from leagues.ratings.services import rebuild_ratings
 from leagues.results.services import correct_score
@@ -60,6 +61,10 @@ class League:
     #: The league is public: its pages read without an account.
     public: list[str]
     review: str
+    #: Tonight's night, two members checked in: its page, check-in page and door sign.
+    tonight: str
+    check_in: str
+    door_sign: str
 
 
 @pytest.fixture
@@ -121,6 +126,9 @@ def league(daphne_server) -> League:
         table=scorecards.open_hand_table(variant="play-nine", players=[gus, hal], deal_seed=7),
         number=1,
     )
+    tonight = make_night(season, timezone.localdate(), venue="The clubhouse")
+    for player in (ann, bea):
+        check_in(night=tonight, player=player)
     correct_score(
         scorecard=done.table.scorecards.get(player=bea),
         number=2,
@@ -160,6 +168,9 @@ def league(daphne_server) -> League:
             f"/leagues/public/{league.pk}/corrections/",
         ],
         review=f"/tables/{played.pk}/holes/1/review/0/",
+        tonight=tonight.get_absolute_url(),
+        check_in=f"/leagues/nights/{tonight.pk}/check-in/",
+        door_sign=f"/leagues/nights/{tonight.pk}/door/",
     )
 
 
@@ -189,6 +200,9 @@ def league_paths(pages: League) -> list[str]:
         pages.corrections,
         pages.deals,
         pages.deal_sheet,
+        pages.tonight,
+        pages.check_in,
+        pages.door_sign,
     ]
 
 

@@ -21,6 +21,7 @@ def pages(cn):
         reverse("leagues:standings_csv", args=[cn.season.pk]),
         reverse("leagues:night", args=[cn.night.pk]),
         reverse("leagues:night_scorecards_csv", args=[cn.night.pk]),
+        reverse("leagues:night_arrivals", args=[cn.night.pk]),
         reverse("leagues:player", args=[cn.league.pk, cn.member.pk]),
     ]
 
@@ -29,6 +30,7 @@ def organiser_pages(cn):
     return [
         reverse("leagues:table_results", args=[cn.night_table.pk]),
         reverse("leagues:table_correct", args=[cn.night_table.pk]),
+        reverse("leagues:door_sign", args=[cn.night.pk]),
     ]
 
 
@@ -83,6 +85,19 @@ def test_anonymous_visitors_are_sent_to_log_in_everywhere(client, club_night):
         response = client.post(url, data)
         assert response.status_code == 302, url
         assert response["Location"].startswith(reverse("login")), url
+    nothing_changed(cn)
+
+
+def test_anonymous_visitors_check_in_after_logging_in(client, club_night):
+    cn = club_night
+    for url in (
+        reverse("leagues:check_in", args=[cn.night.pk]),
+        reverse("leagues:check_in_undo", args=[cn.night.pk]),
+    ):
+        response = client.post(url)
+        assert response.status_code == 302
+        assert response["Location"] == f"{reverse('login')}?next={url}"
+    assert not cn.night.check_ins.exists()
     nothing_changed(cn)
 
 

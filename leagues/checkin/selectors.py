@@ -1,0 +1,99 @@
+"""Reads of check-in: whether a night takes check-ins now and, if not, why; who checked
+in, and who is expected but not here yet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from games.models import Table
+
+from ..clubs.selectors import club_members
+from ..models import Absence, CheckIn, LeagueNight, Player
+
+
+def closed_reason(night: LeagueNight) -> str:
+    """Why `night` takes no check-in now ("" when it does): it is not tonight, it is
+    over, or its tables are seated."""
+    today = timezone.localdate()
+    if night.season.is_closed or night.date < today:
+        return "This night is over."
+    if night.tables.filter(table__status=Table.Status.FINISHED).exists():
+        return "This night is over."
+    if night.date > today:
+        return f"Check-in opens on the day of the night, {date_format(night.date, 'l j F')}."
+    if night.tables.exists():
+        return "The tables are seated: ask an organiser to add you."
+    return ""
+
+
+def checked_in(night: LeagueNight, player: Player) -> bool:
+    """Whether `player` has checked in to `night`."""
+    return player.is_authenticated and night.check_ins.filter(player=player).exists()
+
+
+def check_ins(night: LeagueNight) -> QuerySet[CheckIn]:
+    """The night's check-ins, first to arrive first."""
+    return night.check_ins.select_related("player").order_by("checked_in_at", "pk")
+
+
+@dataclass(frozen=True)
+class Arrivals:
+    """Who is here on a night, for its organiser: the check-ins, and the club's members
+    expected but not here yet (neither checked in nor present, nor away, nor replaced by
+    a substitute)."""
+
+    here: list[CheckIn]
+    expected: list[Player]
+
+    @property
+    def count(self) -> int:
+        return len(self.here)
+
+
+def arrivals(night: LeagueNight) -> Arrivals:
+    """The night's check-ins and the members still expected."""
+    here = list(check_ins(night))
+    away = set(night.absences.values_list("player_id", flat=True))
+    away |= set(night.substitutes.values_list("member_id", flat=True))
+    arrived = {check_in.player_id for check_in in here}
+    # Ticked present by the organiser, without a phone: here all the same.
+    arrived |= set(night.players.values_list("pk", flat=True))
+    expected = [
+        member
+        for member in club_members(night.season.league.club)
+        if member.pk not in arrived and member.pk not in away
+    ]
+    return Arrivals(here=here, expected=expected)
+
+
+@dataclass(frozen=True)
+class CheckInState:
+    """What a member's check-in box on a night shows: whether they are checked in (and
+    present), whether they may check in or take it back now, and if not, why."""
+
+    checked_in: bool
+    present: bool
+    closed: str
+    count: int
+    #: The member's absence tonight in words ("" if none): checking in takes it back.
+    away: str = ""
+
+    @property
+    def open(self) -> bool:
+        return not self.closed
+
+
+def check_in_state(night: LeagueNight, player: Player) -> CheckInState:
+    """What `player`'s check-in box on `night` shows."""
+    absence = night.absences.filter(player=player).exclude(kind=Absence.Kind.BYE).first()
+    return CheckInState(
+        checked_in=checked_in(night, player),
+        present=night.players.filter(pk=player.pk).exists(),
+        closed=closed_reason(night),
+        count=night.check_ins.count(),
+        away=absence.get_kind_display() if absence else "",
+    )

@@ -1,0 +1,134 @@
+"""In a real browser at a phone's width: members check in on arrival (one through the
+door's QR code, signed out at first; one from the night's page) and the organiser seats
+the night from who checked in."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from leagues.checkin.services import check_in
+from tests.factories import PASSWORD, make_club, make_league, make_night, make_player, make_season
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+
+def phone(browser):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def log_in(page, username: str) -> None:
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+
+def no_sideways_scroll(page) -> None:
+    sideways = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert sideways <= 0, f"{page.url} scrolls sideways by {sideways}px"
+
+
+def test_members_check_in_by_phone_and_the_organiser_seats_them(daphne_server, playwright_browser):
+    olive = make_player("olive", display_name="Olive")
+    ann, bea, cat, dan, eve = (
+        make_player(name.lower(), display_name=name) for name in ("Ann", "Bea", "Cat", "Dan", "Eve")
+    )
+    club = make_club("Fairway Golf Club", organiser=olive, members=[ann, bea, cat, dan, eve])
+    today = timezone.localdate()
+    season = make_season(
+        make_league(club), start=today - timedelta(days=30), end=today + timedelta(days=30)
+    )
+    night = make_night(season, today, venue="The clubhouse")
+    check_in_url = f"{daphne_server.url}/leagues/nights/{night.pk}/check-in/"
+
+    # Ann scans the door's QR code signed out: she logs in and lands back on check-in.
+    context, page = phone(playwright_browser)
+    page.goto(check_in_url)
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
+    log_in(page, "ann")
+    expect(page).to_have_url(check_in_url)
+    here = page.get_by_role("button", name="I'm here")
+    box = here.bounding_box()
+    assert box["height"] >= 48 and box["width"] >= 300, box
+    no_sideways_scroll(page)
+    here.click()
+    expect(page.get_by_text("You're checked in: the organiser will seat you.")).to_be_visible()
+    expect(page.get_by_text("1 checked in.")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / "phone-check-in.png"), full_page=True)
+    context.close()
+
+    # Bea checks in from the night's page, changes her mind, and checks in again.
+    context, page = phone(playwright_browser)
+    page.goto(daphne_server.url + "/accounts/login/")
+    log_in(page, "bea")
+    page.goto(daphne_server.url + night.get_absolute_url())
+    page.get_by_role("button", name="I'm here").click()
+    expect(page.get_by_role("status").filter(has_text="You're checked in.")).to_be_visible()
+    page.get_by_role("button", name="Undo: I'm not staying").click()
+    expect(page.get_by_text("Your check-in is taken back")).to_be_visible()
+    page.get_by_role("button", name="I'm here").click()
+    expect(page.locator("#arrivals")).to_contain_text("2 checked in")
+    no_sideways_scroll(page)
+    context.close()
+
+    # The organiser, on a phone too: Ann and Bea are ticked, the others expected.
+    context, page = phone(playwright_browser)
+    page.goto(daphne_server.url + "/accounts/login/")
+    log_in(page, "olive")
+    page.goto(daphne_server.url + night.get_absolute_url())
+    arrivals = page.locator("#arrivals")
+    expect(arrivals).to_contain_text("2 checked in")
+    expect(arrivals.locator("ul.names li")).to_have_text([re.compile("^Ann"), re.compile("^Bea")])
+    expect(arrivals).to_contain_text("Cat, Dan, Eve")
+    expect(page.get_by_role("checkbox", name="Ann checked in")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Bea checked in")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Cat", exact=True)).not_to_be_checked()
+    no_sideways_scroll(page)
+    page.screenshot(path=str(SCREENSHOTS / "phone-night-check-ins.png"), full_page=True)
+
+    # Cat checks in while the organiser's page is open: the count catches up by itself.
+    check_in(night=night, player=cat)
+    expect(arrivals).to_contain_text("3 checked in", timeout=30_000)
+    expect(arrivals.locator("ul.names li")).to_have_count(3)
+
+    # Eve came without her phone and Bea had to go: the organiser ticks one, unticks the
+    # other. Cat, checked in after the form was drawn, stays present.
+    page.get_by_role("checkbox", name="Eve", exact=True).check()
+    page.get_by_role("checkbox", name="Bea checked in").uncheck()
+    page.get_by_role("button", name="Save players present").click()
+    expect(page.get_by_text("3 players present.")).to_be_visible()
+    expect(page.get_by_role("checkbox", name="Cat checked in")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Bea checked in")).not_to_be_checked()
+    page.get_by_label("Seats per table").fill("3")
+    page.get_by_role("button", name="Seat players").click()
+    expect(page.get_by_text("Players seated at 1 tables.")).to_be_visible()
+    names = page.locator("#table-1 tbody th").all_text_contents()
+    assert sorted(names) == ["Ann", "Cat", "Eve"], names
+
+    # The door sign: a QR code drawn on the page, no image fetched.
+    page.goto(daphne_server.url + f"/leagues/nights/{night.pk}/door/")
+    expect(page.get_by_role("img", name=re.compile("QR code"))).to_be_visible()
+    expect(page.get_by_text(check_in_url)).to_be_visible()
+    no_sideways_scroll(page)
+    context.close()
+
+    # Dan comes late: the night is seated, and he is told so.
+    context, page = phone(playwright_browser)
+    page.goto(check_in_url)
+    log_in(page, "dan")
+    expect(page.get_by_text("The tables are seated: ask an organiser to add you.")).to_be_visible()
+    expect(page.get_by_role("button", name="I'm here")).to_have_count(0)
+    context.close()
