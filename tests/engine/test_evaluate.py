@@ -10,6 +10,7 @@ import pytest
 from games.engine import VARIANTS, apply_action, new_hole, view
 from games.engine.bots import choose_action
 from games.engine.evaluate import (
+    RECHECK_SEED,
     best_action,
     determinize,
     evaluate_actions,
@@ -96,8 +97,50 @@ def test_a_review_judges_each_decision_of_the_seat_and_never_a_forced_move():
         state = apply_action(state, seat, action)
     decisions = review_seat(start, moves, 0, samples=2, seed=1)
     assert decisions
-    assert all(d.cost >= 0 and d.best.strokes <= d.played.strokes for d in decisions)
+    assert all(d.cost == max(0.0, d.played.strokes - d.best.strokes) for d in decisions)
     assert review_seat(start, moves, 0, samples=2, seed=1) == decisions
+
+
+def _random_hole(variant, seed):
+    rng = random.Random(seed)
+    start = new_hole(variant, 3, seed=seed)
+    state, moves = start, []
+    while state.phase != "over":
+        seat = acting_seat(state)
+        action = choose_action(state, seat, "random", rng)
+        moves.append((seat, action))
+        state = apply_action(state, seat, action)
+    return start, moves
+
+
+def test_a_review_s_figures_come_from_fresh_deals_not_those_that_chose_the_best():
+    """The best of many figures is low by luck: a decision's cost is measured on fresh
+    deals, `recheck` times as many, where the played action may even come out ahead
+    (no cost). One that played the best the first deals found costs nothing."""
+    start, moves = _random_hole("golf-4", 5)
+    decisions = review_seat(start, moves, 0, samples=2, seed=1, recheck=3)
+    state, checked = start, 0
+    by_version = {d.version: d for d in decisions}
+    for mover, action in moves:
+        decision = by_version.get(state.version) if mover == 0 else None
+        if decision is not None:
+            first = evaluate_actions(state, 0, samples=2, seed=1000 + state.version)
+            chosen = best_action(first)
+            assert decision.best.action == chosen.action
+            if decision.played.action == chosen.action:
+                assert decision.cost == 0 and decision.played == decision.best == chosen
+            else:
+                again = evaluate_actions(
+                    state,
+                    0,
+                    [decision.played.action, chosen.action],
+                    samples=6,
+                    seed=1000 + state.version + RECHECK_SEED,
+                )
+                assert [decision.played, decision.best] == again
+                checked += 1
+        state = apply_action(state, mover, action)
+    assert checked
 
 
 def test_a_playout_from_the_deal_ends_where_a_seat_may_rearrange_at_tee_off():
