@@ -115,8 +115,9 @@ def _random_hole(variant, seed):
 
 def test_a_review_s_figures_come_from_fresh_deals_not_those_that_chose_the_best():
     """The best of many figures is low by luck: a decision's cost is measured on fresh
-    deals, `recheck` times as many, where the played action may even come out ahead
-    (no cost). One that played the best the first deals found costs nothing."""
+    deals, `recheck` times as many. One that played the best the first deals found
+    costs nothing, nor does one no surer than noise worse than the best there: its
+    best is then the played action itself."""
     start, moves = _random_hole("golf-4", 5)
     decisions = review_seat(start, moves, 0, samples=2, seed=1, recheck=3)
     state, checked = start, 0
@@ -137,7 +138,10 @@ def test_a_review_s_figures_come_from_fresh_deals_not_those_that_chose_the_best(
                     samples=6,
                     seed=1000 + state.version + RECHECK_SEED,
                 )
-                assert [decision.played, decision.best] == again
+                assert decision.played == again[0]
+                assert decision.best in (again[1], decision.played)
+                if decision.best == decision.played:
+                    assert decision.cost == 0
                 checked += 1
         state = apply_action(state, mover, action)
     assert checked
@@ -166,3 +170,19 @@ def test_a_hole_a_mixed_table_played_can_be_reviewed(seed):
         state = apply_action(state, seat, action)
     decisions = review_seat(start, moves, 0, samples=1, seed=0)
     assert decisions and all(decision.cost >= 0 for decision in decisions)
+
+
+def test_a_strong_player_s_hole_gives_little_away_and_a_random_one_much():
+    """Against the noise of the playouts: an expert's choices cost next to nothing, a
+    random player's many strokes (each decision within two standard errors counts 0)."""
+    for level, low, high in (("expert", 0, 1.5), ("random", 10, 200)):
+        rng = random.Random(0)
+        start = new_hole("golf-6", 3, seed=0)
+        state, moves = start, []
+        while state.phase != "over":
+            seat = acting_seat(state)
+            action = choose_action(state, seat, level if seat == 0 else "greedy", rng)
+            moves.append((seat, action))
+            state = apply_action(state, seat, action)
+        decisions = review_seat(start, moves, 0, samples=8, seed=0)
+        assert low <= sum(d.cost for d in decisions) <= high, level
