@@ -89,6 +89,19 @@ def test_the_command_reviews_players_holes_once(finished):
     assert HoleReview.objects.filter(hole__table=table).count() == holes
 
 
+def test_the_command_works_out_stored_reviews_again_when_asked(finished):
+    """After a change to how reviews are measured: each stored review is made anew."""
+    table, _ = finished
+    call_command("review_holes", "--table", str(table.pk), "--samples", "1", stdout=io.StringIO())
+    HoleReview.objects.filter(hole__table=table).update(given_away=43.8)
+    out = io.StringIO()
+    call_command("review_holes", "--table", str(table.pk), "--samples", "1", "--again", stdout=out)
+    holes = table.holes.filter(finished_at__isnull=False).count()
+    assert out.getvalue().startswith(f"{holes} reviews made")
+    assert not HoleReview.objects.filter(given_away=43.8).exists()
+    assert HoleReview.objects.filter(hole__table=table).count() == holes
+
+
 def _play_hole_one(table: Table, player) -> Hole:
     """Hole 1 played to its end: the bots by the driver, `player` by quick moves."""
     while True:
