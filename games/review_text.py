@@ -127,6 +127,8 @@ class HoleReviewText:
     #: The decisions' costs added up, as shown.
     given_away: float
     scored: int | None
+    #: Whose review it is, told to someone else; None: told to the player.
+    name: str | None = None
 
     @property
     def marked(self) -> list[ReviewedDecision]:
@@ -136,9 +138,11 @@ class HoleReviewText:
     def rest(self) -> list[ReviewedDecision]:
         return [d for d in self.decisions if not d.marked]
 
-    def headline(self, whose: str, who: str) -> str:
-        """One sentence: what the choices of `whose` ("your", "Ana's") cost against the
-        best play found, and what `who` ("you", "Ana") scored."""
+    @property
+    def headline(self) -> str:
+        """One sentence: what the choices cost against the best play found (the costs
+        shown, added up), and what the player scored."""
+        whose, who = ("your", "you") if self.name is None else (f"{self.name}'s", self.name)
         scored = f"; {who} scored {self.scored}" if self.scored is not None else ""
         if self.given_away == 0:
             return f"{whose.capitalize()} choices were as good as the best play found{scored}."
@@ -148,9 +152,12 @@ class HoleReviewText:
         )
 
 
-def review_text(table: Table, hole: Hole, review: HoleReview, who: str = "you") -> HoleReviewText:
+def review_text(
+    table: Table, hole: Hole, review: HoleReview, name: str | None = None
+) -> HoleReviewText:
     """`review` in words, each decision told from its seat's view at the time, to the
-    player who made them (`who`: "you") or to another (their name)."""
+    player who made them, or to another (`name`: the player's)."""
+    who = "you" if name is None else name
     rules = table.rules
     seat = hole.seat_positions.index(review.position)
     states = replay_states(hole)
@@ -177,6 +184,7 @@ def review_text(table: Table, hole: Hole, review: HoleReview, who: str = "you") 
         decisions=decisions,
         given_away=round(sum(d.cost for d in decisions), 1),
         scored=scores[seat] if scores else None,
+        name=name,
     )
 
 

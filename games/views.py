@@ -288,12 +288,9 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
         back = reverse("games:replay", args=[table.pk, hole.number])
         # A look again from the waiting page leaves that page.
         return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
-    own = seat.player_id == request.user.pk
-    told = (
-        review_text.review_text(table, hole, stored, "you" if own else seat.name)
-        if stored
-        else None
-    )
+    # Told to the player who made the decisions, or to another by their name.
+    name = None if seat.player_id == request.user.pk else seat.name
+    told = review_text.review_text(table, hole, stored, name) if stored else None
     return render(
         request,
         "games/review.html",
@@ -303,12 +300,6 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
             "name": seat.name,
             "review": stored,
             "told": told,
-            "headline": told.headline(
-                "your" if own else f"{seat.name}'s", "you" if own else seat.name
-            )
-            if told
-            else "",
-            "mark": review_text.REVIEW_MARK,
         },
     )
 

@@ -144,7 +144,7 @@ def test_the_headline_is_the_sum_of_the_costs_shown_and_names_the_score(finished
     assert all((d.best is None) == (d.cost == 0) for d in told.decisions)
     assert told.marked == [d for d in told.decisions if d.cost > 0.5]
     scored = hole.scores[hole.seat_positions.index(0)]
-    headline = told.headline("your", "you")
+    headline = told.headline
     assert headline.endswith(f"you scored {scored}.")
     if told.given_away:
         assert f"cost about {strokes(told.given_away)} on average" in headline
@@ -159,11 +159,11 @@ def test_choices_as_good_as_the_best_say_so(finished):  # noqa: F811
         decisions=[{**d, "cost": 0.0, "best": d["played"]} for d in review.decisions]
     )
     review.refresh_from_db()
-    told = review_text(table, hole, review)
+    told = review_text(table, hole, review, "Ana")
     assert told.given_away == 0
-    assert told.headline("Ana's", "Ana").startswith(
-        "Ana's choices were as good as the best play found; Ana scored"
-    )
+    # Told to another player: no "you" in it.
+    assert not any(re.search(r"\byou\b", d.played) for d in told.decisions)
+    assert told.headline.startswith("Ana's choices were as good as the best play found; Ana scored")
 
 
 def test_a_decision_s_anchor_and_words_of_cost():
