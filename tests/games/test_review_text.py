@@ -173,3 +173,18 @@ def test_a_decision_s_anchor_and_words_of_cost():
     )  # fmt: skip
     assert decision.anchor == "move-12" and decision.marked
     assert decision.cost_words == "cost about 2.1 strokes on average"
+
+
+def test_a_rearranging_swap_names_the_face_up_card_and_the_face_down_place():
+    """Three decks: after the tee off, two cards change places; the one still face down
+    is named by its place."""
+    rules = engine.VARIANTS["golf-9-3deck"]
+    ana = ["QH", "3S", "5D", "7C", "KS", "AH", "JK", "9C", "4D"]
+    ben = ["2S", "2H", "4S", "4H", "6S", "6H", "8S", "8H", "10S"]
+    state = dealt("golf-9-3deck", 2, [ben, ana], "9D", ["8C"])
+    state = apply_action(state, 1, {"type": "tee_off", "positions": [0, 1, 2]})
+    swap = {"type": "swap", "positions": [4, 0]}
+    assert choice_words(rules, view(state, 1), swap) == (
+        "swap the Queen of hearts at top row, far left "
+        "with the face-down card at middle row, second from left"
+    )
