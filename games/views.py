@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import engine
 
-from . import frames, live, presenters, reviews, rule_examples, selectors, services
+from . import frames, live, presenters, review_text, reviews, rule_examples, selectors, services
 from .cards import Controls
 from .forms import CreateTableForm, JoinForm
 from .models import Hole, Seat, Table, replay_links
@@ -240,6 +240,9 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             "last": len(states) - 1,
             "felt": live.fragment("replay_felt", felt),
             "sentence": f"{names[move.seat]} {move.summary}" if move else "The deal.",
+            "decision": review_text.decision_link(table, hole, step, move.seat)
+            if move and not move.by_bot and selectors.may_see_review(table, request.user, move.seat)
+            else None,
             "holes": table.holes.filter(finished_at__isnull=False).order_by("number"),
             "reviews": [
                 s
@@ -285,7 +288,9 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
         back = reverse("games:replay", args=[table.pk, hole.number])
         # A look again from the waiting page leaves that page.
         return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
-    decisions = presenters.reviewed_decisions(table.rules, stored.decisions if stored else [])
+    # Told to the player who made the decisions, or to another by their name.
+    name = None if seat.player_id == request.user.pk else seat.name
+    told = review_text.review_text(table, hole, stored, name) if stored else None
     return render(
         request,
         "games/review.html",
@@ -294,9 +299,7 @@ def review(request: HttpRequest, table_id: int, number: int, position: int) -> H
             "hole": hole,
             "name": seat.name,
             "review": stored,
-            "marked": [d for d in decisions if d.marked],
-            "rest": [d for d in decisions if not d.marked],
-            "mark": presenters.REVIEW_MARK,
+            "told": told,
         },
     )
 

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.models import HoleReview, Move, Seat
 from tests import driving
 from tests.factories import (
     even_holes,
@@ -71,6 +72,9 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     )
     services.start_match(table=finished, by=ann)
     driving.play_out(table_id=finished.pk)
+    # Ann's seat, as though she had made its moves: its hole has a review.
+    Seat.objects.filter(table=finished, position=0).update(player=ann)
+    Move.objects.filter(hole__table=finished, seat=0).update(by_bot=False)
 
     anonymous = [reverse("home"), reverse("login"), reverse("signup"), reverse("games:rules")]
     anonymous += [reverse("admin:login"), reverse("password_reset")]
@@ -105,6 +109,16 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
         response = client.get(url, HTTP_HOST=HOST)
         assert response.status_code == 200, url
         assert not INLINE.findall(response.content.decode()), url
+    # A review (worked out on this first look), and the replay's step of a decision.
+    review = reverse("games:review", args=[finished.pk, 1, 0])
+    response = client.get(review, HTTP_HOST=HOST)
+    assert response.status_code == 200 and not INLINE.findall(response.content.decode())
+    step = HoleReview.objects.get(hole__table=finished, position=0).decisions[0]["version"] + 1
+    response = client.get(
+        reverse("games:replay", args=[finished.pk, 1]) + f"?move={step}", HTTP_HOST=HOST
+    )
+    html = response.content.decode()
+    assert f"{review}#move-{step}" in html and not INLINE.findall(html)
     # The lobby's form with its errors shown.
     response = client.post(
         reverse("games:new_table"), {"variant": "golf-4", "seat_count": "2"}, HTTP_HOST=HOST

@@ -11,7 +11,9 @@ drowned by the luck of the deal; the same view and seed always give the same fig
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -27,6 +29,14 @@ SAMPLES = 16
 PLAYOUT_LEVEL = "greedy"
 #: A playout stops after this many actions (the bots end a hole long before).
 MAX_PLAYOUT_ACTIONS = 2000
+#: A review judges the played and the best action again on this many times the deals,
+#: fresh ones (`review_seat`).
+RECHECK = 4
+#: Sets the fresh deals' seed apart from the first ones'.
+RECHECK_SEED = 1 << 40
+#: A played action costs strokes only when it is worse than the best by more than this
+#: many standard errors on the fresh deals; within them it is as good as any found.
+CLEARLY = 2
 
 
 @dataclass(frozen=True)
@@ -125,8 +135,19 @@ def evaluate_actions(
     for action in actions:
         if action not in legal:
             raise ValueError("Only a legal action can be judged.")
+    by_deal = _strokes_by_deal(state, seat, actions, samples, seed, level)
+    return [
+        Judgement(action, sum(strokes) / samples)
+        for action, strokes in zip(actions, by_deal, strict=True)
+    ]
+
+
+def _strokes_by_deal(
+    state: HoleState, seat: int, actions: Sequence[Action], samples: int, seed: int, level: str
+) -> list[list[int]]:
+    """Per action, the seat's strokes on each of the `samples` dealt holes, in order."""
     seen = view(state, seat)
-    totals = [0.0] * len(actions)
+    strokes: list[list[int]] = [[] for _ in actions]
     rng = random.Random(seed)
     for _ in range(samples):
         world = determinize(seen, random.Random(rng.getrandbits(63)))
@@ -134,10 +155,18 @@ def evaluate_actions(
         for index, action in enumerate(actions):
             after = apply_action(world, seat, action)
             end = play_out(after, random.Random(bots_seed), level)
-            totals[index] += end.scores[seat]
-    return [
-        Judgement(action, total / samples) for action, total in zip(actions, totals, strict=True)
-    ]
+            strokes[index].append(end.scores[seat])
+    return strokes
+
+
+def _clearly_worse(played: Sequence[int], best: Sequence[int]) -> bool:
+    """Whether `played` took more strokes than `best` on the same deals by more than
+    their difference's noise: its mean beyond two standard errors."""
+    differences = [p - b for p, b in zip(played, best, strict=True)]
+    mean = statistics.fmean(differences)
+    if len(differences) < 2:
+        return mean > 0
+    return mean > CLEARLY * statistics.stdev(differences) / math.sqrt(len(differences))
 
 
 def best_action(judgements: Sequence[Judgement]) -> Judgement:
@@ -175,6 +204,7 @@ def review_seat(
     seed: int = 0,
     level: str = PLAYOUT_LEVEL,
     skip: Collection[int] = (),
+    recheck: int = RECHECK,
 ) -> list[Decision]:
     """Every decision `seat` made in a hole, each judged from its view at that moment.
 
@@ -182,6 +212,12 @@ def review_seat(
     legal action was no decision and is left out, as are the moves whose indexes are in
     `skip` (a bot played them for the seat). Each decision's judgement is seeded by
     `seed` and its version, so a review is the same however often it is made.
+
+    The best action is the lowest of many noisy figures, so its own figure is low by
+    luck (the more actions, the lower): measured against it, even a strong bot's play
+    seemed to give away a stroke a decision. So the best is only chosen on the first
+    deals; the played action and the best are then judged again on `recheck` times as
+    many fresh deals, and the decision's figures are those.
     """
     decisions = []
     state = start
@@ -198,6 +234,23 @@ def review_seat(
                     level=level,
                 )
                 played = next(j for j in judged if j.action == _normal(action))
-                decisions.append(Decision(state.version, played, best_action(judged)))
+                best = best_action(judged)
+                if best.action != played.action:
+                    again = _strokes_by_deal(
+                        state,
+                        seat,
+                        [played.action, best.action],
+                        samples * recheck,
+                        seed * 1000 + state.version + RECHECK_SEED,
+                        level,
+                    )
+                    played, best = (
+                        Judgement(j.action, statistics.fmean(strokes))
+                        for j, strokes in zip((played, best), again, strict=True)
+                    )
+                    if not _clearly_worse(*again):
+                        # No play found is surely better than the one played.
+                        best = played
+                decisions.append(Decision(state.version, played, best))
         state = apply_action(state, mover, action)
     return decisions

@@ -272,6 +272,14 @@ def test_on_a_phone_no_page_scrolls_sideways_and_no_control_overlaps_another(
     for path in league.public:
         check_phone_layout(page, daphne_server, path)
     context.close()
+    # A review of a hole, once it is worked out, and the replay's step it links to.
+    context, page = signed_in(playwright_browser, daphne_server, "ann", PHONE)
+    page.goto(daphne_server.url + league.review)
+    expect(page.locator(".given-away")).to_contain_text("best play found", timeout=60_000)
+    check_phone_layout(page, daphne_server, league.review)
+    step = follow_a_decision_to_its_replay_step(page)
+    check_phone_layout(page, daphne_server, f"{league.replay.split('?')[0]}?move={step}")
+    context.close()
 
 
 def items_per_menu_row(page) -> list[int]:
@@ -374,6 +382,19 @@ def serious_findings(page) -> list[str]:
     ]
 
 
+def follow_a_decision_to_its_replay_step(page) -> int:
+    """From a review, the last decision's "Move n" link, to the replay's step n."""
+    if page.locator(".review-rest summary").count():
+        page.locator(".review-rest summary").click()
+    link = page.locator(".review-decision .decision-head a").last
+    step = int(link.inner_text().split()[-1])
+    expect(link).to_have_accessible_name(f"Move {step} in the replay")
+    link.click()
+    expect(page).to_have_url(re.compile(rf"/holes/1/\?move={step}$"))
+    expect(page.locator(".replay-nav .step")).to_have_text(re.compile(rf"^Move {step} of "))
+    return step
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, league, viewport):
     context = playwright_browser.new_context(viewport=viewport)
@@ -400,8 +421,16 @@ def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, leagu
     page.goto(daphne_server.url + league.review)
     expect(page.get_by_role("heading", name=re.compile("Hole 1 review"))).to_be_visible()
     found[league.review + " (first look)"] = serious_findings(page)
-    expect(page.get_by_text("Strokes given away")).to_be_visible(timeout=60_000)
+    expect(page.locator(".given-away")).to_contain_text("best play found", timeout=60_000)
     found[league.review] = serious_findings(page)
+    # A decision's move opens the replay at that step, which links back to the decision
+    # (in the folded list, it may be: the browser opens it to show the decision).
+    step = follow_a_decision_to_its_replay_step(page)
+    found[f"{league.replay} (move {step}, a decision)"] = serious_findings(page)
+    page.get_by_role("link", name="This decision in the review").click()
+    expect(page).to_have_url(re.compile(rf"/review/0/#move-{step}$"))
+    expect(page.locator(f"#move-{step}")).to_be_visible()
+    expect(page.locator(f"#move-{step}")).to_be_in_viewport()
     context.close()
     context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
     # The live table, once its socket has drawn it.

@@ -10,6 +10,7 @@ import pytest
 from games.engine import VARIANTS, apply_action, new_hole, view
 from games.engine.bots import choose_action
 from games.engine.evaluate import (
+    RECHECK_SEED,
     best_action,
     determinize,
     evaluate_actions,
@@ -96,8 +97,54 @@ def test_a_review_judges_each_decision_of_the_seat_and_never_a_forced_move():
         state = apply_action(state, seat, action)
     decisions = review_seat(start, moves, 0, samples=2, seed=1)
     assert decisions
-    assert all(d.cost >= 0 and d.best.strokes <= d.played.strokes for d in decisions)
+    assert all(d.cost == max(0.0, d.played.strokes - d.best.strokes) for d in decisions)
     assert review_seat(start, moves, 0, samples=2, seed=1) == decisions
+
+
+def _random_hole(variant, seed):
+    rng = random.Random(seed)
+    start = new_hole(variant, 3, seed=seed)
+    state, moves = start, []
+    while state.phase != "over":
+        seat = acting_seat(state)
+        action = choose_action(state, seat, "random", rng)
+        moves.append((seat, action))
+        state = apply_action(state, seat, action)
+    return start, moves
+
+
+def test_a_review_s_figures_come_from_fresh_deals_not_those_that_chose_the_best():
+    """The best of many figures is low by luck: a decision's cost is measured on fresh
+    deals, `recheck` times as many. One that played the best the first deals found
+    costs nothing, nor does one no surer than noise worse than the best there: its
+    best is then the played action itself."""
+    start, moves = _random_hole("golf-4", 5)
+    decisions = review_seat(start, moves, 0, samples=2, seed=1, recheck=3)
+    state, checked = start, 0
+    by_version = {d.version: d for d in decisions}
+    for mover, action in moves:
+        decision = by_version.get(state.version) if mover == 0 else None
+        if decision is not None:
+            first = evaluate_actions(state, 0, samples=2, seed=1000 + state.version)
+            chosen = best_action(first)
+            assert decision.best.action == chosen.action
+            if decision.played.action == chosen.action:
+                assert decision.cost == 0 and decision.played == decision.best == chosen
+            else:
+                again = evaluate_actions(
+                    state,
+                    0,
+                    [decision.played.action, chosen.action],
+                    samples=6,
+                    seed=1000 + state.version + RECHECK_SEED,
+                )
+                assert decision.played == again[0]
+                assert decision.best in (again[1], decision.played)
+                if decision.best == decision.played:
+                    assert decision.cost == 0
+                checked += 1
+        state = apply_action(state, mover, action)
+    assert checked
 
 
 def test_a_playout_from_the_deal_ends_where_a_seat_may_rearrange_at_tee_off():
@@ -123,3 +170,19 @@ def test_a_hole_a_mixed_table_played_can_be_reviewed(seed):
         state = apply_action(state, seat, action)
     decisions = review_seat(start, moves, 0, samples=1, seed=0)
     assert decisions and all(decision.cost >= 0 for decision in decisions)
+
+
+def test_a_strong_player_s_hole_gives_little_away_and_a_random_one_much():
+    """Against the noise of the playouts: an expert's choices cost next to nothing, a
+    random player's many strokes (each decision within two standard errors counts 0)."""
+    for level, low, high in (("expert", 0, 1.5), ("random", 10, 200)):
+        rng = random.Random(0)
+        start = new_hole("golf-6", 3, seed=0)
+        state, moves = start, []
+        while state.phase != "over":
+            seat = acting_seat(state)
+            action = choose_action(state, seat, level if seat == 0 else "greedy", rng)
+            moves.append((seat, action))
+            state = apply_action(state, seat, action)
+        decisions = review_seat(start, moves, 0, samples=8, seed=0)
+        assert low <= sum(d.cost for d in decisions) <= high, level

@@ -43,7 +43,7 @@ def test_a_player_opens_the_review_of_their_own_decisions(client, finished):
     assert response.status_code == 200
     html = response.content.decode()
     review = HoleReview.objects.get(hole__table=table, hole__number=1, position=0)
-    assert review.decisions and "Strokes given away" in html
+    assert review.decisions and "best play found" in html
     assert all(d["cost"] >= 0 for d in review.decisions)
     assert review.given_away == pytest.approx(sum(d["cost"] for d in review.decisions), abs=0.01)
     assert "<script" not in html.split("</header>", 1)[1]
@@ -86,6 +86,19 @@ def test_the_command_reviews_players_holes_once(finished):
     assert HoleReview.objects.filter(hole__table=table).count() == holes
     assert set(HoleReview.objects.values_list("position", flat=True)) == {0}
     call_command("review_holes", "--samples", "1", stdout=io.StringIO())
+    assert HoleReview.objects.filter(hole__table=table).count() == holes
+
+
+def test_the_command_works_out_stored_reviews_again_when_asked(finished):
+    """After a change to how reviews are measured: each stored review is made anew."""
+    table, _ = finished
+    call_command("review_holes", "--table", str(table.pk), "--samples", "1", stdout=io.StringIO())
+    HoleReview.objects.filter(hole__table=table).update(given_away=43.8)
+    out = io.StringIO()
+    call_command("review_holes", "--table", str(table.pk), "--samples", "1", "--again", stdout=out)
+    holes = table.holes.filter(finished_at__isnull=False).count()
+    assert out.getvalue().startswith(f"{holes} reviews made")
+    assert not HoleReview.objects.filter(given_away=43.8).exists()
     assert HoleReview.objects.filter(hole__table=table).count() == holes
 
 
@@ -144,11 +157,11 @@ def test_the_review_page_says_a_review_is_being_worked_out(client, reviews_after
     url = reverse("games:review", args=[table.pk, 1, 0])
     html = client.get(url).content.decode()
     assert "being worked out" in html and f'hx-get="{url}"' in html
-    assert "Strokes given away" not in html
+    assert "best play found" not in html
     reviews.wait()
     assert HoleReview.objects.filter(hole=hole, position=0).exists()
     html = client.get(url).content.decode()
-    assert "Strokes given away" in html and "hx-get" not in html.split("</header>", 1)[1]
+    assert "best play found" in html and "hx-get" not in html.split("</header>", 1)[1]
 
 
 def test_another_player_s_review_stays_hidden_while_it_is_worked_out(client, reviews_after_hole):
@@ -169,7 +182,7 @@ def test_a_full_queue_drops_the_review_to_the_first_look(client, finished, setti
     settings.FAIRWAY_REVIEW_QUEUE = 0
     client.force_login(ana)
     html = client.get(reverse("games:review", args=[table.pk, 1, 0])).content.decode()
-    assert "Strokes given away" in html
+    assert "best play found" in html
     assert not reviews.queued(table.holes.get(number=1).pk, 0)
 
 
@@ -210,4 +223,30 @@ def test_the_moves_a_bot_made_for_a_player_are_not_reviewed_as_theirs(client):
     client.force_login(ana)
     html = client.get(reverse("games:review", args=[table.pk, 1, 0])).content.decode()
     assert "Ana made no decision in this hole" in html
-    assert "Strokes given away" not in html
+    assert "best play found" not in html
+
+
+def test_each_decision_links_to_its_replay_step_and_the_step_back_to_it(client, finished):
+    """The review's "Move n" opens the replay at move n; that step links back to the
+    decision. A step that was no decision of a reviewed seat (a bot's move) links to
+    no review, nor does one the viewer may not see reviewed."""
+    table, ana = finished
+    client.force_login(ana)
+    review_url = reverse("games:review", args=[table.pk, 1, 0])
+    replay_url = reverse("games:replay", args=[table.pk, 1])
+    html = client.get(review_url).content.decode()
+    stored = HoleReview.objects.get(hole__table=table, hole__number=1, position=0)
+    steps = [d["version"] + 1 for d in stored.decisions]
+    for step in steps:
+        assert f'id="move-{step}"' in html
+        assert f'href="{replay_url}?move={step}"' in html
+        replay = client.get(f"{replay_url}?move={step}").content.decode()
+        assert f'href="{review_url}#move-{step}"' in replay
+    bots_step = next(
+        move.seq for move in table.holes.get(number=1).moves.order_by("seq") if move.seat != 0
+    )
+    assert "#move-" not in client.get(f"{replay_url}?move={bots_step}").content.decode()
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING)
+    client.force_login(make_player())
+    watched = client.get(f"{replay_url}?move={steps[0]}")
+    assert watched.status_code == 200 and "#move-" not in watched.content.decode()
