@@ -336,11 +336,11 @@ def made_since(table_id: int, player, kind: str, since: datetime) -> bool:
     position = (
         Seat.objects.filter(table_id=table_id, player=player).values_list("position", flat=True)
     ).first()
-    moves = Move.objects.filter(hole__table_id=table_id, created_at__gte=since, by_bot=False)
-    return any(
-        move.hole.seat_positions[move.seat] == position and move.action.get("type") == kind
-        for move in moves.select_related("hole")
+    # A move's seat is its table position (not the engine's seat in the hole).
+    moves = Move.objects.filter(
+        hole__table_id=table_id, created_at__gte=since, by_bot=False, seat=position
     )
+    return any(move.action.get("type") == kind for move in moves)
 
 
 # --- a table's latest hole ----------------------------------------------------------
