@@ -25,6 +25,8 @@ from . import bounds
 # The ratings' models live in their room; they are this app's models all the same.
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange
+from .reporting.models import ReportedHole as ReportedHole
+from .reporting.models import TableReport as TableReport
 from .usernames import USERNAME_TAKEN, username_key
 
 
