@@ -60,8 +60,11 @@ def may_report(player: Player, night_table: NightTable) -> bool:
 
 
 def qr_svg(url: str) -> str:
-    """The QR code of `url` as inline SVG markup (no style attribute, no script)."""
-    return segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True, title=url)
+    """The QR code of `url` as inline SVG markup (no style attribute, no script), with
+    the quiet zone of four modules a scanner wants, white on any paper."""
+    return segno.make(url, error="m").svg_inline(
+        scale=4, border=4, light="#fff", omitsize=True, title=url
+    )
 
 
 @dataclass

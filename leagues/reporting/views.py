@@ -44,6 +44,7 @@ def _card(request: HttpRequest, night_table: NightTable) -> dict:
         "night_table": night_table,
         "code": selectors.shown_code(report.code),
         "url": url,
+        "code_url": request.build_absolute_uri(reverse("leagues:report_code")),
         "qr": selectors.qr_svg(url),
         "names": [seat.name for seat in selectors.seats_of(night_table.table)],
         "holes": deals,
