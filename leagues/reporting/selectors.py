@@ -185,3 +185,28 @@ def paper_tables(night: LeagueNight) -> QuerySet[NightTable]:
     return (
         night.tables.filter(table__kind=Table.Kind.HAND).select_related("table").order_by("number")
     )
+
+
+@dataclass
+class ReportedResults:
+    """A paper table's report as the organiser's results form starts from it: the
+    confirmed strokes filled in, and what is still waiting or disputed."""
+
+    view: ReportView
+    initial: dict[str, int]
+
+
+def reported_results(night_table: NightTable) -> ReportedResults | None:
+    """The table's report for its results form, or None if it has none."""
+    report = TableReport.objects.filter(night_table=night_table).first()
+    if report is None:
+        return None
+    view = report_view(report)
+    initial = {
+        f"h{line.number}_s{position}": strokes
+        for line in view.lines
+        if line.state == ReportedHole.State.CONFIRMED
+        for position, strokes in enumerate(line.hole.confirmed_strokes)
+        if strokes is not None
+    }
+    return ReportedResults(view, initial)

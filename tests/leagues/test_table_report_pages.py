@@ -12,7 +12,7 @@ from django.urls import reverse
 from games.models import Table
 from leagues.models import ReportedHole, TableReport
 from leagues.reporting import selectors, services
-from tests.factories import even_holes, make_night, make_player, open_table
+from tests.factories import even_holes, make_club, make_night, make_player, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -200,3 +200,32 @@ def test_htmx_gets_the_page_with_its_errors_as_a_success(client, club_night, rep
     )
     assert response.status_code == 200
     assert "Hole 1: enter strokes for Mia." in response.content.decode()
+
+
+def test_the_results_form_starts_from_the_confirmed_holes(client, club_night, report):
+    cn = club_night
+    services.enter_hole(report=report, number=1, strokes=[3, 4, 5], version=0, by=cn.member)
+    services.confirm_hole(report=report, number=1, version=1, by=cn.others[0])
+    services.enter_hole(report=report, number=2, strokes=[1, 2, 3], version=0, by=cn.member)
+    client.force_login(cn.organiser)
+    html = client.get(reverse("leagues:table_results", args=[cn.night_table.pk])).content.decode()
+    assert 'name="h1_s2" id="id_h1_s2" value="5"' in html
+    assert 'name="h2_s0" id="id_h2_s0" value=""' in html  # not confirmed: left to type
+    assert "1 hole confirmed by its players is filled in below" in html
+    assert "waiting for confirmation: hole 2" in html
+
+
+def test_the_admin_lists_reports_with_their_holes(client, club_night, report):
+    cn = club_night
+    services.enter_hole(report=report, number=1, strokes=[3, 4, 5], version=0, by=cn.member)
+    client.force_login(cn.organiser)
+    listing = client.get(reverse("admin:leagues_tablereport_changelist"))
+    assert listing.status_code == 200 and report.code in listing.content.decode()
+    detail = client.get(reverse("admin:leagues_tablereport_change", args=[report.pk]))
+    assert detail.status_code == 200 and "Waiting for confirmation" in detail.content.decode()
+    # An organiser of another club does not see it.
+    other = make_player("otto")
+    make_club("Other Club", organiser=other)
+    client.force_login(other)
+    listing = client.get(reverse("admin:leagues_tablereport_changelist"))
+    assert report.code not in listing.content.decode()
