@@ -319,7 +319,8 @@ def report_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse
     report = _report_or_404(request, code)
     form = VersionForm(request.POST)
     if not form.is_valid():
-        return _write(request, report, number, lambda: None, form)
+        messages.error(request, "The page was out of date: look again, then confirm.")
+        return redirect("leagues:report", report.code)
 
     def act() -> str:
         services.confirm_hole(

@@ -229,3 +229,18 @@ def test_the_admin_lists_reports_with_their_holes(client, club_night, report):
     client.force_login(other)
     listing = client.get(reverse("admin:leagues_tablereport_changelist"))
     assert report.code not in listing.content.decode()
+
+
+def test_a_confirmation_of_an_old_figure_or_of_ones_own_changes_nothing(client, club_night, report):
+    cn = club_night
+    client.force_login(cn.member)
+    post_hole(client, report, 1, [3, 4, 5])
+    own = client.post(hole_url(report, 1, "confirm"), {"version": 1}, follow=True)
+    assert "Another player of the table confirms the strokes you entered." in own.content.decode()
+    client.force_login(cn.others[0])
+    post_hole(client, report, 1, [3, 6, 5], version=1)
+    client.force_login(cn.others[1])
+    stale = client.post(hole_url(report, 1, "confirm"), {"version": 1})
+    assert stale.status_code == 409 and "Noah entered it as" in stale.content.decode()
+    assert client.post(hole_url(report, 1, "confirm"), {"version": "x"}).status_code == 302
+    assert report.holes.get(number=1).state == ReportedHole.State.ENTERED
