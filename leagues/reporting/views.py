@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.engine.match import HOLES
 from games.models import Table, hole_name
 from games.scorecards import HandScoreError
 
@@ -23,6 +24,7 @@ from .. import deal_results
 from ..clubs.selectors import is_organiser, role_in
 from ..duplicate import sheets
 from ..duplicate.selectors import unfinished_table_of
+from ..forms import typed_strokes
 from ..models import NightTable, ReportedHole, TableReport
 from ..pages import crumbs, night_or_404, night_table_or_404, organiser_only
 from . import selectors, services
@@ -180,12 +182,28 @@ def _report_page(
             and f"{'Change' if _version(view, form.number) else 'Enter'} "
             f"{hole_name(form.number).lower()}",
             "entry_changes": changes,
+            "entry_cells": form and _cells_with_totals(view, form),
+            "entry_regulation": form and form.number <= HOLES,
             "is_organiser": organiser,
             "is_seated": seated,
             "finished": finished,
         },
         status=_status(request, status),
     )
+
+
+def _cells_with_totals(view: selectors.ReportView, form: HoleForm) -> list[tuple]:
+    """Each cell of the form with its player's total over the other regulation holes, so
+    that the page (and its script, as the player types) shows the total with this hole."""
+    line = next((line for line in view.lines if line.number == form.number), None)
+    counted = line.strokes if line and form.number <= HOLES else [None] * len(view.names)
+    cells = []
+    for position, cell in zip(form.seats, form.cells(), strict=True):
+        before = view.totals[position] - (counted[position] or 0)
+        typed = typed_strokes(str(cell.value() or ""))
+        after = before + typed if type(typed) is int and form.number <= HOLES else before
+        cells.append((cell, before, after))
+    return cells
 
 
 def _was_confirmed(view: selectors.ReportView, number: int, finished: bool) -> bool:

@@ -102,6 +102,9 @@ def test_two_players_on_two_phones_enter_and_confirm_holes(daphne_server, playwr
     expect(b.get_by_role("heading", name="Enter hole 3")).to_be_visible()
     a.reload()
     fill_hole(a, {"Ann": "1", "Bea": "1", "Cat": "1"})
+    # Each player's total with the hole being typed, as it is typed.
+    expect(a.locator('output[for="id_s0"]')).to_have_text("6")
+    expect(a.locator('output[for="id_s1"]')).to_have_text("11")
     fill_hole(b, {"Ann": "1", "Bea": "2", "Cat": "1"})
     a.get_by_role("button", name="Save hole 3").click()
     expect(a.get_by_text("Hole 3 entered")).to_be_visible()

@@ -104,6 +104,8 @@ def test_a_seated_player_enters_and_another_confirms(client, club_night, report)
     assert hole.state == ReportedHole.State.ENTERED and hole.entered_by == cn.member
     html = client.get(page(report)).content.decode()
     assert "Enter hole 2" in html and "Confirm hole 1" not in html
+    # The totals with the hole to enter, before it is typed: the holes so far.
+    assert '<output for="id_s2" data-total>5</output>' in html
     client.force_login(cn.others[0])
     html = client.get(page(report)).content.decode()
     assert "Confirm hole 1" in html
