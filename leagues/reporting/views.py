@@ -280,6 +280,8 @@ def _write(request: HttpRequest, report: TableReport, number: int, act, form) ->
     except HandScoreError as error:
         for problem in error.problems:
             form.add_error(None, problem.message)
+    except ValueError as error:  # the results were entered by hand at that moment
+        form.add_error(None, str(error))
     except ValidationError as error:
         fields = getattr(error, "error_dict", {})
         if fields and set(fields) <= set(form.fields):
