@@ -285,6 +285,26 @@ class SubstituteForm(forms.Form):
         return cleaned
 
 
+def strokes_field(label: str) -> forms.CharField:
+    """A cell for one player's strokes on one hole: text, so that anything typed comes
+    back with a sentence about it, and a numeric keypad on a phone."""
+    return forms.CharField(
+        required=False,
+        max_length=6,
+        label=label,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 3, "autocomplete": "off"}),
+    )
+
+
+def typed_strokes(raw: str | None) -> object:
+    """A cell as `check_hand_scores` reads it: None when empty, an int when it is a whole
+    number, else the text as typed (which it names as not a whole number)."""
+    raw = (raw or "").strip()
+    if raw == "":
+        return None
+    return int(raw) if _WHOLE_NUMBER.match(raw) else raw
+
+
 class HandResultsForm(forms.Form):
     """Strokes per hole for every card of a hand-played table: nine holes, then playoffs.
 
@@ -302,14 +322,7 @@ class HandResultsForm(forms.Form):
         for number in self.numbers:
             for position, name in enumerate(names):
                 label = f"{name}, {hole_name(number).lower()}"
-                self.fields[self.cell(number, position)] = forms.CharField(
-                    required=False,
-                    max_length=6,
-                    label=label,
-                    widget=forms.TextInput(
-                        attrs={"inputmode": "numeric", "size": 3, "autocomplete": "off"}
-                    ),
-                )
+                self.fields[self.cell(number, position)] = strokes_field(label)
 
     @staticmethod
     def cell(number: int, position: int) -> str:
@@ -343,16 +356,9 @@ class HandResultsForm(forms.Form):
         data = super().clean()
         grid: list[list[object]] = []
         for number in self.numbers:
-            row: list[object] = []
-            for position in range(len(self.names)):
-                raw = (data.get(self.cell(number, position)) or "").strip()
-                if raw == "":
-                    row.append(None)
-                elif _WHOLE_NUMBER.match(raw):
-                    row.append(int(raw))
-                else:
-                    row.append(raw)
-            grid.append(row)
+            grid.append(
+                [typed_strokes(data.get(self.cell(number, p))) for p in range(len(self.names))]
+            )
         # Trailing empty rows were never played; an empty row in the middle is reported.
         while grid and all(value is None for value in grid[-1]):
             grid.pop()

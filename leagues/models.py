@@ -27,6 +27,8 @@ from . import bounds
 from .checkin.models import CheckIn as CheckIn
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange
+from .reporting.models import ReportedHole as ReportedHole
+from .reporting.models import TableReport as TableReport
 from .usernames import USERNAME_TAKEN, username_key
 
 

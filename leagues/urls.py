@@ -11,6 +11,7 @@ from .clubs import views as clubs
 from .duplicate import views as duplicate
 from .players import views as players
 from .public import views as public
+from .reporting import views as reporting
 from .results import views as results
 from .seasons import views as seasons
 from .seating import views as seating
@@ -52,6 +53,26 @@ league_patterns = [
     path("tables/<int:night_table_id>/deal-sheet/", duplicate.deal_sheet, name="deal_sheet"),
     path("tables/<int:night_table_id>/results/", results.table_results, name="table_results"),
     path("tables/<int:night_table_id>/correct/", results.table_correct, name="table_correct"),
+    path("nights/<int:night_id>/table-cards/", reporting.table_cards, name="table_cards"),
+    path("tables/<int:night_table_id>/table-card/", reporting.table_card, name="table_card"),
+    path("report/", reporting.report_code, name="report_code"),
+    path("report/<str:code>/", reporting.report, name="report"),
+    path("report/<str:code>/holes/<int:number>/", reporting.report_hole, name="report_hole"),
+    path(
+        "report/<str:code>/holes/<int:number>/confirm/",
+        reporting.report_confirm,
+        name="report_confirm",
+    ),
+    path(
+        "report/<str:code>/holes/<int:number>/dispute/",
+        reporting.report_dispute,
+        name="report_dispute",
+    ),
+    path(
+        "report/<str:code>/holes/<int:number>/settle/",
+        reporting.report_settle,
+        name="report_settle",
+    ),
     path("nights/<int:night_id>/schedule/", seasons.night_schedule, name="night_schedule"),
     path("<int:league_id>/calendar/", calendar.league_calendar, name="calendar"),
     path("<int:league_id>/calendar/new-address/", calendar.calendar_reset, name="calendar_reset"),

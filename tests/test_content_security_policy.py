@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import HoleReview, Move, Seat
+from leagues.reporting import services as reporting
 from tests import driving
 from tests.factories import (
     even_holes,
@@ -63,6 +64,8 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     night_table = played_table(night, [ann, bea], even_holes(30, 40))
     played_table(make_night(season, date(2026, 3, 8)), [ann, bea], even_holes(35, 33))
     to_enter = open_table(make_night(season, date(2026, 3, 15)), [ann, bea])
+    report = reporting.open_report(night_table=to_enter)
+    reporting.enter_hole(report=report, number=1, strokes=[3, 4], version=0, by=ann)
     waiting = services.create_table(host=ann, variant="golf-4", seat_count=3, players=[ann])
     live = services.create_table(host=ann, variant="play-nine", seat_count=2, bots={1: "greedy"})
     services.join_table(table=live, player=ann)
@@ -104,6 +107,11 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
         reverse("leagues:player", args=[league.pk, ann.pk]),
         reverse("leagues:table_results", args=[to_enter.pk]),
         reverse("leagues:table_correct", args=[night_table.pk]),
+        reverse("leagues:table_cards", args=[to_enter.night.pk]),
+        reverse("leagues:table_card", args=[to_enter.pk]),
+        reverse("leagues:report_code"),
+        reverse("leagues:report", args=[report.code]),
+        reverse("leagues:report", args=[report.code]) + "?hole=1",
     ]
     for url in pages:
         response = client.get(url, HTTP_HOST=HOST)
@@ -119,6 +127,21 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     )
     html = response.content.decode()
     assert f"{review}#move-{step}" in html and not INLINE.findall(html)
+    # The report as the other player of its table sees it: a hole to dispute, and a
+    # hole written meanwhile.
+    client.force_login(bea)
+    url = reverse("leagues:report", args=[report.code])
+    for response in (
+        client.get(url + "?dispute=1", HTTP_HOST=HOST),
+        client.post(
+            reverse("leagues:report_hole", args=[report.code, 1]),
+            {"version": 0, "s0": "3", "s1": "5"},
+            HTTP_HOST=HOST,
+        ),
+    ):
+        assert "Dispute hole 1" in response.content.decode() or response.status_code == 409
+        assert not INLINE.findall(response.content.decode())
+    client.force_login(organiser)
     # The lobby's form with its errors shown.
     response = client.post(
         reverse("games:new_table"), {"variant": "golf-4", "seat_count": "2"}, HTTP_HOST=HOST

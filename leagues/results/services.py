@@ -31,8 +31,19 @@ def enter_hand_results(
     *, night_table: NightTable, hole_scores: Sequence[Sequence[object]], by: Player
 ) -> None:
     """Record a hand-played table's holes (validated by the match rules) and rerate."""
+    require_organiser(by, night_table.night.season.league.club)
+    record_paper_results(night_table=night_table, hole_scores=hole_scores)
+
+
+@transaction.atomic
+def record_paper_results(
+    *, night_table: NightTable, hole_scores: Sequence[Sequence[object]]
+) -> None:
+    """What the organiser's entry writes, for whoever the caller has let enter it: the
+    table's holes on its scorecards (checked by the match rules), the table finished and
+    the league rerated. A paper table's own players reach it through their report
+    (`leagues.reporting.services`), once every hole is confirmed."""
     league = night_table.night.season.league
-    require_organiser(by, league.club)
     require_open(night_table.night.season)
     scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
     rebuild_ratings(league=league)
@@ -73,8 +84,33 @@ def correct_score(
     night_table = NightTable.objects.select_related("night__season__league__club").get(
         table=scorecard.table
     )
+    require_organiser(by, night_table.night.season.league.club)
+    return record_correction(
+        scorecard=scorecard,
+        number=number,
+        strokes=strokes,
+        reason=reason,
+        by=by,
+        remove_playoffs=remove_playoffs,
+    )
+
+
+@transaction.atomic
+def record_correction(
+    *,
+    scorecard: Scorecard,
+    number: int,
+    strokes: int,
+    reason: str,
+    by: Player,
+    remove_playoffs: bool = False,
+) -> Correction:
+    """`correct_score` for whoever the caller has let change the hole: a paper table's
+    players agreeing on a change to a hole they had confirmed (`leagues.reporting`)."""
+    night_table = NightTable.objects.select_related("night__season__league__club").get(
+        table=scorecard.table
+    )
     league = night_table.night.season.league
-    require_organiser(by, league.club)
     require_open(night_table.night.season)
     reason = reason.strip()
     if not reason:

@@ -26,6 +26,7 @@ from ..pages import (
     night_table_or_404,
     organiser_only,
 )
+from ..reporting.selectors import reported_results
 from . import selectors, services
 
 
@@ -70,7 +71,14 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
         messages.info(request, "Results are in for this table: change a hole with a correction.")
         return redirect("leagues:table_correct", night_table.pk)
     names = [seat.name for seat in table.seats.select_related("player").order_by("position")]
-    form = HandResultsForm(request.POST or None, table=table, names=names)
+    # What the table's players confirmed on their report is filled in for the organiser.
+    reported = reported_results(night_table)
+    form = HandResultsForm(
+        request.POST or None,
+        table=table,
+        names=names,
+        initial=reported.initial if reported else None,
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.enter_hand_results(
@@ -90,6 +98,7 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
             **crumbs(night_table),
             "form": form,
             "names": names,
+            "reported": reported,
         },
         status=400 if form.is_bound and form.errors else 200,
     )

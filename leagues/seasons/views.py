@@ -47,6 +47,7 @@ from ..pages import (
     season_or_404,
 )
 from ..ratings.selectors import league_ratings
+from ..reporting.selectors import night_reports
 from ..results.selectors import corrections_for, night_tables, table_view
 from ..standings.selectors import TIE_BREAK_RULE, champions, points_rule
 from . import services
@@ -165,12 +166,29 @@ def night_page(
     checked_in_ids = {arrival.player_id for arrival in here.here}
     member = Membership.objects.filter(club=club, player=request.user).exists()
     check_in = check_in_state(night, request.user) if member else None
+    reports = []
+    if role == "organiser":
+        # What the paper tables reported themselves, for the organiser to settle.
+        reports = [
+            view
+            for view in night_reports(night)
+            if view.report.night_table.table.status != Table.Status.FINISHED
+            or view.waiting
+            or view.disputed
+        ]
+        reports = [
+            view
+            for view in reports
+            if not deal_results.hides_any(view.report.night_table.table, request.user)
+        ]
     return render(
         request,
         "leagues/night.html",
         {
             **crumbs(night),
             "is_organiser": role == "organiser",
+            "reports": reports,
+            "has_paper_tables": any(view.table.kind == Table.Kind.HAND for view in tables),
             "present": night.players.order_by("display_name", "username"),
             "tables": tables,
             "seated_for_good": any(view.table.status == Table.Status.FINISHED for view in tables),

@@ -19,6 +19,7 @@ from games.models import Hole, HoleReview, Table
 from leagues.checkin.services import check_in
 from leagues.models import NightTable
 from leagues.ratings.services import rebuild_ratings
+from leagues.reporting import services as reporting
 from leagues.results.services import correct_score
 from tests import driving
 from tests.factories import (
@@ -65,6 +66,12 @@ class League:
     tonight: str
     check_in: str
     door_sign: str
+    #: A paper table's cards, one of a duplicate night (with its deal sheet), its
+    #: report page with holes waiting, confirmed and disputed, and the code page.
+    table_cards: str
+    table_card: str
+    report: str
+    report_code: str
 
 
 @pytest.fixture
@@ -110,6 +117,11 @@ def league(daphne_server) -> League:
         )
     # A paper table of four (the widest results form a league night has), no results yet.
     waiting: NightTable = open_table(night, [cat, dan, organiser, bea])
+    report = reporting.open_report(night_table=waiting)
+    for number, by in ((1, cat), (2, dan), (3, cat)):
+        reporting.enter_hole(report=report, number=number, strokes=[3, 4, 5, 6], version=0, by=by)
+    reporting.confirm_hole(report=report, number=1, version=1, by=dan)
+    reporting.dispute_hole(report=report, number=2, version=1, by=cat, reason="Dan took 5")
     # A duplicate night: two paper tables compared deal by deal; on the next, a paper
     # table still to be entered, with its deal sheet.
     duplicate_night = make_night(season, date(2026, 3, 17), duplicate_deals=True)
@@ -171,6 +183,10 @@ def league(daphne_server) -> League:
         tonight=tonight.get_absolute_url(),
         check_in=f"/leagues/nights/{tonight.pk}/check-in/",
         door_sign=f"/leagues/nights/{tonight.pk}/door/",
+        table_cards=f"/leagues/nights/{night.pk}/table-cards/",
+        table_card=f"/leagues/tables/{sheet.pk}/table-card/",
+        report=f"/leagues/report/{report.code}/",
+        report_code="/leagues/report/",
     )
 
 
@@ -203,6 +219,10 @@ def league_paths(pages: League) -> list[str]:
         pages.tonight,
         pages.check_in,
         pages.door_sign,
+        pages.table_cards,
+        pages.table_card,
+        pages.report,
+        pages.report_code,
     ]
 
 
