@@ -22,7 +22,9 @@ from games.text import validate_shown, validate_shown_lines
 
 from . import bounds
 
-# The ratings' models live in their room; they are this app's models all the same.
+# The ratings' and the board's models live in their rooms; they are this app's models
+# all the same.
+from .board.models import NightBoard as NightBoard
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange
 from .usernames import USERNAME_TAKEN, username_key
