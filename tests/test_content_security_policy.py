@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from leagues.board.services import create_board
 from tests import driving
 from tests.factories import (
     even_holes,
@@ -72,8 +73,11 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     services.start_match(table=finished, by=ann)
     driving.play_out(table_id=finished.pk)
 
+    board = create_board(night=night, by=organiser)
     anonymous = [reverse("home"), reverse("login"), reverse("signup"), reverse("games:rules")]
     anonymous += [reverse("admin:login"), reverse("password_reset")]
+    # The night's board, opened by its link alone.
+    anonymous += [board.get_absolute_url()]
     for url in anonymous:
         response = client.get(url, HTTP_HOST=HOST)
         assert response.status_code == 200, url

@@ -28,7 +28,7 @@ from ..results.selectors import TableView, night_tables, table_view
 #: pages take turns on the screen (`static/js/board.js`).
 TABLES_PER_PAGE = ((4, 6), (6, 4), (8, 2))
 #: Lines of the standings on one page of the board.
-STANDINGS_PER_PAGE = 12
+STANDINGS_PER_PAGE = 16
 
 
 def board_by_token(token: str) -> NightBoard | None:

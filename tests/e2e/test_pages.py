@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from games import scorecards
 from games import services as games
 from games.models import Hole, HoleReview, Table
+from leagues.board.services import create_board
 from leagues.models import NightTable
 from leagues.ratings.services import rebuild_ratings
 from leagues.results.services import correct_score
@@ -60,6 +61,8 @@ class League:
     #: The league is public: its pages read without an account.
     public: list[str]
     review: str
+    #: The night's board, opened by its link without an account.
+    board: str
 
 
 @pytest.fixture
@@ -160,6 +163,7 @@ def league(daphne_server) -> League:
             f"/leagues/public/{league.pk}/corrections/",
         ],
         review=f"/tables/{played.pk}/holes/1/review/0/",
+        board=create_board(night=night, by=organiser).get_absolute_url(),
     )
 
 
@@ -369,6 +373,10 @@ def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, leagu
         page.goto(daphne_server.url + path)
         page.wait_for_load_state("networkidle")
         found[path] = serious_findings(page)
+    # The night's board, once its socket has drawn it.
+    page.goto(daphne_server.url + league.board)
+    expect(page.locator("#board-connection")).to_have_text("Live")
+    found["board"] = serious_findings(page)
     context.close()
 
     context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)

@@ -231,7 +231,7 @@ def test_more_tables_than_a_screen_holds_take_pages():
     board = selectors.night_board(night)
     assert len(board.tables) == 8
     assert [len(page) for page in board.table_pages] == [6, 2]
-    assert [len(page) for page in board.standing_pages] == [12, 4]
+    assert [len(page) for page in board.standing_pages] == [16]
 
 
 # --- the news -------------------------------------------------------------------------

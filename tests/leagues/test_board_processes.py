@@ -67,6 +67,22 @@ def frame_with(ws, test, seconds: float = 30) -> str:
     raise AssertionError("no such frame came")
 
 
+def play_hole_over_sockets(table_id: int, sockets: dict) -> None:
+    """Play the table's hole to its end, each move sent over the socket (by seat
+    position) of the player whose turn it is, as a page would."""
+    for _ in range(200):
+        table, hole, state = current(table_id)
+        if hole.finished_at is not None:
+            return
+        seat = next_actor(state)
+        sockets[hole.seat_positions[seat]].send(frame_for(quick_action(state, seat), table.version))
+        deadline = time.monotonic() + 10
+        while Table.objects.get(pk=table_id).version == table.version:
+            assert time.monotonic() < deadline, "the move was not made"
+            time.sleep(0.02)
+    raise AssertionError("the hole did not end")
+
+
 def test_boards_on_two_processes_show_a_hole_finished_on_one_and_results_saved_elsewhere(
     servers,
 ):
@@ -91,22 +107,9 @@ def test_boards_on_two_processes_show_a_hole_finished_on_one_and_results_saved_e
     ):
         for ws in (board_one, board_two):
             assert 'id="board"' in ws.recv(timeout=10)
-        sockets = {0: seat_0, 1: seat_1}
-        for ws in sockets.values():
+        for ws in (seat_0, seat_1):
             ws.recv(timeout=10)
-        # Hole 1, move by move, over the players' sockets on the second process.
-        for _ in range(200):
-            table, hole, state = current(live.table_id)
-            if hole.finished_at is not None:
-                break
-            seat = next_actor(state)
-            sockets[hole.seat_positions[seat]].send(
-                frame_for(quick_action(state, seat), table.version)
-            )
-            deadline = time.monotonic() + 10
-            while Table.objects.get(pk=live.table_id).version == table.version:
-                assert time.monotonic() < deadline, "the move was not made"
-                time.sleep(0.02)
+        play_hole_over_sockets(live.table_id, {0: seat_0, 1: seat_1})
         strokes = list(
             ScorecardHole.objects.filter(scorecard__table=live.table, number=1).values_list(
                 "strokes", flat=True
