@@ -6,7 +6,8 @@ The board holds no state of its own: each frame is the night read afresh and ren
 into the same partial the page shows, stamped with a digest of what it shows. The page
 sends `{"type": "sync", "stamp": S}` now and then; a board whose stamp no longer holds
 (its news was lost, a table started) is sent again. A revoked link closes its boards
-with 4410, after a last frame that says so; an unknown one is closed with 4404.
+with 4410, after a last frame that says so (and so does a screen that reconnects on
+it); an unknown one is closed with 4404.
 """
 
 from __future__ import annotations
@@ -50,9 +51,12 @@ def gone_frame() -> str:
     return render_to_string("leagues/board.html#gone", {"oob": True})
 
 
-def _night_of(token: str) -> int | None:
+def _night_of(token: str) -> tuple[int | None, int]:
+    """The night of a link that works, or None with the code to close with."""
     found = selectors.board_by_token(token)
-    return None if found is None or found.revoked else found.night_id
+    if found is None:
+        return None, CLOSE_NOT_FOUND
+    return (None, CLOSE_GONE) if found.revoked else (found.night_id, 0)
 
 
 class BoardConsumer(AsyncWebsocketConsumer):
@@ -65,10 +69,12 @@ class BoardConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.token = str(self.scope["url_route"]["kwargs"]["token"])
-        night_id = await database_sync_to_async(_night_of)(self.token)
+        night_id, code = await database_sync_to_async(_night_of)(self.token)
         await self.accept()
         if night_id is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            # A screen reconnecting after its link was revoked is told so, not left stale.
+            await self.send(text_data=await database_sync_to_async(gone_frame)())
+            await self.close(code=code)
             return
         self.group = services.night_group(night_id)
         self.bucket = TokenBucket(RATE, BURST)
