@@ -302,3 +302,23 @@ def test_the_board_page_carries_no_card_and_no_inline_script_or_style(client):
     page = client.get(board.get_absolute_url()).content.decode()
     assert not INLINE.findall(page)
     assert not re.search(r'class="card[ "]', page)
+
+
+def test_the_admin_lists_a_clubs_board_links_for_its_organisers_and_revokes_them(client):
+    night, olive, _tables = live_night()
+    board = services.create_board(night=night, by=olive)
+    rex = make_player("rex")
+    rival = make_night(make_season(make_league(make_club(organiser=rex))), date(2026, 3, 2))
+    services.create_board(night=rival, by=rex)
+    client.force_login(olive)
+    html = client.get("/admin/leagues/nightboard/").content.decode()
+    assert str(night) in html and str(rival) not in html
+    assert board.token not in html.split("<tbody>", 1)[-1].split("</tbody>")[0]
+    response = client.post(
+        "/admin/leagues/nightboard/",
+        {"action": "revoke", "_selected_action": [board.pk]},
+    )
+    assert response.status_code == 302
+    board.refresh_from_db()
+    assert board.revoked
+    assert NightBoard.objects.filter(night=rival, revoked=False).exists()
