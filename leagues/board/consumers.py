@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -35,6 +36,16 @@ RATE, BURST = 1.0, 5
 #: Application close codes: no such link, and a link revoked (htmx does not reconnect).
 CLOSE_NOT_FOUND = 4404
 CLOSE_GONE = 4410
+
+
+#: The boards' reads and renders, one after another on a thread of their own: a night's
+#: board takes tens of milliseconds, which would hold up the thread the process's pages
+#: and live play's small reads share.
+board_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boards")
+
+
+def _on_board_thread(function):
+    return database_sync_to_async(function, thread_sensitive=False, executor=board_thread)
 
 
 def board_frame(token: str) -> tuple[str, str] | None:
@@ -128,7 +139,7 @@ class BoardConsumer(AsyncWebsocketConsumer):
     async def send_board(self) -> bool:
         """Send the board if it changed since this screen's last frame; False (and the
         socket closed) once the link no longer works."""
-        frame = await database_sync_to_async(board_frame)(self.token)
+        frame = await _on_board_thread(board_frame)(self.token)
         if frame is None:
             await self.send(text_data=await database_sync_to_async(gone_frame)())
             await self.close(code=CLOSE_GONE)

@@ -12,12 +12,13 @@ from datetime import date
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 
 from config.asgi import application
 from games import services as game_services
 from games.models import ScorecardHole, Table
 from leagues.board import services
-from leagues.board.consumers import CLOSE_GONE, CLOSE_NOT_FOUND
+from leagues.board.consumers import CLOSE_GONE, CLOSE_NOT_FOUND, board_thread
 from leagues.results.services import enter_hand_results
 from leagues.seating.services import seat_night
 from tests.factories import (
@@ -33,6 +34,14 @@ from tests.games.helpers import current, finish_hole
 
 # Run on PostgreSQL with Redis too: the news crosses the real channel layer there.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
+
+
+@pytest.fixture(autouse=True)
+def board_thread_lets_go_of_the_database():
+    """The boards' thread keeps its connection, which would hold the test database open."""
+    yield
+    board_thread.submit(connections.close_all).result()
+
 
 ORIGIN = (b"origin", b"http://localhost")
 #: A card's markup (`games.cards`): the board never carries one.
