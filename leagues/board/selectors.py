@@ -127,7 +127,9 @@ def _where(view: TableView, latest: tuple[int, bool] | None) -> tuple[str, int |
     if table.status == Table.Status.ABANDONED:
         return "Abandoned", None
     if table.kind == Table.Kind.HAND:
-        entered = max((n for c in view.cards for n, s in enumerate(c.holes, 1) if s), default=0)
+        entered = max(
+            (n for c in view.cards for n, s in enumerate(c.holes, 1) if s is not None), default=0
+        )
         return ("On paper" if not entered else f"On paper, {hole_name(entered + 1)}"), None
     if table.status == Table.Status.OPEN or latest is None:
         return "Not started", None
@@ -147,7 +149,9 @@ def _cards(view: TableView) -> tuple[BoardCard, ...]:
             name=c.card.name,
             holes=tuple(c.holes),
             playoff=tuple(c.playoff),
-            total=sum(s for s in c.holes if s is not None) if any(c.holes) or finished else None,
+            total=sum(s for s in c.holes if s is not None)
+            if finished or any(s is not None for s in c.holes)
+            else None,
             place=c.card.place if finished and not c.hidden else None,
         )
         for c in view.cards
@@ -176,6 +180,46 @@ def _people(views: Sequence[TableView]):
         for c in view.cards:
             if c.card.player_id is not None:
                 yield _Person(number, c.card.name, c.card.player_id, c.card.pk, c.holes)
+
+
+def _standings(
+    people: Sequence[_Person],
+    league: League,
+    night_handicaps: dict[int, Fraction],
+    percentages: dict[int, Fraction | None],
+    by_matchpoints: bool,
+    show_net: bool,
+) -> list[StandingLine]:
+    """The night's running standings: by matchpoints where they earn the points, then by
+    strokes per hole shown (net where the league plays net), players level sharing a
+    place; a player yet to finish a hole the room may see comes last."""
+    lines = []
+    for person in people:
+        shown = [s for s in person.holes if s is not None]
+        net = sum(shown) - len(shown) * night_handicaps.get(person.player_id, Fraction(0))
+        per_hole = Fraction(net if league.by_net else sum(shown)) / len(shown) if shown else None
+        percentage = percentages.get(person.card_id)
+        key = (
+            -percentage if by_matchpoints and percentage is not None else 0,
+            per_hole if per_hole is not None else Fraction(10**6),
+        )
+        lines.append((key, person, shown, net, percentage))
+    lines.sort(key=lambda line: (line[0], line[1].name.lower()))
+    standings: list[StandingLine] = []
+    for index, (key, person, shown, net, percentage) in enumerate(lines):
+        place = standings[-1].place if index and key == lines[index - 1][0] else index + 1
+        standings.append(
+            StandingLine(
+                place=place,
+                name=person.name,
+                table=person.table,
+                thru=len(shown),
+                gross=sum(shown),
+                net=f"{float(net):.1f}" if show_net else "",
+                matchpoints="" if percentage is None else f"{float(percentage):.0f}%",
+            )
+        )
+    return standings
 
 
 def night_board(night: LeagueNight) -> Board:
@@ -216,33 +260,7 @@ def night_board(night: LeagueNight) -> Board:
     people = list(_people(views))
     show_net = league.by_net or any(night_handicaps.get(p.player_id) for p in people)
     by_matchpoints = matchpoints.counts_by_matchpoints(league, night)
-    lines = []
-    for person in people:
-        shown = [s for s in person.holes if s is not None]
-        handicap = night_handicaps.get(person.player_id, Fraction(0))
-        net = sum(shown) - len(shown) * handicap
-        per_hole = (net if league.by_net else sum(shown)) / len(shown) if shown else None
-        percentage = percentages.get(person.card_id)
-        key = (
-            -percentage if by_matchpoints and percentage is not None else 0,
-            Fraction(per_hole) if per_hole is not None else Fraction(10**6),
-        )
-        lines.append((key, person, shown, net, percentage))
-    lines.sort(key=lambda line: (line[0], line[1].name.lower()))
-    standings = []
-    for index, (key, person, shown, net, percentage) in enumerate(lines):
-        place = standings[-1].place if index and key == lines[index - 1][0] else index + 1
-        standings.append(
-            StandingLine(
-                place=place,
-                name=person.name,
-                table=person.table,
-                thru=len(shown),
-                gross=sum(shown),
-                net=f"{float(net):.1f}" if show_net else "",
-                matchpoints="" if percentage is None else f"{float(percentage):.0f}%",
-            )
-        )
+    standings = _standings(people, league, night_handicaps, percentages, by_matchpoints, show_net)
     if by_matchpoints:
         order = "By matchpoints, then strokes per hole"
     elif league.by_net:
