@@ -71,6 +71,12 @@ def chat_changed(table_id: int) -> None:
     transaction.on_commit(lambda: _send(group, message))
 
 
+def group_changed(group: str, message: dict) -> None:
+    """After the commit, send `message` to `group`: the door for news of pages that live
+    on a socket of their own (a league night's board), which games knows nothing of."""
+    transaction.on_commit(lambda: _send(group, message))
+
+
 # Sends still on their way, so that none is collected before it is done.
 _sending: set[asyncio.Task] = set()
 

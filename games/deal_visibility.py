@@ -11,6 +11,7 @@ A table of theirs stops hiding anything once it is finished or abandoned.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Q
@@ -69,7 +70,18 @@ def unplayed_deals(user) -> Unplayed:
         .exclude(table__status__in=DONE)
         .values_list("table_id", "table__deal_seed")
     )
-    seeds = dict(seats)
+    return _unplayed(dict(seats))
+
+
+def unplayed_in_room(tables: Iterable[Table]) -> Unplayed:
+    """The deals still to play at `tables` (a night's), for a screen the whole room
+    reads: each table not done hides, from every other table dealt the same cards, the
+    holes from its first unfinished one on. One small query."""
+    return _unplayed({t.pk: t.deal_seed for t in tables if t.status not in DONE})
+
+
+def _unplayed(seeds: dict[int, int]) -> Unplayed:
+    """The deals still to play at the tables of `seeds` (deal seed by table id)."""
     if not seeds:
         return Unplayed()
     # The first hole each table has yet to finish: past its finished holes, or the one

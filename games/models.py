@@ -56,8 +56,9 @@ def new_deal_seed() -> int:
 #: Sent once a live match's end is written, with `table`: what listens (a league's
 #: ratings) hears it here, as the write itself sends no model signal.
 match_finished = Signal()
-#: Sent once the end of a hole in play is written, with `hole` and `seats` (the table's
-#: seats as play reads them, by position): its reviews can be worked out from then on.
+#: Sent once the end of a hole in play is written, with `hole`, `seats` (the table's
+#: seats as play reads them, by position) and `table`: its reviews can be worked out
+#: from then on, and a league's night board shows its strokes.
 hole_finished = Signal()
 
 #: Sent with `table` and `user` to ask whether `user` runs the table besides its host

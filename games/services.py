@@ -433,7 +433,7 @@ def _change(
     # Announced first: what the hole's or the match's end sets off (reviews, a league's
     # ratings) comes after the players have the move.
     if step.hole_over:
-        hole_finished.send(sender=Hole, hole=after.hole, seats=after.seats)
+        hole_finished.send(sender=Hole, hole=after.hole, seats=after.seats, table=after.table)
     if step.match_over:
         match_finished.send(sender=Table, table=after.table)
     return MoveResult(

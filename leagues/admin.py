@@ -19,7 +19,11 @@ from games.models import ScorecardHole, hole_name
 from games.scorecards import HandScoreError, check_hand_scores, hole_scores
 
 from . import deal_results
-from .clubs.selectors import organised_clubs
+from .admin_scope import ClubScoped, Scoped
+
+# Each room's own admin registers its models.
+from .board import admin as board_admin  # noqa: F401
+from .checkin import admin as checkin_admin  # noqa: F401
 from .models import (
     Absence,
     CheckIn,
@@ -32,12 +36,11 @@ from .models import (
     NightTable,
     Player,
     Rating,
-    ReportedHole,
     ScoreCorrection,
     Season,
     Substitute,
-    TableReport,
 )
+from .reporting import admin as reporting_admin  # noqa: F401
 from .results import services
 
 
@@ -53,87 +56,6 @@ class PlayerAdmin(UserAdmin):
     )
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
-
-
-#: A relation filter whose choices come from the (club-scoped) queryset.
-Scoped = admin.RelatedOnlyFieldListFilter
-
-
-# --- Scoping by club -------------------------------------------------------------------
-
-
-def _club_of(obj, path: str) -> Club:
-    for part in filter(None, path.split("__")):
-        obj = getattr(obj, part)
-    return obj
-
-
-class ClubScoped:
-    """Limits an admin (or inline) to the clubs the user organises.
-
-    `club_path` is the lookup from the model to its Club ("" for Club itself);
-    `organiser_can_add` / `organiser_can_delete` say what organisers may do
-    beyond viewing and changing.
-    """
-
-    club_path = ""
-    #: For an inline: the lookup from the parent object (what permission checks get).
-    parent_club_path: str | None = None
-    organiser_can_add = True
-    organiser_can_delete = True
-
-    def _clubs(self, request):
-        if not hasattr(request, "_organised_club_ids"):
-            request._organised_club_ids = set(
-                organised_clubs(request.user).values_list("pk", flat=True)
-            )
-        return request._organised_club_ids
-
-    def _allowed(self, request, obj=None) -> bool:
-        if not request.user.is_active or not request.user.is_staff:
-            return False
-        clubs = self._clubs(request)
-        if obj is None:
-            return bool(clubs)
-        path = self.parent_club_path if self.parent_club_path is not None else self.club_path
-        return _club_of(obj, path).pk in clubs
-
-    def get_queryset(self, request):
-        queryset = super().get_queryset(request)
-        if request.user.is_superuser:
-            return queryset
-        lookup = f"{self.club_path}__in" if self.club_path else "pk__in"
-        return queryset.filter(**{lookup: self._clubs(request)}).distinct()
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if not request.user.is_superuser:
-            paths = {Club: "pk", League: "club", Season: "league__club"}
-            paths[LeagueNight] = "season__league__club"
-            model = db_field.related_model
-            if model in paths:
-                kwargs["queryset"] = model.objects.filter(
-                    **{f"{paths[model]}__in": self._clubs(request)}
-                )
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    def has_module_permission(self, request):
-        return request.user.is_superuser or self._allowed(request)
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.is_superuser or self._allowed(request, obj)
-
-    def has_change_permission(self, request, obj=None):
-        return request.user.is_superuser or self._allowed(request, obj)
-
-    def has_add_permission(self, request, obj=None):
-        if request.user.is_superuser:
-            return True
-        return self.organiser_can_add and self._allowed(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        if request.user.is_superuser:
-            return True
-        return self.organiser_can_delete and self._allowed(request, obj)
 
 
 # --- Clubs, leagues, seasons, nights ---------------------------------------------------
@@ -308,27 +230,6 @@ class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
     @admin.display(description="tables", ordering="tables_n")
     def table_count(self, night):
         return night.tables_n
-
-
-@admin.register(CheckIn)
-class CheckInAdmin(ClubScoped, admin.ModelAdmin):
-    """Read only: members check in themselves, and the night's page undoes it."""
-
-    club_path = "night__season__league__club"
-    list_display = ("player", "night", "checked_in_at")
-    list_filter = (("night__season__league__club", Scoped), ("night__season", Scoped))
-    search_fields = ("player__username", "player__display_name")
-    date_hierarchy = "checked_in_at"
-    list_select_related = ("player", "night__season__league")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(NightTable)
@@ -555,55 +456,4 @@ class RatingAdmin(ClubScoped, admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
-        return False
-
-
-# --- Table reports ---------------------------------------------------------------------
-
-
-class ReportedHoleInline(ClubScoped, admin.TabularInline):
-    """A report's holes, to read: they change through the report page, which keeps each
-    hole's version and logs a change to confirmed strokes as a correction."""
-
-    model = ReportedHole
-    parent_club_path = "night_table__night__season__league__club"
-    fields = readonly_fields = (
-        "number", "strokes", "state", "entered_by", "checked_by", "dispute_reason",
-        "change_reason", "version", "updated_at",
-    )  # fmt: skip
-    extra = 0
-    can_delete = False
-
-
-@admin.register(TableReport)
-class TableReportAdmin(ClubScoped, admin.ModelAdmin):
-    """A paper table's code, and what its players reported hole by hole."""
-
-    club_path = "night_table__night__season__league__club"
-    list_display = ("night_table", "code", "confirmed", "waiting", "disputed", "created_at")
-    list_filter = (("night_table__night__season__league__club", Scoped),)
-    search_fields = ("code",)
-    readonly_fields = ("night_table", "code", "created_at")
-    inlines = [ReportedHoleInline]
-
-    def get_queryset(self, request):
-        hidden = deal_results.hidden_scorecards(request.user, "night_table__table__")
-        return super().get_queryset(request).exclude(hidden).prefetch_related("holes")
-
-    def _count(self, report, state) -> int:
-        return sum(hole.state == state for hole in report.holes.all())
-
-    @admin.display(description="confirmed")
-    def confirmed(self, report):
-        return self._count(report, ReportedHole.State.CONFIRMED)
-
-    @admin.display(description="waiting")
-    def waiting(self, report):
-        return self._count(report, ReportedHole.State.ENTERED)
-
-    @admin.display(description="disputed")
-    def disputed(self, report):
-        return self._count(report, ReportedHole.State.DISPUTED)
-
-    def has_add_permission(self, request, obj=None):
         return False

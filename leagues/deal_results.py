@@ -4,7 +4,8 @@ On a night of duplicate deals the other tables' strokes on a hole tell a player 
 that hole deals them. `games.deal_visibility` says which holes of which tables a user
 has yet to play; this applies it to what the league pages and exports show: the
 night's scorecards (the holes still to play blank, with no total or place), the
-corrections log, a player's matches, and the season's standings.
+corrections log, a player's matches, and the season's standings. The night's board,
+which the whole room reads, leaves out every hole some table has yet to play.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TypeVar
 
 from django.db.models import Min, Q
 
-from games.deal_visibility import Unplayed, unplayed_deals
+from games.deal_visibility import Unplayed, unplayed_deals, unplayed_in_room
 
 from .models import NightTable
 from .results.selectors import TableView
@@ -28,6 +29,24 @@ def table_views(views: Iterable[TableView], user) -> list[TableView]:
     """The night's scorecards (`results.selectors.table_view`) as `user` may see them."""
     unplayed = unplayed_deals(user)
     return [_masked(view, unplayed) for view in views]
+
+
+class RoomViews(list):
+    """A night's scorecards as the whole room may see them, and the deals still to play
+    at its tables (`unplayed`) that they leave out."""
+
+    unplayed = Unplayed()
+
+
+def room_views(views: Iterable[TableView]) -> RoomViews:
+    """The night's scorecards (`results.selectors.table_view`) for a screen the whole
+    room reads (the night's board): none of a hole that another table dealt the same
+    cards has yet to finish, whoever sits where."""
+    views = list(views)
+    unplayed = unplayed_in_room(view.table for view in views)
+    masked = RoomViews(_masked(view, unplayed) for view in views)
+    masked.unplayed = unplayed
+    return masked
 
 
 def _masked(view: TableView, unplayed: Unplayed) -> TableView:

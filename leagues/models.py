@@ -22,8 +22,9 @@ from games.text import validate_shown, validate_shown_lines
 
 from . import bounds
 
-# Check-ins and the ratings' models live in their rooms; they are this app's models all
-# the same.
+# Check-ins, table reports, boards and the ratings' models live in their rooms; they
+# are this app's models all the same.
+from .board.models import NightBoard as NightBoard
 from .checkin.models import CheckIn as CheckIn
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange

@@ -1,6 +1,7 @@
 """Live play's questions answered by leagues: when a live league table finishes, its
-match is rated; a night's table is run by its club's organisers too; a duplicate
-night's replays link to the night's deal comparison."""
+match is rated; when one of its holes finishes, the night's boards show it; a night's
+table is run by its club's organisers too; a duplicate night's replays link to the
+night's deal comparison."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from django.dispatch import receiver
 from django.urls import reverse
 
 from games.engine.match import HOLES
-from games.models import Table, match_finished, replay_links, runs_table
+from games.models import Hole, Table, hole_finished, match_finished, replay_links, runs_table
 
+from .board.services import announce_night_changed
 from .clubs.selectors import is_organiser, role_in
 from .models import Club, LeagueNight, NightTable
 from .ratings.services import rate_match
@@ -31,6 +33,21 @@ def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
     # Rate its match once.
     if night_table is not None and not night_table.rating_changes.exists():
         transaction.on_commit(lambda: rate_match(night_table=night_table))
+
+
+@receiver(hole_finished, sender=Hole, dispatch_uid="leagues_board_shows_finished_hole")
+def board_shows_finished_hole(sender, hole: Hole, table: Table | None = None, **kwargs) -> None:
+    """A hole of a live night table finished: the night's boards show its strokes.
+
+    A casual table costs nothing (its seats are not assigned: no query); a night's, one
+    small read and one message after the commit.
+    """
+    if table is None or not table.seats_assigned:
+        return
+    night_id = NightTable.objects.filter(table_id=table.pk).values_list("night_id", flat=True)
+    night_id = night_id.first()
+    if night_id is not None:
+        announce_night_changed(night_id)
 
 
 @receiver(runs_table, dispatch_uid="leagues_organisers_run_night_tables")

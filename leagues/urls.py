@@ -5,6 +5,7 @@ from django.urls import include, path
 from . import table_start
 from .accounts import views as accounts
 from .attendance import views as attendance
+from .board import views as board
 from .calendar import views as calendar
 from .checkin import views as checkin
 from .clubs import views as clubs
@@ -74,6 +75,10 @@ league_patterns = [
         name="report_settle",
     ),
     path("nights/<int:night_id>/schedule/", seasons.night_schedule, name="night_schedule"),
+    path("nights/<int:night_id>/board/", board.board_create, name="board_create"),
+    path("nights/<int:night_id>/board/renew/", board.board_renew, name="board_renew"),
+    path("nights/<int:night_id>/board/revoke/", board.board_revoke, name="board_revoke"),
+    path("board/<str:token>/", board.board, name="board"),
     path("<int:league_id>/calendar/", calendar.league_calendar, name="calendar"),
     path("<int:league_id>/calendar/new-address/", calendar.calendar_reset, name="calendar_reset"),
     path("<int:league_id>/calendar/<str:token>.ics", calendar.calendar_feed, name="calendar_feed"),

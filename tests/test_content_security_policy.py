@@ -11,6 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import HoleReview, Move, Seat
 from leagues.reporting import services as reporting
+from leagues.board.services import create_board
 from tests import driving
 from tests.factories import (
     even_holes,
@@ -79,8 +80,11 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     Seat.objects.filter(table=finished, position=0).update(player=ann)
     Move.objects.filter(hole__table=finished, seat=0).update(by_bot=False)
 
+    board = create_board(night=night, by=organiser)
     anonymous = [reverse("home"), reverse("login"), reverse("signup"), reverse("games:rules")]
     anonymous += [reverse("admin:login"), reverse("password_reset")]
+    # The night's board, opened by its link alone.
+    anonymous += [board.get_absolute_url()]
     for url in anonymous:
         response = client.get(url, HTTP_HOST=HOST)
         assert response.status_code == 200, url

@@ -15,7 +15,7 @@ dealt to the tied players alone.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -174,6 +174,7 @@ def compare(
     finished_only: bool = False,
     league: League | None = None,
     handicaps: dict[int, Fraction] | None = None,
+    visible: Callable[[Table, int], bool] | None = None,
 ):
     """The night's traveller and matchpoints, with places and points across the night.
 
@@ -182,7 +183,8 @@ def compare(
     holes it finished). With `handicaps` (per player id, for a league playing net)
     each deal compares strokes less the handicap. People are ranked by percentage
     across the night, ties sharing a place; bots are compared but not ranked; a card
-    with nothing to be compared with has no percentage and no place.
+    with nothing to be compared with has no percentage and no place. `visible(table,
+    number)` leaves out the strokes a screen may not show yet (the night's board).
     """
     league = league or night.season.league
     by_deal: dict[tuple[int, int], list[NightTable]] = defaultdict(list)
@@ -201,6 +203,8 @@ def compare(
                 entries = []
                 for night_table in night_tables:
                     card, strokes = _played(night_table, position, number)
+                    if visible is not None and not visible(night_table.table, number):
+                        strokes = None
                     if strokes is not None:
                         entry = Entry(night_table, card, strokes)
                         if handicaps is not None:

@@ -1,6 +1,6 @@
 """Writes of results: a paper table's holes entered by hand, and a score corrected with
 the old value, who, when and why (organisers only, while the season is open). Each
-rebuilds the league's ratings.
+rebuilds the league's ratings and, once committed, tells the night's boards.
 
 Scorecards themselves are written through `games.scorecards` and `games.services`,
 except that a correction takes playoff holes it made unnecessary off the cards
@@ -20,6 +20,7 @@ from games import scorecards
 from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 
+from ..board.services import announce_night_changed
 from ..guards import require_open, require_organiser
 from ..models import NightTable, Player, ScoreCorrection
 from ..ratings.services import rebuild_ratings
@@ -47,6 +48,7 @@ def record_paper_results(
     require_open(night_table.night.season)
     scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
     rebuild_ratings(league=league)
+    announce_night_changed(night_table.night_id)
 
 
 @dataclass(frozen=True)
@@ -169,4 +171,5 @@ def record_correction(
         corrected_by=by,
     )
     rebuild_ratings(league=league)
+    announce_night_changed(night_table.night_id)
     return Correction(changed=changed, removed=removed)

@@ -25,6 +25,7 @@ from games.models import Table
 
 from .. import deal_results
 from ..attendance.selectors import absence_rule
+from ..board.selectors import live_board
 from ..checkin.selectors import arrivals, check_in_state
 from ..clubs.selectors import club_members
 from ..forms import (
@@ -147,6 +148,12 @@ def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
     return _season_page(request, season, night_form=form, status=400)
 
 
+def _board_url(request, night) -> str:
+    """The whole address of the night's board, or "" when it has no link that works."""
+    board = live_board(night)
+    return request.build_absolute_uri(board.get_absolute_url()) if board else ""
+
+
 def night_page(
     request,
     night,
@@ -189,6 +196,8 @@ def night_page(
             "is_organiser": role == "organiser",
             "reports": reports,
             "has_paper_tables": any(view.table.kind == Table.Kind.HAND for view in tables),
+            # The link is a key to the board: only organisers see it.
+            "board_url": _board_url(request, night) if role == "organiser" else None,
             "present": night.players.order_by("display_name", "username"),
             "tables": tables,
             "seated_for_good": any(view.table.status == Table.Status.FINISHED for view in tables),

@@ -17,6 +17,7 @@ from games import scorecards
 from games import services as games
 from games.models import Hole, HoleReview, Table
 from leagues.checkin.services import check_in
+from leagues.board.services import create_board
 from leagues.models import NightTable
 from leagues.ratings.services import rebuild_ratings
 from leagues.reporting import services as reporting
@@ -72,6 +73,8 @@ class League:
     table_card: str
     report: str
     report_code: str
+    #: The night's board, opened by its link without an account.
+    board: str
 
 
 @pytest.fixture
@@ -187,6 +190,7 @@ def league(daphne_server) -> League:
         table_card=f"/leagues/tables/{sheet.pk}/table-card/",
         report=f"/leagues/report/{report.code}/",
         report_code="/leagues/report/",
+        board=create_board(night=night, by=organiser).get_absolute_url(),
     )
 
 
@@ -424,6 +428,10 @@ def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, leagu
         page.goto(daphne_server.url + path)
         page.wait_for_load_state("networkidle")
         found[path] = serious_findings(page)
+    # The night's board, once its socket has drawn it.
+    page.goto(daphne_server.url + league.board)
+    expect(page.locator("#board-connection")).to_have_text("Live")
+    found["board"] = serious_findings(page)
     context.close()
 
     context, page = signed_in(playwright_browser, daphne_server, "olive", viewport)
