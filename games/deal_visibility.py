@@ -11,7 +11,7 @@ A table of theirs stops hiding anything once it is finished or abandoned.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.db.models import Q
@@ -73,20 +73,22 @@ def unplayed_deals(user) -> Unplayed:
     return _unplayed(dict(seats))
 
 
-def unplayed_in_room(tables: Iterable[Table]) -> Unplayed:
+def unplayed_in_room(tables: Iterable[Table], played: Mapping[int, int] | None = None) -> Unplayed:
     """The deals still to play at `tables` (a night's), for a screen the whole room
     reads: each table not done hides, from every other table dealt the same cards, the
-    holes from its first unfinished one on. One small query."""
-    return _unplayed({t.pk: t.deal_seed for t in tables if t.status not in DONE})
+    holes from its first unfinished one on. `played`: for paper tables, which keep no
+    holes, how many holes their players have reported, by table id. One small query."""
+    seeds = {t.pk: t.deal_seed for t in tables if t.status not in DONE}
+    return _unplayed(seeds, played or {})
 
 
-def _unplayed(seeds: dict[int, int]) -> Unplayed:
+def _unplayed(seeds: dict[int, int], played: Mapping[int, int] | None = None) -> Unplayed:
     """The deals still to play at the tables of `seeds` (deal seed by table id)."""
     if not seeds:
         return Unplayed()
     # The first hole each table has yet to finish: past its finished holes, or the one
-    # in play (paper tables keep no holes, and are done only when their results are in).
-    first = dict.fromkeys(seeds, 1)
+    # in play (paper tables keep no holes: past those reported, if told).
+    first = {table_id: (played or {}).get(table_id, 0) + 1 for table_id in seeds}
     holes = Hole.objects.filter(table_id__in=list(seeds))
     unfinished: dict[int, int] = {}
     for table_id, number, finished in holes.values_list("table_id", "number", "finished_at"):

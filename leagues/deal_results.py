@@ -10,7 +10,7 @@ which the whole room reads, leaves out every hole some table has yet to play.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TypeVar
 
@@ -38,12 +38,13 @@ class RoomViews(list):
     unplayed = Unplayed()
 
 
-def room_views(views: Iterable[TableView]) -> RoomViews:
+def room_views(views: Iterable[TableView], played: Mapping[int, int] | None = None) -> RoomViews:
     """The night's scorecards (`results.selectors.table_view`) for a screen the whole
     room reads (the night's board): none of a hole that another table dealt the same
-    cards has yet to finish, whoever sits where."""
+    cards has yet to finish, whoever sits where. `played`: the holes paper tables have
+    reported so far, by table id."""
     views = list(views)
-    unplayed = unplayed_in_room(view.table for view in views)
+    unplayed = unplayed_in_room((view.table for view in views), played)
     masked = RoomViews(_masked(view, unplayed) for view in views)
     masked.unplayed = unplayed
     return masked

@@ -22,6 +22,7 @@ from .. import deal_results
 from ..duplicate import matchpoints
 from ..handicaps import selectors as handicaps
 from ..models import League, LeagueNight, NightBoard
+from ..reporting.selectors import counted_strokes
 from ..results.selectors import TableView, night_tables, table_view
 
 #: Tables on one page of the board, by the most seats at a table of the night: more
@@ -222,10 +223,48 @@ def _standings(
     return standings
 
 
+def _reported(views: list[TableView]) -> tuple[list[TableView], dict[int, int]]:
+    """The views with the strokes paper tables' players confirmed from their phones,
+    for tables whose results are not written yet; and how many holes in a row from
+    the first each of those tables has reported, by table id."""
+    paper = {
+        v.night_table.pk: v
+        for v in views
+        if v.table.kind == Table.Kind.HAND and v.table.status != Table.Status.FINISHED
+    }
+    counted = counted_strokes(list(paper)) if paper else {}
+    played: dict[int, int] = {}
+    shown = []
+    for view in views:
+        holes = counted.get(view.night_table.pk)
+        if not holes:
+            shown.append(view)
+            continue
+        played[view.table.pk] = next(n for n in range(1, HOLES + 2) if n not in holes) - 1
+        order = sorted(c.card.position for c in view.cards)
+        cards = [
+            replace(
+                card,
+                holes=[
+                    _seat_strokes(holes.get(number), order.index(card.card.position))
+                    for number in range(1, HOLES + 1)
+                ],
+            )
+            for card in view.cards
+        ]
+        shown.append(replace(view, cards=cards))
+    return shown, played
+
+
+def _seat_strokes(strokes: list[int | None] | None, index: int) -> int | None:
+    return None if strokes is None or index >= len(strokes) else strokes[index]
+
+
 def night_board(night: LeagueNight) -> Board:
     """The night as its board shows it, with the stamp of what it shows."""
     league = night.season.league
-    views = deal_results.room_views(table_view(nt) for nt in night_tables(night))
+    views, played = _reported([table_view(nt) for nt in night_tables(night)])
+    views = deal_results.room_views(views, played)
     latest: dict[int, tuple[int, bool]] = {}
     holes = Hole.objects.filter(table_id__in=[v.table.pk for v in views])
     for table_id, number, finished_at in holes.values_list("table_id", "number", "finished_at"):

@@ -4,6 +4,7 @@ totals and what comes next, and what waits for the organiser on a night."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import segno
@@ -210,3 +211,15 @@ def reported_results(night_table: NightTable) -> ReportedResults | None:
         if strokes is not None
     }
     return ReportedResults(view, initial)
+
+
+def counted_strokes(night_table_ids: Sequence[int]) -> dict[int, dict[int, list[int | None]]]:
+    """The strokes last confirmed on each paper table's report, by night table and hole
+    number (seat order), for tables whose results are not written yet. One query."""
+    counted: dict[int, dict[int, list[int | None]]] = {}
+    holes = ReportedHole.objects.filter(
+        report__night_table_id__in=list(night_table_ids), confirmed_strokes__isnull=False
+    ).values_list("report__night_table_id", "number", "confirmed_strokes")
+    for night_table_id, number, strokes in holes:
+        counted.setdefault(night_table_id, {})[number] = strokes
+    return counted

@@ -26,6 +26,7 @@ from games.engine.match import HOLES
 from games.models import Scorecard, Table, hole_name
 from games.scorecards import HandScoreError, ScoreProblem, check_hand_scores
 
+from ..board.services import announce_night_changed
 from ..guards import require_open, require_organiser
 from ..models import NightTable, Player, ReportedHole, ScoreCorrection, TableReport
 from ..results import services as results
@@ -304,6 +305,7 @@ def _count(
     hole.dispute_reason = ""
     hole.version += 1
     hole.save()
+    announce_night_changed(night_table.night_id)  # the room's boards show it
     if not finished:
         _finish_when_complete(night_table, hole.report)
 

@@ -16,6 +16,7 @@ from games.models import Hole, ScorecardHole, Table
 from leagues import signals
 from leagues.board import selectors, services
 from leagues.models import League, LeagueNight, NightBoard, NightHandicap, NightTable, Player
+from leagues.reporting import services as reporting
 from leagues.results.services import correct_score, enter_hand_results
 from leagues.seating.services import seat_night
 from tests.factories import (
@@ -322,3 +323,59 @@ def test_the_admin_lists_a_clubs_board_links_for_its_organisers_and_revokes_them
     board.refresh_from_db()
     assert board.revoked
     assert NightBoard.objects.filter(night=rival, revoked=False).exists()
+
+
+# --- paper tables reporting from their phones ------------------------------------------
+
+
+def _reported_hole(report, number, strokes, by, checker) -> None:
+    reporting.enter_hole(report=report, number=number, strokes=strokes, version=0, by=by)
+    version = report.holes.get(number=number).version
+    reporting.confirm_hole(report=report, number=number, version=version, by=checker)
+
+
+def test_a_paper_table_shows_each_hole_its_players_confirm_from_their_phones(
+    sent, django_capture_on_commit_callbacks
+):
+    night, olive, _tables = live_night()
+    ann, bob = make_player("ann", display_name="Ann"), make_player("bob", display_name="Bob")
+    paper = open_table(night, [ann, bob])
+    report = reporting.open_report(night_table=paper)
+    with django_capture_on_commit_callbacks(execute=True):
+        reporting.enter_hole(report=report, number=1, strokes=[4, 6], version=0, by=ann)
+    assert strokes_shown(selectors.night_board(night), paper.number) == []  # not confirmed
+    assert board_news(sent, night) == []
+    version = report.holes.get(number=1).version
+    with django_capture_on_commit_callbacks(execute=True):
+        reporting.confirm_hole(report=report, number=1, version=version, by=bob)
+    assert board_news(sent, night) == [{"type": "night.changed"}]
+    board = selectors.night_board(night)
+    (table,) = [t for t in board.tables if t.number == paper.number]
+    assert [card.holes[0] for card in table.cards] == [4, 6]
+    assert table.where == "On paper, Hole 2" and not table.finished
+    assert {(line.name, line.thru, line.gross) for line in board.standings} >= {
+        ("Ann", 1, 4),
+        ("Bob", 1, 6),
+    }
+
+
+def test_on_a_duplicate_night_a_paper_table_and_a_live_one_wait_for_each_other():
+    """A paper table dealt the same cards as a live one: neither table's first hole shows
+    until both have played it, the paper table's as its players confirmed it."""
+    night, olive, (first, second) = live_night(duplicate=True)
+    ann, bob = make_player("ann", display_name="Ann"), make_player("bob", display_name="Bob")
+    paper = open_table(night, [ann, bob])
+    Table.objects.filter(pk=paper.table_id).update(deal_seed=first.table.deal_seed)
+    report = reporting.open_report(night_table=paper)
+    for night_table in (first, second):
+        game_services.start_match(table=night_table.table, by=olive)
+        finish_hole(night_table.table_id, people_of(night_table))
+    board = selectors.night_board(night)
+    assert strokes_shown(board, first.number) == []  # the paper table has yet to play it
+    _reported_hole(report, 1, [5, 3], ann, bob)
+    board = selectors.night_board(night)
+    assert len(strokes_shown(board, first.number)) == 2
+    assert strokes_shown(board, paper.number) == [5, 3]
+    # Its second hole waits for the live tables' second.
+    _reported_hole(report, 2, [2, 7], ann, bob)
+    assert strokes_shown(selectors.night_board(night), paper.number) == [5, 3]
