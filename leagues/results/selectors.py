@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 
 from games.engine.match import HOLES, match_status
-from games.models import Scorecard, ScorecardHole, Table, hole_name
+from games.models import Scorecard, ScorecardHole, Seat, Table, hole_name
 from games.scorecards import Grid
 
 from ..models import League, LeagueNight, NightTable, ScoreCorrection
@@ -54,6 +54,14 @@ class TableView:
     @property
     def table(self) -> Table:
         return self.night_table.table
+
+    @property
+    def seated(self) -> list[Seat]:
+        """Who sits where at a live table not yet started: it has no cards until then,
+        and the organiser seats it (and starts it) from the night's page."""
+        if self.cards or self.table.kind != Table.Kind.LIVE:
+            return []
+        return sorted(self.table.seats.all(), key=lambda seat: seat.position)
 
     @property
     def playoff_names(self) -> list[str]:
