@@ -231,9 +231,7 @@ def test_an_organiser_without_a_seat_opens_and_starts_a_live_night_table(client,
     assert client.get(table.get_absolute_url()).status_code == 200
 
 
-def test_the_nights_page_shows_who_sits_where_at_a_live_table_before_it_starts(
-    client, night_of
-):
+def test_the_nights_page_shows_who_sits_where_at_a_live_table_before_it_starts(client, night_of):
     """A live table has no scorecards until its match starts: the night's page lists
     its seats meanwhile, so the organiser sees who sits where (a bot's seat as a bot)."""
     organiser, players, night = night_of(3)
