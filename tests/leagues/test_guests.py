@@ -71,3 +71,13 @@ def test_the_nights_results_name_the_guest_who_played(client, guest_night):
         assert response.status_code == 200, name
         assert PLAYED in text, name
         assert "(guest) (guest)" not in text, name
+
+
+def test_the_members_page_says_a_guest_played_their_seat(client, guest_night):
+    organiser, ann, night = guest_night
+    for night_table in night.tables.all():
+        scorecards.record_hand_results(table=night_table.table, hole_scores=even_holes(30, 40))
+    client.force_login(organiser)
+    league = night.season.league
+    html = client.get(reverse("leagues:player", args=[league.pk, ann.pk])).content.decode()
+    assert "played by Walt (guest)" in html
