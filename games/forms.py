@@ -7,10 +7,36 @@ from django import forms
 from games import engine
 from games.engine.bots import BOT_LEVELS
 
-from .models import Table, house_rule_choices, variant_choices
+from .models import Table, house_rule_choices, house_rule_games, variant_choices
 
 MAX_SEATS = max(v.max_players for v in engine.VARIANTS.values())
 SEAT_CHOICES = [("open", "Open for a player")] + [(level, f"Bot: {level}") for level in BOT_LEVELS]
+
+
+class HouseRulesWidget(forms.CheckboxSelectMultiple):
+    """The house rules' boxes, each naming the games that offer it (`data-games`), so
+    that the page shows only those of the game chosen (static/js/house-rules.js)."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        option["attrs"]["data-games"] = " ".join(house_rule_games().get(str(value), []))
+        return option
+
+
+def refused_house_rules(variant_key: str, keys) -> str | None:
+    """Why `keys` are refused for the game `variant_key`, in words; None when every one
+    is a house rule of that game (as the page offers them once the game is chosen)."""
+    variant = engine.VARIANTS.get(variant_key)
+    if variant is None:
+        return None
+    offered = {rule.key for rule in variant.house_rule_options}
+    labels = dict(house_rule_choices())
+    foreign = [labels.get(key, key).partition(" (")[0] for key in keys if key not in offered]
+    if not foreign:
+        return None
+    named = " and ".join(f"“{name}”" for name in foreign)
+    verb = "is not a house rule" if len(foreign) == 1 else "are not house rules"
+    return f"{named} {verb} of {variant.name}: choose only that game's house rules."
 
 
 class CreateTableForm(forms.Form):
@@ -28,8 +54,8 @@ class CreateTableForm(forms.Form):
         label="House rules",
         choices=house_rule_choices,
         required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text="Optional, each for the games named beside it.",
+        widget=HouseRulesWidget,
+        help_text="Optional: those of the game chosen.",
     )
     is_public = forms.TypedChoiceField(
         label="Who can join",
@@ -86,7 +112,10 @@ class CreateTableForm(forms.Form):
                 "seat_count",
                 f"{variant.name} is for {variant.min_players} to {variant.max_players} players.",
             )
-        if variant and "house_rules" in data:
+        refused = variant and refused_house_rules(variant.key, data.get("house_rules", []))
+        if refused:
+            self.add_error("house_rules", refused)
+        elif variant and "house_rules" in data:
             try:
                 rules = engine.with_house_rules(variant, data["house_rules"])
             except ValueError as error:

@@ -25,14 +25,25 @@ def variant_choices() -> list[tuple[str, str]]:
 
 
 def house_rule_choices() -> list[tuple[str, str]]:
-    """Every house rule on offer, once each, labelled with the games that offer it."""
+    """Every house rule on offer, once each, labelled with the games that offer it.
+
+    A game's name may hold a comma ("9-card Golf, three decks with jokers"), so the
+    games are set apart with semicolons, not commas that would read as a repeat."""
+    games = house_rule_games()
+    names = {rule.key: rule.name for v in VARIANTS.values() for rule in v.house_rule_options}
+    return [
+        (key, f"{names[key].capitalize()} ({'; '.join(VARIANTS[g].name for g in games[key])})")
+        for key in games
+    ]
+
+
+def house_rule_games() -> dict[str, list[str]]:
+    """The keys of the games that offer each house rule, by the rule's key."""
     games: dict[str, list[str]] = {}
-    names: dict[str, str] = {}
-    for variant in VARIANTS.values():
+    for key, variant in VARIANTS.items():
         for rule in variant.house_rule_options:
-            names.setdefault(rule.key, rule.name)
-            games.setdefault(rule.key, []).append(variant.name)
-    return [(key, f"{names[key].capitalize()} ({', '.join(games[key])})") for key in names]
+            games.setdefault(rule.key, []).append(key)
+    return games
 
 
 def hole_name(number: int) -> str:

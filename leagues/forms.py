@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from games.engine.match import HOLES
+from games.forms import HouseRulesWidget, refused_house_rules
 from games.models import Table, hole_heading, hole_name, house_rule_choices
 from games.scorecards import HandScoreError, check_hand_scores
 from games.text import validate_shown, validate_shown_lines
@@ -82,9 +83,8 @@ class LeagueForm(forms.ModelForm):
         label="House rules",
         choices=house_rule_choices,
         required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text="Every table of the league's nights plays them; each is for the games "
-        "named beside it.",
+        widget=HouseRulesWidget,
+        help_text="Every table of the league's nights plays them: those of the league's game.",
     )
 
     class Meta:
@@ -98,6 +98,9 @@ class LeagueForm(forms.ModelForm):
             "points_from",
             *LEAGUE_RULES,
         )
+        # A choice too long for a select's one line in a narrow column reads whole
+        # beside a radio, wrapped.
+        widgets = {"night_points": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -114,6 +117,14 @@ class LeagueForm(forms.ModelForm):
             "stand_in_level",
         ):
             self.fields[name].required = False
+
+    def clean(self):
+        data = super().clean()
+        refused = refused_house_rules(data.get("variant", ""), data.get("house_rules", []))
+        if refused:
+            # Left out of the league, so its own check adds no second, coarser error.
+            self.add_error("house_rules", refused)
+        return data
 
     def _or_default(self, name: str):
         value = self.cleaned_data.get(name)

@@ -6,6 +6,7 @@ here are ratings (rebuildable from scratch) and the audit trail of score correct
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from django.conf import settings
@@ -418,7 +419,16 @@ class Substitute(models.Model):
 
     @property
     def name(self) -> str:
-        return self.player.name if self.player_id else f"{self.guest_name} (guest)"
+        return self.player.name if self.player_id else guest_label(self.guest_name)
+
+
+def guest_label(name: str) -> str:
+    """A guest's name as the pages give it, marked once: "Walt (guest)", even when the
+    organiser typed the mark in the name themselves."""
+    return f"{GUEST_MARK.sub('', name).strip()} (guest)"
+
+
+GUEST_MARK = re.compile(r"\s*\(guest\)\s*$", re.IGNORECASE)
 
 
 class NightNotice(models.Model):

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import HoleReview, Move, Seat
-from leagues.reporting import services as reporting
 from leagues.board.services import create_board
+from leagues.reporting import services as reporting
 from tests import driving
 from tests.factories import (
     even_holes,

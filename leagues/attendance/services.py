@@ -14,7 +14,7 @@ from games.text import validate_shown
 from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
-from ..models import Absence, Club, LeagueNight, Membership, Player, Substitute
+from ..models import GUEST_MARK, Absence, Club, LeagueNight, Membership, Player, Substitute
 
 
 def set_night_players(
@@ -115,7 +115,8 @@ def set_substitute(
     hold_season(night.season)
     require_open(night.season)
     _require_member(member, club)
-    guest_name = " ".join(guest_name.split())
+    # "Walt (guest)" is Walt: the pages mark a guest themselves.
+    guest_name = GUEST_MARK.sub("", " ".join(guest_name.split()))
     if (player is None) == (not guest_name):
         raise ValidationError("Name one substitute: a member, or a guest who has no account.")
     if len(guest_name) > 40:

@@ -24,6 +24,7 @@ from django.db.models import Prefetch
 from games.engine.match import HOLES
 from games.models import Scorecard, ScorecardHole, Table
 
+from ..guests import guests_on, name_cards
 from ..models import League, LeagueNight, NightTable
 
 MATCHPOINT_RULE = (
@@ -156,7 +157,11 @@ def _tables(night: LeagueNight, finished_only: bool) -> list[NightTable]:
     )
     if finished_only:
         tables = tables.filter(table__status=Table.Status.FINISHED)
-    return list(tables.order_by("number"))
+    tables = list(tables.order_by("number"))
+    guests = guests_on([night.pk])
+    for night_table in tables:
+        name_cards(night_table.table.scorecards.all(), night.pk, guests)
+    return tables
 
 
 def _played(night_table: NightTable, position: int, number: int):

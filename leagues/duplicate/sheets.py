@@ -9,6 +9,7 @@ from games.engine import card_text, choose_first_dealer, dealer_for_hole, new_ho
 from games.engine.match import HOLES
 from games.models import Table
 
+from ..guests import as_played, guests_on
 from ..models import NightTable
 
 
@@ -40,7 +41,11 @@ def deal_sheet(night_table: NightTable) -> list[SheetHole]:
     (face-down cards included) and the card that starts the discard pile."""
     table = night_table.table
     rules = table.rules
-    names = [seat.name for seat in table.seats.select_related("player").order_by("position")]
+    guests = guests_on([night_table.night_id])
+    names = [
+        as_played(seat.name, guests.get((night_table.night_id, seat.player_id)))
+        for seat in table.seats.select_related("player").order_by("position")
+    ]
     dealer = first_dealer(table)
     holes = []
     for number in range(1, HOLES + 1):

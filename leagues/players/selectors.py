@@ -16,8 +16,9 @@ from games.engine.match import HOLES
 from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Table
 
 from ..attendance.selectors import credited_to
+from ..guests import guests_on
 from ..handicaps import selectors as handicaps
-from ..models import League, LeagueNight, NightTable, Player
+from ..models import League, LeagueNight, NightTable, Player, guest_label
 from ..standings.scoring import Scoring
 
 
@@ -34,6 +35,8 @@ class MatchLine:
     #: Whom the result counts for when not the player (a substitute's, a seat the bot
     #: finished): a name, or "nobody"; its points are then not the player's.
     counts_for: str = ""
+    #: The guest who played the player's seat that night ("Walt (guest)"), if one did.
+    played_by: str = ""
 
     @property
     def handicap_display(self) -> str:
@@ -109,11 +112,13 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
     scoring = Scoring(league, cards, {card.table.night_table.night for card in cards})
     credit = credited_to(league, cards)
     others = Player.objects.in_bulk({pk for pk in credit.values() if pk not in (None, player.pk)})
+    guests = guests_on({card.night_id for card in cards})
     live_cards = []
     for card in cards:
         night_table = card.table.night_table
         owner = credit[card.pk]
         counts_for = "" if owner == player.pk else others[owner].name if owner else "nobody"
+        key = (card.night_id, player.pk)
         record.matches.append(
             MatchLine(
                 night_table,
@@ -124,6 +129,7 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
                 net_total=scoring.net_total(card),
                 place=scoring.place(card),
                 counts_for=counts_for,
+                played_by=guest_label(guest) if (guest := guests.get(key)) else "",
             )
         )
         record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)

@@ -17,6 +17,7 @@ from ..attendance.selectors import absence_rule
 from ..calendar.selectors import nights_to_come_and_past
 from ..calendar.views import feed_response
 from ..duplicate.views import deals_page
+from ..guests import guest_seats
 from ..models import League
 from ..pages import crumbs, league_or_404, night_or_404, organiser_only, season_or_404
 from ..results.selectors import corrections_for, corrections_in, night_tables, table_view
@@ -77,6 +78,7 @@ def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
             "champions": champions(season),
             "tie_break_rule": TIE_BREAK_RULE,
             "absence_rule": absence_rule(league),
+            "guest_seats": guest_seats(season),
             "nights": season.nights.all(),
             "public": True,
         },

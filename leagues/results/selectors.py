@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 
 from games.engine.match import HOLES, match_status
-from games.models import Scorecard, ScorecardHole, Table, hole_name
+from games.models import Scorecard, ScorecardHole, Seat, Table, hole_name
 from games.scorecards import Grid
 
+from ..guests import guests_on, name_cards
 from ..models import League, LeagueNight, NightTable, ScoreCorrection
 
 #: What a paper table says until its results are entered: it is not played on the site.
@@ -24,11 +25,15 @@ def night_tables(night: LeagueNight) -> list[NightTable]:
     cards = Scorecard.objects.order_by("position").prefetch_related(
         Prefetch("holes", queryset=ScorecardHole.objects.order_by("number"))
     )
-    return list(
+    tables = list(
         night.tables.select_related("table")
         .prefetch_related("table__seats__player", Prefetch("table__scorecards", queryset=cards))
         .order_by("number")
     )
+    guests = guests_on([night.pk])
+    for night_table in tables:
+        name_cards(night_table.table.scorecards.all(), night.pk, guests)
+    return tables
 
 
 @dataclass
@@ -54,6 +59,14 @@ class TableView:
     @property
     def table(self) -> Table:
         return self.night_table.table
+
+    @property
+    def seated(self) -> list[Seat]:
+        """Who sits where at a live table not yet started: it has no cards until then,
+        and the organiser seats it (and starts it) from the night's page."""
+        if self.cards or self.table.kind != Table.Kind.LIVE:
+            return []
+        return sorted(self.table.seats.all(), key=lambda seat: seat.position)
 
     @property
     def playoff_names(self) -> list[str]:

@@ -18,6 +18,7 @@ from games.scorecards import HandScoreError
 from .. import deal_results
 from ..exports import csv_response
 from ..forms import CorrectionForm, HandResultsForm
+from ..guests import as_played, guests_on
 from ..pages import (
     crumbs,
     league_or_404,
@@ -70,7 +71,11 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
     if table.status == Table.Status.FINISHED:
         messages.info(request, "Results are in for this table: change a hole with a correction.")
         return redirect("leagues:table_correct", night_table.pk)
-    names = [seat.name for seat in table.seats.select_related("player").order_by("position")]
+    guests = guests_on([night_table.night_id])
+    names = [
+        as_played(seat.name, guests.get((night_table.night_id, seat.player_id)))
+        for seat in table.seats.select_related("player").order_by("position")
+    ]
     # What the table's players confirmed on their report is filled in for the organiser.
     reported = reported_results(night_table)
     form = HandResultsForm(

@@ -37,6 +37,7 @@ from ..forms import (
     SeatingForm,
     SubstituteForm,
 )
+from ..guests import guest_seats
 from ..models import LeagueNight, Membership, Season
 from ..pages import (
     SEATING_CHOICES_KEY,
@@ -109,6 +110,7 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
             "tie_break_rule": TIE_BREAK_RULE,
             "points_rule": points_rule(season.league),
             "absence_rule": absence_rule(season.league),
+            "guest_seats": guest_seats(season),
             "nights": season.nights.prefetch_related("tables__table"),
             "night_form": night_form or NightForm(),
         },

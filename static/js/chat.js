@@ -66,6 +66,34 @@
     const box = document.getElementById("chat-text");
     typing = box ? box.value : null;
   });
+  // Lines that came while the chat was out of view, counted on the "Chat" link at the
+  // top of the page (a phone shows the chat far below the felt) until it is seen.
+  let unread = 0;
+  function chatInView() {
+    const chat = document.getElementById("table-chat");
+    if (!chat) return true;
+    const box = chat.getBoundingClientRect();
+    return box.height > 0 && box.top < window.innerHeight - 40 && box.bottom > 40;
+  }
+  function showUnread() {
+    const badge = document.getElementById("chat-unread");
+    const link = document.getElementById("chat-jump");
+    if (!badge || !link) return;
+    badge.hidden = unread === 0;
+    badge.textContent = unread ? unread + " new" : "";
+    link.setAttribute("aria-label", unread ? "Chat, " + unread + " new" : "Chat");
+  }
+  function readAll() {
+    if (!unread || !chatInView()) return;
+    unread = 0;
+    showUnread();
+  }
+  window.addEventListener("scroll", readAll, { passive: true });
+  window.addEventListener("hashchange", readAll);
+  document.addEventListener("focusin", function (event) {
+    if (event.target.closest && event.target.closest("#table-chat")) readAll();
+  });
+
   // Screen readers hear, politely, each new line of someone else's they have not muted.
   let seen = null;
   function announceNew() {
@@ -75,6 +103,10 @@
       return !seen.has(li.id) && !li.hidden && li.querySelector("[data-mute]");
     });
     if (items.length || seen === null) seen = new Set(items.map(function (li) { return li.id; }));
+    if (fresh.length && !chatInView()) {
+      unread += fresh.length;
+      showUnread();
+    }
     if (!region || !fresh.length) return;
     region.textContent = fresh.map(function (li) {
       const author = li.querySelector(".chat-author").textContent;

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import ChatMessage
@@ -69,5 +72,62 @@ def test_two_players_chat_and_one_mutes_the_other(daphne_server, playwright_brow
     table.refresh_from_db()
     assert table.version == version  # no move went stale for the chat
     assert errors == []
+    ana_context.close()
+    ben_context.close()
+
+
+def test_on_a_phone_the_chat_is_a_tap_away_and_counts_what_came_while_out_of_view(
+    daphne_server, playwright_browser
+):
+    """On a phone the chat sits far below the felt: a "Chat" link near the top of the
+    page leads there and counts the lines that came while the chat was out of view; in
+    the chat, the oldest line reads whole below the heading."""
+    table, ana_player, ben_player = ana_and_ben()
+    for i in range(12):
+        ChatMessage.objects.create(
+            table=table, author=ana_player if i % 2 else ben_player, text=f"line {i}"
+        )
+    # Said an hour ago: the lines to come are not held back as a burst.
+    ChatMessage.objects.update(created_at=timezone.now() - timedelta(hours=1))
+    ana_context, ana = sign_in(playwright_browser, daphne_server, "ana")
+    ben_context, ben = sign_in(
+        playwright_browser, daphne_server, "ben", viewport={"width": 390, "height": 844}
+    )
+    for page in (ana, ben):
+        live(page, daphne_server, table)
+
+    jump = ben.get_by_role("link", name="Chat")
+    assert jump.bounding_box()["y"] < 300  # in the first screen, near the top
+    assert ben.locator("#table-chat").bounding_box()["y"] > 844  # the chat is not
+    expect(ben.locator("#chat-unread")).to_be_hidden()
+
+    for n, text in enumerate(("Are you there?", "Your turn, Ben"), start=1):
+        ana.get_by_label("Message", exact=True).fill(text)
+        ana.get_by_label("Message", exact=True).press("Enter")
+        expect(lines(ben).last).to_contain_text(text)
+        expect(ben.locator("#chat-unread")).to_have_text(f"{n} new")
+    expect(ben.get_by_role("link", name="Chat, 2 new")).to_be_visible()
+
+    jump.click()
+    chat = ben.locator("#table-chat")
+    box = chat.bounding_box()
+    assert 0 <= box["y"] < 844, box
+    expect(ben.locator("#chat-unread")).to_be_hidden()
+    # A line that comes while the chat is in view is read as it comes.
+    ana.get_by_label("Message", exact=True).fill("Found it?")
+    ana.get_by_label("Message", exact=True).press("Enter")
+    expect(lines(ben).last).to_contain_text("Found it?")
+    expect(ben.locator("#chat-unread")).to_be_hidden()
+
+    # Scrolled back to the oldest line: it reads whole, inside its frame, below the heading.
+    listing = chat.locator(".chat-list")
+    listing.evaluate("el => { el.scrollTop = 0; }")
+    heading = chat.get_by_role("heading", name="Chat").bounding_box()
+    frame = listing.bounding_box()
+    first = lines(ben).first.bounding_box()
+    assert listing.evaluate("el => parseFloat(getComputedStyle(el).borderTopWidth)") >= 1
+    assert heading["y"] + heading["height"] + 4 <= frame["y"], (heading, frame)
+    assert frame["y"] + 2 <= first["y"], (frame, first)
+    assert first["y"] + first["height"] <= frame["y"] + frame["height"]
     ana_context.close()
     ben_context.close()

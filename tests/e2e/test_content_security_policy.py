@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games.models import Move, Table
 from tests.conftest import DaphneServer
-from tests.e2e.test_live_play import take_turn
+from tests.e2e.test_live_play import open_a_two_seat_table, take_turn
 from tests.factories import (
     PASSWORD,
     even_holes,
@@ -149,6 +149,61 @@ def test_pages_and_a_live_table_run_without_a_policy_violation(daphne_server, pl
             "el => getComputedStyle(el).gridTemplateColumns.split(' ').length"
         )
         assert columns == 4
+    anas.check()
+    bens.check()
+    anas.context.close()
+    bens.context.close()
+
+
+def test_a_whole_hole_played_live_breaks_no_policy(daphne_server, playwright_browser):
+    """Two players play a hole to its end and deal the next, each screen swapping in
+    every frame the socket sends, and the browser refuses nothing on either."""
+    make_player("ana", display_name="Ana")
+    make_player("ben", display_name="Ben")
+    anas = Watched(playwright_browser, daphne_server)
+    anas.sign_in("ana")
+    bens = Watched(playwright_browser, daphne_server)
+    bens.context.close()
+    bens.context = playwright_browser.new_context(viewport={"width": 390, "height": 844})
+    bens.context.add_init_script(WATCH)
+    bens.page = bens.context.new_page()
+    bens.page.set_default_timeout(15_000)
+    bens.page.on("console", bens._console)
+    bens.sign_in("ben")
+    table = open_a_two_seat_table(anas.page, daphne_server)
+    bens.visit(f"/tables/{table.pk}/")
+    bens.page.get_by_role("button", name="Sit here").click()
+    expect(anas.page.get_by_text("Ben", exact=True)).to_be_visible()
+    anas.page.get_by_role("button", name="Start the match").click()
+    expect(bens.page.get_by_text("Hole 1 of 9")).to_be_visible()
+
+    pages = [anas.page, bens.page]
+    for _ in range(200):
+        table.refresh_from_db()
+        hole = table.holes.order_by("-number").first()
+        if hole.finished_at is not None:
+            break
+        for page in pages:
+            page.wait_for_selector(
+                f'#table-status[data-version="{table.version}"]', state="attached"
+            )
+        playable = "#table-board [ws-send] button, #tee-off-button"
+        actor = next(p for p in pages if p.locator(playable).count())
+        before = Move.objects.filter(hole=hole).count()
+        take_turn(actor)
+        for _ in range(200):
+            if Move.objects.filter(hole=hole).count() > before:
+                break
+            actor.wait_for_timeout(50)
+        else:
+            pytest.fail("the move was not made")
+    else:
+        pytest.fail("the hole did not end")
+    for page in pages:
+        expect(page.locator("#hole-banner")).to_contain_text(re.compile(r"Hole 1 over\."))
+    anas.page.locator("#next-hole-button").click()
+    for page in pages:
+        expect(page.get_by_text("Hole 2 of 9")).to_be_visible()
     anas.check()
     bens.check()
     anas.context.close()

@@ -34,7 +34,7 @@ def test_organiser_runs_a_duplicate_night_with_a_paper_table(daphne_server, page
 
     page.goto(daphne_server.url + club.get_absolute_url())
     page.get_by_label("Name", exact=True).fill("Tuesday Duplicate")
-    page.get_by_label("How a night earns points").select_option("matchpoints")
+    page.get_by_label(re.compile("By duplicate matchpoint percentage")).check()
     page.get_by_label("Points are earned by").select_option("net")
     page.get_by_label("An absence earns").select_option("fixed")
     page.get_by_label("Fixed points for an absence").fill("2")

@@ -16,9 +16,9 @@ from playwright.sync_api import expect
 from games import scorecards
 from games import services as games
 from games.models import Hole, HoleReview, Table
-from leagues.checkin.services import check_in
 from leagues.board.services import create_board
-from leagues.models import NightTable
+from leagues.checkin.services import check_in
+from leagues.models import NightTable, Substitute
 from leagues.ratings.services import rebuild_ratings
 from leagues.reporting import services as reporting
 from leagues.results.services import correct_score
@@ -136,6 +136,21 @@ def league(daphne_server) -> League:
             variant="play-nine", players=people, hole_scores=even_holes(*totals), deal_seed=4242
         )
         NightTable.objects.create(night=duplicate_night, table=compared, number=number)
+    # Dan's seat there was a guest's, whom the results name.
+    Substitute.objects.create(night=duplicate_night, member=dan, guest_name="Walt")
+    # A live table of the night not started yet: its seats listed on the night's page.
+    NightTable.objects.create(
+        night=night,
+        table=games.create_table(
+            host=organiser,
+            variant="play-nine",
+            seat_count=2,
+            players=[eve, fay],
+            is_public=False,
+            seats_assigned=True,
+        ),
+        number=3,
+    )
     sheet = NightTable.objects.create(
         night=make_night(season, date(2026, 3, 24), duplicate_deals=True),
         table=scorecards.open_hand_table(variant="play-nine", players=[gus, hal], deal_seed=7),

@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from games import engine, services
-from games.models import Table
+from games.forms import CreateTableForm
+from games.models import Table, house_rule_choices
 from tests import driving
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
@@ -106,13 +107,32 @@ def test_a_table_without_house_rules_is_not_marked(client):
 
 @pytest.mark.parametrize(
     ("rules", "message"),
-    [(["no-skip"], "has no house rule"), (["bogus"], "not one of the available choices")],
+    [
+        (["no-skip"], "“No skip” is not a house rule of 6-card Golf: choose only that game"),
+        (["bogus"], "not one of the available choices"),
+    ],
 )
 def test_the_lobby_refuses_a_house_rule_of_another_game(client, rules, message):
     client.force_login(make_player())
     response = client.post(reverse("games:new_table"), _lobby_data(house_rules=rules))
-    assert response.status_code == 400 and message in response.content.decode()
+    assert response.status_code == 400 and message in response.content.decode().replace(
+        "&#x27;", "'"
+    )
     assert not Table.objects.exists()
+
+
+def test_each_house_rule_box_names_its_games_apart_and_once():
+    """Each box says which games offer its rule (the page narrows the boxes to the game
+    chosen by them); a game whose name holds a comma does not read as a repeat."""
+    form = CreateTableForm()
+    html = str(form["house_rules"])
+    assert 'value="no-skip" id="id_house_rules_0" data-games="play-nine"' in html
+    assert 'data-games="golf-6 golf-4 golf-9 golf-9-3deck"' in html
+    labels = dict(house_rule_choices())
+    assert labels["kings-minus-2"] == (
+        "Kings -2 (6-card Golf; 4-card Golf (knocking); 9-card Golf; "
+        "9-card Golf, three decks with jokers)"
+    )
 
 
 def test_the_rules_page_lists_every_house_rule_of_every_game(client):

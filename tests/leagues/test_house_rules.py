@@ -58,7 +58,9 @@ def test_the_league_form_takes_house_rules_and_refuses_another_game_s(client):
     form = {"name": "Tuesday", "variant": "golf-6", "points_per_place": "6,4,2,0"}
     response = client.post(url, {**form, "house_rules": ["no-skip"]})
     assert response.status_code == 400
-    assert "6-card Golf has no house rule" in response.content.decode()
+    page = response.content.decode()
+    assert "“No skip” is not a house rule of 6-card Golf" in page
+    assert page.count('class="errors"') == 1
     assert not club.leagues.exists()
     client.post(url, {**form, "house_rules": ["jokers", "last-turns"]})
     league = club.leagues.get()

@@ -229,3 +229,26 @@ def test_an_organiser_without_a_seat_opens_and_starts_a_live_night_table(client,
     assert table.status == Table.Status.PLAYING
     assert table.holes.count() == 1
     assert client.get(table.get_absolute_url()).status_code == 200
+
+
+def test_the_nights_page_shows_who_sits_where_at_a_live_table_before_it_starts(client, night_of):
+    """A live table has no scorecards until its match starts: the night's page lists
+    its seats meanwhile, so the organiser sees who sits where (a bot's seat as a bot)."""
+    organiser, players, night = night_of(3)
+    (night_table,) = seat_night(night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE)
+    table = night_table.table
+    bot_seat = table.seats.order_by("position").last()
+    bot_seat.player, bot_seat.bot_level = None, "expert"
+    bot_seat.save()
+    client.force_login(organiser)
+    html = client.get(night.get_absolute_url()).content.decode()
+    seats = html.split('class="seated-list"')[1].split("</ol>")[0]
+    for seat in table.seats.order_by("position"):
+        assert f"Seat {seat.position + 1}</span> " in seats
+        assert seat.name in seats
+    assert "expert bot" in seats
+    assert "The scorecard opens when the match starts." in html
+
+    client.post(reverse("games:start", args=[table.pk]), HTTP_HX_REQUEST="true")
+    html = client.get(night.get_absolute_url()).content.decode()
+    assert 'class="seated-list"' not in html and "Scorecard of table 1" in html
