@@ -22,6 +22,7 @@ from config.seams import (  # noqa: E402
 )
 from games.autoplay import ensure_started  # noqa: E402
 from games.consumers import close_for_restart  # noqa: E402
+from games.reviews import start_child  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from leagues.board.routing import websocket_urlpatterns as board_urlpatterns  # noqa: E402
 
@@ -29,6 +30,8 @@ use_websocket_protocol(settings.FAIRWAY_WS_SLOW_SECONDS)
 on_daphne_shutdown(close_for_restart)
 # Bots, turn timers and next deals run from start-up, not from the first connection.
 on_daphne_start(ensure_started)
+# The reviews' child process starts with the server, not on the first hole's moves.
+on_daphne_start(start_child)
 
 application = ProtocolTypeRouter(
     {

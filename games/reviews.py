@@ -14,6 +14,7 @@ command catches up the rest.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import queue
@@ -179,10 +180,8 @@ class Stopping(Exception):
     """The server is stopping: the child takes no more reviews."""
 
 
-def _judge_apart(*args, **kwargs) -> list[Decision]:
-    """`review_seat` in the worker's child process, started on first use ("spawn": a
-    fresh interpreter that imports the pure engine alone, not a fork of the server), at
-    the machine's idle priority so that the server's moves go first."""
+def _child() -> ProcessPoolExecutor:
+    """The reviews' child process (see `_judge_apart`), started if it is not."""
     global _playouts
     if _playouts is None:
         _playouts = ProcessPoolExecutor(
@@ -190,10 +189,27 @@ def _judge_apart(*args, **kwargs) -> list[Decision]:
             mp_context=multiprocessing.get_context("spawn"),
             initializer=playouts.lower_priority if settings.FAIRWAY_REVIEW_IDLE_PRIORITY else None,
         )
+    return _playouts
+
+
+def start_child() -> None:
+    """Start the reviews' child process with the server. A fresh interpreter takes a
+    fraction of a second of a core to start, at normal priority until it lowers its
+    own: started at the first hole's end, that landed on the moves made meanwhile."""
+    if settings.FAIRWAY_REVIEW_AFTER_HOLE:
+        with contextlib.suppress(RuntimeError):  # the server is already stopping
+            _child().submit(playouts.ready)
+
+
+def _judge_apart(*args, **kwargs) -> list[Decision]:
+    """`review_seat` in the worker's child process, started on first use ("spawn": a
+    fresh interpreter that imports the pure engine alone, not a fork of the server), at
+    the machine's idle priority so that the server's moves go first."""
+    global _playouts
     # The thread's connection goes back to the pool while the child works.
     connections.close_all()
     try:
-        future = _playouts.submit(review_seat, *args, **kwargs)
+        future = _child().submit(review_seat, *args, **kwargs)
     except RuntimeError:
         raise Stopping from None
     try:

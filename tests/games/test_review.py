@@ -250,3 +250,21 @@ def test_each_decision_links_to_its_replay_step_and_the_step_back_to_it(client, 
     client.force_login(make_player())
     watched = client.get(f"{replay_url}?move={steps[0]}")
     assert watched.status_code == 200 and "#move-" not in watched.content.decode()
+
+
+@pytest.mark.parametrize("after_hole", [True, False])
+def test_the_reviews_child_process_starts_with_the_server(settings, monkeypatch, after_hole):
+    """Started at the first hole's end, the child's start landed on that moment's moves:
+    a server that reviews holes starts it at once, one that does not never does."""
+    import multiprocessing
+
+    settings.FAIRWAY_REVIEW_AFTER_HOLE = after_hole
+    monkeypatch.setattr(reviews, "_playouts", None)
+    before = set(multiprocessing.active_children())
+    reviews.start_child()
+    try:
+        started = set(multiprocessing.active_children()) - before
+        assert bool(started) == after_hole
+    finally:
+        if reviews._playouts is not None:
+            reviews._playouts.shutdown()
