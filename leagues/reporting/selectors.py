@@ -111,6 +111,11 @@ class ReportView:
     problems: list[str] = field(default_factory=list)
 
     @property
+    def standing(self) -> list[tuple[str, int]]:
+        """Each seat's name with its total, in seat order."""
+        return list(zip(self.names, self.totals, strict=True))
+
+    @property
     def waiting(self) -> list[HoleLine]:
         return [line for line in self.lines if line.state == ReportedHole.State.ENTERED]
 
