@@ -199,6 +199,13 @@ FAIRWAY_REVIEW_QUEUE = int(os.environ.get("FAIRWAY_REVIEW_QUEUE", "200"))
 # The reviews' playouts take a core only when nothing else would run on it (the test
 # suite turns this off: on a busy machine an idle core may never come).
 FAIRWAY_REVIEW_IDLE_PRIORITY = env_bool("FAIRWAY_REVIEW_IDLE_PRIORITY", True)
+# A review waits while its worker process uses more than this share of a core ("" or
+# "none": never waits): live play goes first.
+FAIRWAY_REVIEW_BUSY_CPU = (
+    None
+    if os.environ.get("FAIRWAY_REVIEW_BUSY_CPU", "0.3").strip().lower() in ("", "none")
+    else float(os.environ.get("FAIRWAY_REVIEW_BUSY_CPU", "0.3"))
+)
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -223,11 +225,36 @@ def _judge_apart(*args, **kwargs) -> list[Decision]:
         return review_seat(*args, **kwargs)
 
 
+#: How long the worker watches this process's CPU before each review (`_busy`).
+BUSY_LOOK_SECONDS = 0.5
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process's threads (not of its children)."""
+    times = os.times()
+    return times.user + times.system
+
+
+def _busy() -> bool:
+    """Whether this process is busier than FAIRWAY_REVIEW_BUSY_CPU of a core: a review
+    then waits. The child that works it out runs at idle priority, but shares the
+    machine's cores, caches and memory with the moves: the moves go first."""
+    share = settings.FAIRWAY_REVIEW_BUSY_CPU
+    if share is None:
+        return False
+    before, started = _cpu_seconds(), time.monotonic()
+    time.sleep(BUSY_LOOK_SECONDS)
+    return (_cpu_seconds() - before) / (time.monotonic() - started) > share
+
+
 def _work(jobs: queue.Queue[tuple[int, int]]) -> None:
     """The worker: one review after another, each on a connection of its own that is
-    closed when it is done. A failure is logged, and the review left to the catch-up."""
+    closed when it is done, each once the process is not busy (`_busy`). A failure is
+    logged, and the review left to the catch-up."""
     while True:
         hole_id, position = jobs.get()
+        while _busy():
+            pass  # each look waits BUSY_LOOK_SECONDS
         try:
             close_old_connections()
             hole = Hole.objects.select_related("table").filter(pk=hole_id).first()

@@ -14,3 +14,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # At idle priority the playouts wait for a core nothing else wants: with a test process
 # per core, or on a shared machine, a review would wait tens of seconds for one.
 FAIRWAY_REVIEW_IDLE_PRIORITY = False
+# Tests keep their processes busy: reviews there never wait (test_review.py tests it).
+FAIRWAY_REVIEW_BUSY_CPU = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import threading
 
 import pytest
 from django.core.management import call_command
@@ -268,3 +269,41 @@ def test_the_reviews_child_process_starts_with_the_server(settings, monkeypatch,
     finally:
         if reviews._playouts is not None:
             reviews._playouts.shutdown()
+
+
+def test_a_review_waits_while_its_process_is_busy(reviews_after_hole, monkeypatch, settings):
+    """The moves go first: while the process is busier than its share of a core, the
+    worker looks again and again before it hands a review to the child."""
+    looks = []
+
+    def busy() -> bool:
+        looks.append(HoleReview.objects.exists())
+        return len(looks) < 3  # busy twice, then free
+
+    monkeypatch.setattr(reviews, "_busy", busy)
+    ana = make_player()
+    hole = _play_hole_one(_player_and_bots(ana), ana)
+    reviews.wait()
+    assert looks == [False, False, False]  # nothing stored while it was busy
+    assert HoleReview.objects.filter(hole=hole, position=0).exists()
+
+
+def test_a_process_is_busy_while_its_threads_take_more_than_their_share(monkeypatch, settings):
+    monkeypatch.setattr(reviews, "BUSY_LOOK_SECONDS", 0.2)
+    settings.FAIRWAY_REVIEW_BUSY_CPU = 0.3
+    assert not reviews._busy()  # the test sleeps while it looks
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            pass
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        assert reviews._busy()
+    finally:
+        stop.set()
+        spinner.join()
+    settings.FAIRWAY_REVIEW_BUSY_CPU = None
+    assert not reviews._busy()  # never, when reviews need not wait
