@@ -15,7 +15,8 @@ from playwright.sync_api import expect
 from leagues.checkin.services import check_in
 from tests.factories import PASSWORD, make_club, make_league, make_night, make_player, make_season
 
-pytestmark = pytest.mark.e2e
+# On PostgreSQL with Redis too: a new page of the club room, in both setups.
+pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]
 
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"

@@ -32,7 +32,8 @@ from tests.factories import (
 from tests.games.test_restart import open_socket
 from tests.leagues.test_board_processes import play_hole_over_sockets
 
-pytestmark = pytest.mark.e2e
+# On PostgreSQL with Redis too: a new page of the club room, in both setups.
+pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 SCREENS = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}

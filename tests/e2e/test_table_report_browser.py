@@ -22,7 +22,8 @@ from tests.factories import (
     open_table,
 )
 
-pytestmark = pytest.mark.e2e
+# On PostgreSQL with Redis too: a new page of the club room, in both setups.
+pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]
 
 PHONE = {"width": 390, "height": 844}
 
