@@ -151,6 +151,8 @@ def league(daphne_server) -> League:
         ),
         number=3,
     )
+    # A public table waiting for players: the lobby lists it, on a phone too.
+    games.create_table(host=eve, variant="golf-9-3deck", seat_count=4, players=[eve])
     sheet = NightTable.objects.create(
         night=make_night(season, date(2026, 3, 24), duplicate_deals=True),
         table=scorecards.open_hand_table(variant="play-nine", players=[gus, hal], deal_seed=7),

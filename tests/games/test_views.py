@@ -25,7 +25,7 @@ def test_the_lobby_lists_open_public_tables_and_hides_private_ones(client):
     client.force_login(make_player())
     html = client.get(reverse("games:lobby_tables")).content.decode()
     assert f"Open table {public.pk}" in html and f"Open table {private.pk}" not in html
-    assert "1 of 3 taken" in html
+    assert "1 of 3<" in html and "Ana<" in html  # seats taken, and the host
     # A private table opens only through its invite link.
     assert client.get(private.get_absolute_url()).status_code == 404
     client.get(reverse("games:invite", args=[private.invite_code]))
