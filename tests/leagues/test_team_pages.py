@@ -218,3 +218,23 @@ def test_an_organiser_makes_a_league_a_team_league_on_its_teams_page(client):
     assert response.status_code == 302
     league.refresh_from_db()
     assert (league.team_size, league.team_score, league.team_counted) == (3, "best", 2)
+
+
+def test_the_league_form_makes_a_team_league_or_by_default_a_league_without_teams(client):
+    olive = make_player("olive")
+    club = make_club(organiser=olive)
+    client.force_login(olive)
+    url = reverse("leagues:league_create", args=[club.slug])
+    base = {"variant": "play-nine", "points_per_place": "6,4,2,0"}
+    client.post(url, {**base, "name": "Singles"})
+    client.post(
+        url,
+        {**base, "name": "Pairs", "team_size": 2, "team_score": "best", "team_counted": 1},
+    )
+    response = client.post(url, {**base, "name": "Crowds", "team_size": 5})
+    assert response.status_code == 400
+    leagues = {league.name: league for league in club.leagues.all()}
+    assert set(leagues) == {"Singles", "Pairs"}
+    assert not leagues["Singles"].is_team_league
+    pairs = leagues["Pairs"]
+    assert (pairs.team_size, pairs.team_score, pairs.team_counted) == (2, "best", 1)

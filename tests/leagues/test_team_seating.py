@@ -120,6 +120,7 @@ def make_teams(olive, league, people, size):
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 @pytest.mark.parametrize("seed", range(6))
 def test_random_seating_splits_four_pairs_of_teammates_over_two_tables(league, seed):
     olive, people, league = league
@@ -133,6 +134,7 @@ def test_random_seating_splits_four_pairs_of_teammates_over_two_tables(league, s
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 def test_balanced_seating_splits_teammates_and_keeps_the_snake_s_balance(league):
     olive, people, league = league
     # Ratings p0 best ... p7 worst: the snake seats [p0 p3 p4 p7] and [p1 p2 p5 p6],
@@ -161,6 +163,7 @@ def test_balanced_seating_splits_teammates_and_keeps_the_snake_s_balance(league)
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 def test_a_duplicate_night_splits_teammates_and_its_tables_share_their_deals(league):
     olive, people, league = league
     make_teams(olive, league, people, 2)
@@ -172,6 +175,7 @@ def test_a_duplicate_night_splits_teammates_and_its_tables_share_their_deals(lea
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 def test_seating_that_cannot_split_a_team_goes_ahead_and_says_so(league, client):
     olive, people, league = league
     # A team of three and three others at two tables of three: two of the team share one.
