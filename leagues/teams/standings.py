@@ -75,22 +75,25 @@ def team_nights(season: Season, before: date | None = None) -> list[TeamNight]:
     scoring = Scoring(league, cards, nights)
     credit = credited_to(league, cards)
     team_of = dict(TeamMember.objects.filter(league=league).values_list("player_id", "team_id"))
-    line_ups: dict[tuple[int, int], set[int]] = {}
+    # A line-up pins a night's team: a member who changes team later leaves that
+    # night's points where they were.
+    lined: dict[tuple[int, int], int] = {}
+    with_line_up: set[tuple[int, int]] = set()
     for night_id, team_id, player_id in LineUp.players.through.objects.filter(
         lineup__night__season=season
     ).values_list("lineup__night_id", "lineup__team_id", "player_id"):
-        line_ups.setdefault((night_id, team_id), set()).add(player_id)
-    teams = Team.objects.in_bulk(set(team_of.values()))
-    people = Player.objects.in_bulk({owner for owner in credit.values() if owner in team_of})
+        lined[night_id, player_id] = team_id
+        with_line_up.add((night_id, team_id))
+    teams = Team.objects.in_bulk(set(team_of.values()) | set(lined.values()))
+    people = Player.objects.in_bulk({owner for owner in credit.values() if owner is not None})
     found: dict[tuple[int, int], TeamNight] = {}
     for card in cards:
         owner = credit[card.pk]
-        team_id = team_of.get(owner)
+        team_id = lined.get((card.night_id, owner))
         if team_id is None:
-            continue
-        line_up = line_ups.get((card.night_id, team_id))
-        if line_up is not None and owner not in line_up:
-            continue  # played, but not for the team that night
+            team_id = team_of.get(owner)
+            if team_id is None or (card.night_id, team_id) in with_line_up:
+                continue  # on no team, or played outside the team's line-up that night
         key = (card.night_id, team_id)
         if key not in found:
             found[key] = TeamNight(team=teams[team_id], night_id=card.night_id)

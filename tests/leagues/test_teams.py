@@ -350,3 +350,25 @@ def test_a_member_left_out_of_the_line_up_cannot_check_in_but_one_in_it_can(c):
     assert check_in(night=today, player=c.bea).again is False
     assert check_in(night=today, player=c.gus).again is False  # on no team
     assert names(today.players.all()) == ["Ann", "Bea", "Gus"]
+
+
+def test_a_line_up_keeps_a_night_s_points_with_its_team_when_a_member_moves(c, two_nights):
+    eagles, _, second = two_nights
+    # Bea leaves the Eagles for a new team with Gus. Night 2's line-up had her for the
+    # Eagles: her 4 points there stay theirs. Night 1 had no line-ups: her 4 points
+    # go with her, to the Owls (with Gus's 0); the Eagles keep Ann's 6 and Cat's 0.
+    services.remove_team_member(team=eagles, player=c.bea, by=c.olive)
+    c.team("Owls", c.bea, c.gus)
+    assert scores(c.season) == [
+        (c.night.pk, "Hawks", 12, ["Dan", "Eve", "Fay"]),
+        (c.night.pk, "Eagles", 6, ["Ann", "Cat"]),
+        (c.night.pk, "Owls", 4, ["Bea", "Gus"]),
+        (second.pk, "Hawks", 10, ["Dan", "Eve", "Fay"]),
+        (second.pk, "Eagles", 6, ["Ann", "Bea"]),
+    ]
+    rows = team_standings(c.season)
+    assert [(r.place, r.team.name, r.nights, r.points) for r in rows] == [
+        (1, "Hawks", 2, 22),
+        (2, "Eagles", 2, 12),
+        (3, "Owls", 1, 4),
+    ]
