@@ -238,3 +238,22 @@ def test_the_league_form_makes_a_team_league_or_by_default_a_league_without_team
     assert not leagues["Singles"].is_team_league
     pairs = leagues["Pairs"]
     assert (pairs.team_size, pairs.team_score, pairs.team_counted) == (2, "best", 1)
+
+
+def test_an_organiser_sees_their_own_club_s_teams_in_the_admin_read_only(client, league):
+    t = league
+    rex = make_player("rex")
+    zed, yan = make_player("zed"), make_player("yan")
+    rival = make_league(make_club("Rival Club", organiser=rex, members=[zed, yan]))
+    services.set_team_rules(league=rival, team_size=2, team_score="sum", team_counted=2, by=rex)
+    services.create_team(league=rival, name="Rivals", members=[zed, yan], captain=zed, by=rex)
+    services.set_line_up(team=t["eagles"], night=t["night"], players=[t["Ann"]], by=t["Ann"])
+    client.force_login(t["olive"])
+    html = client.get("/admin/leagues/team/").content.decode()
+    assert "Eagles" in html and "Hawks" in html and "Rivals" not in html
+    assert "Eagles" in client.get("/admin/leagues/lineup/").content.decode()
+    page = client.get(f"/admin/leagues/team/{t['eagles'].pk}/change/")
+    assert page.status_code == 200 and "Ann" in page.content.decode()
+    rivals = Team.objects.get(name="Rivals")
+    assert client.get(f"/admin/leagues/team/{rivals.pk}/change/").status_code in (302, 404)
+    assert client.get("/admin/leagues/team/add/").status_code == 403
