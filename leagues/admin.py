@@ -42,6 +42,7 @@ from .models import (
 )
 from .reporting import admin as reporting_admin  # noqa: F401
 from .results import services
+from .teams import admin as teams_admin  # noqa: F401
 
 
 @admin.register(Player)

@@ -100,7 +100,7 @@ class LeagueForm(forms.ModelForm):
         )
         # A choice too long for a select's one line in a narrow column reads whole
         # beside a radio, wrapped.
-        widgets = {"night_points": forms.RadioSelect}
+        widgets = {"night_points": forms.RadioSelect, "team_score": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -115,6 +115,9 @@ class LeagueForm(forms.ModelForm):
             "bye_fixed_points",
             "substitute_counts",
             "stand_in_level",
+            "team_size",
+            "team_score",
+            "team_counted",
         ):
             self.fields[name].required = False
 
@@ -124,6 +127,8 @@ class LeagueForm(forms.ModelForm):
         if refused:
             # Left out of the league, so its own check adds no second, coarser error.
             self.add_error("house_rules", refused)
+        for name in ("team_size", "team_score", "team_counted"):
+            data[name] = self._or_default(name)  # left out: no teams
         return data
 
     def _or_default(self, name: str):

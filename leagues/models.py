@@ -23,7 +23,7 @@ from games.text import validate_shown, validate_shown_lines
 
 from . import bounds
 
-# Check-ins, table reports, boards and the ratings' models live in their rooms; they
+# Check-ins, table reports, boards, teams and the ratings' models live in their rooms; they
 # are this app's models all the same.
 from .board.models import NightBoard as NightBoard
 from .checkin.models import CheckIn as CheckIn
@@ -31,6 +31,10 @@ from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange
 from .reporting.models import ReportedHole as ReportedHole
 from .reporting.models import TableReport as TableReport
+from .teams.models import LineUp as LineUp
+from .teams.models import Team as Team
+from .teams.models import TeamMember as TeamMember
+from .teams.models import TeamRules
 from .usernames import USERNAME_TAKEN, username_key
 
 
@@ -144,7 +148,7 @@ points_validator = RegexValidator(
 )
 
 
-class League(PlaysByRules, models.Model):
+class League(PlaysByRules, TeamRules, models.Model):
     """A club's league of one variant; points per place turn places into standings.
 
     A night earns points by each player's place at their table, or, on a night of

@@ -17,6 +17,7 @@ from .results import views as results
 from .seasons import views as seasons
 from .seating import views as seating
 from .standings import views as standings
+from .teams import views as teams
 
 league_patterns = [
     path("", clubs.index, name="index"),
@@ -26,6 +27,23 @@ league_patterns = [
     path("<int:league_id>/", seasons.league, name="league"),
     path("<int:league_id>/seasons/new/", seasons.season_create, name="season_create"),
     path("<int:league_id>/players/<int:player_id>/", players.player, name="player"),
+    path("<int:league_id>/teams/", teams.teams, name="teams"),
+    path("<int:league_id>/teams/settings/", teams.team_rules, name="team_rules"),
+    path("<int:league_id>/teams/new/", teams.team_create, name="team_create"),
+    path("teams/<int:team_id>/members/", teams.team_member_add, name="team_member_add"),
+    path(
+        "teams/<int:team_id>/members/remove/",
+        teams.team_member_remove,
+        name="team_member_remove",
+    ),
+    path("teams/<int:team_id>/captain/", teams.team_captain, name="team_captain"),
+    path("teams/<int:team_id>/delete/", teams.team_delete, name="team_delete"),
+    path("nights/<int:night_id>/teams/<int:team_id>/line-up/", teams.line_up, name="line_up"),
+    path(
+        "seasons/<int:season_id>/team-standings.csv",
+        teams.team_standings_csv,
+        name="team_standings_csv",
+    ),
     path("seasons/<int:season_id>/", seasons.season, name="season"),
     path("seasons/<int:season_id>/standings.csv", standings.standings_csv, name="standings_csv"),
     path("seasons/<int:season_id>/nights/new/", seasons.night_create, name="night_create"),

@@ -12,6 +12,7 @@ from games import services
 from games.models import HoleReview, Move, Seat
 from leagues.board.services import create_board
 from leagues.reporting import services as reporting
+from leagues.teams import services as teams
 from tests import driving
 from tests.factories import (
     even_holes,
@@ -81,6 +82,12 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     Move.objects.filter(hole__table=finished, seat=0).update(by_bot=False)
 
     board = create_board(night=night, by=organiser)
+    # A team league's pages: its teams, and a team's line-up for a night.
+    teams.set_team_rules(league=league, team_size=2, team_score="sum", team_counted=2, by=organiser)
+    eagles = teams.create_team(
+        league=league, name="Eagles", members=[ann, bea], captain=ann, by=organiser
+    )
+    line_up_night = make_night(season, date(2026, 3, 22))
     anonymous = [reverse("home"), reverse("login"), reverse("signup"), reverse("games:rules")]
     anonymous += [reverse("admin:login"), reverse("password_reset")]
     # The night's board, opened by its link alone.
@@ -116,6 +123,8 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
         reverse("leagues:report_code"),
         reverse("leagues:report", args=[report.code]),
         reverse("leagues:report", args=[report.code]) + "?hole=1",
+        reverse("leagues:teams", args=[league.pk]),
+        reverse("leagues:line_up", args=[line_up_night.pk, eagles.pk]),
     ]
     for url in pages:
         response = client.get(url, HTTP_HOST=HOST)

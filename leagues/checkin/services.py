@@ -15,6 +15,7 @@ from django.db import transaction
 
 from ..locks import hold_season
 from ..models import Absence, CheckIn, LeagueNight, Membership, Player
+from ..teams.selectors import left_out_of_line_up
 from .selectors import closed_reason
 
 
@@ -47,7 +48,8 @@ def check_in(*, night: LeagueNight, player: Player) -> Arrival:
     is harmless: the first check-in stands, and so does whatever the organiser did
     since. A member marked away who comes after all is no longer away: the absence is
     taken back, and `was_away` says what it was. A member for whom a substitute is
-    named is refused: the organiser decides who plays.
+    named is refused: the organiser decides who plays. So is a member whose team set a
+    line-up for the night without them: the line-up says who plays for the team.
     """
     hold_season(night.season)
     _require_open_to(night, player)
@@ -56,6 +58,12 @@ def check_in(*, night: LeagueNight, player: Player) -> Arrival:
         raise ValidationError(
             f"{substitute.name} plays for you tonight: ask an organiser to remove the "
             "substitute first."
+        )
+    left_out = left_out_of_line_up(night, player)
+    if left_out is not None:
+        raise ValidationError(
+            f"{left_out.name}'s line-up tonight leaves you out: ask your captain (or an "
+            "organiser) to put you in it."
         )
     arrival, created = CheckIn.objects.get_or_create(night=night, player=player)
     if not created:

@@ -19,6 +19,10 @@ LEAGUE_RULES = (
     "substitute_counts",
     "stand_in_counts",
     "stand_in_level",
+    # A team league's: its team size (0: no teams) and how a team's night score is made.
+    "team_size",
+    "team_score",
+    "team_counted",
 )
 
 

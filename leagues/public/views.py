@@ -22,6 +22,7 @@ from ..models import League
 from ..pages import crumbs, league_or_404, night_or_404, organiser_only, season_or_404
 from ..results.selectors import corrections_for, corrections_in, night_tables, table_view
 from ..standings.selectors import TIE_BREAK_RULE, champions
+from ..teams.standings import team_context
 from . import selectors, services
 
 
@@ -69,12 +70,14 @@ def public_season(request: HttpRequest, season_id: int) -> HttpResponse:
     """A public league's season: standings and nights, read only."""
     season = season_or_404(season_id)
     league = _public(season.league_id)
+    standings = deal_results.standings(season, request.user)
     return render(
         request,
         "leagues/public/season.html",
         {
             **crumbs(season, public=True),
-            "standings": deal_results.standings(season, request.user),
+            **team_context(season, standings.before),
+            "standings": standings,
             "champions": champions(season),
             "tie_break_rule": TIE_BREAK_RULE,
             "absence_rule": absence_rule(league),

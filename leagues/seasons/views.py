@@ -52,6 +52,8 @@ from ..ratings.selectors import league_ratings
 from ..reporting.selectors import night_reports
 from ..results.selectors import corrections_for, night_tables, table_view
 from ..standings.selectors import TIE_BREAK_RULE, champions, points_rule
+from ..teams.selectors import night_teams, teammates_together
+from ..teams.standings import team_context
 from . import services
 
 
@@ -98,15 +100,17 @@ def season_create(request: HttpRequest, league_id: int) -> HttpResponse:
 
 def _season_page(request, season, *, night_form=None, next_form=None, status=200):
     role = member_role(request, season.league.club)
+    standings = deal_results.standings(season, request.user)
     return render(
         request,
         "leagues/season.html",
         {
+            **team_context(season, standings.before),
             "champions": champions(season),
             "next_form": next_form or SeasonForm(initial=_next_season_initial(season)),
             **crumbs(season),
             "is_organiser": role == "organiser",
-            "standings": deal_results.standings(season, request.user),
+            "standings": standings,
             "tie_break_rule": TIE_BREAK_RULE,
             "points_rule": points_rule(season.league),
             "absence_rule": absence_rule(season.league),
@@ -226,6 +230,9 @@ def night_page(
             "absences": night.absences.select_related("player").order_by("kind"),
             "substitutes": night.substitutes.select_related("member", "player"),
             "absence_form": absence_form or AbsenceForm(members=members),
+            # A team league's line-ups, and teammates the seating could not split.
+            "night_teams": night_teams(night) if night.season.league.is_team_league else [],
+            "together": teammates_together(night),
             "substitute_form": substitute_form or SubstituteForm(members=members),
         },
         status=status,

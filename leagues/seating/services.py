@@ -18,6 +18,8 @@ from ..guards import require_open, require_organiser
 from ..handicaps.services import freeze
 from ..locks import hold_season
 from ..models import Absence, LeagueNight, NightTable, Player
+from ..teams.apart import keep_apart
+from ..teams.selectors import teammate_pairs
 
 
 class SeatingError(ValueError):
@@ -104,6 +106,27 @@ def _guests_on_paper(night: LeagueNight, seated: list[list[Player]], paper: int)
             table[index], other[i] = other[i], table[index]
 
 
+def _teammates_apart(
+    night: LeagueNight, seated: list[list[Player]], *, ranked: list[Player] | None, live: int
+) -> list[list[Player]]:
+    """`seated` with teammates at different tables wherever swaps find a way (a team
+    league's): by rating, swaps between players near each other in `ranked`; a guest's
+    seat stays at a paper table (the tables after the first `live`)."""
+    league = night.season.league
+    everyone = {player.pk: player for table in seated for player in table}
+    apart = teammate_pairs(league, everyone) if league.is_team_league else set()
+    if not apart:
+        return seated
+    guests = set(night.substitutes.filter(player__isnull=True).values_list("member_id", flat=True))
+    tables = keep_apart(
+        [[player.pk for player in table] for table in seated],
+        apart,
+        rank={player.pk: i for i, player in enumerate(ranked)} if ranked else None,
+        may_sit=lambda pk, index: pk not in guests or index >= live,
+    )
+    return [[everyone[pk] for pk in table] for table in tables]
+
+
 def _byes(night: LeagueNight, players: list[Player], count: int, rng: random.Random):
     """The `count` players to sit out: fewest byes in the season first, at random among equals."""
     if not count:
@@ -140,7 +163,9 @@ def seat_night(
     tables, the last `paper_tables` of them are played with a physical deck instead
     (dealt from their deal sheets on a duplicate night). Seating again replaces the
     tables, as long as none has results yet. Each seated player's handicap for the
-    night is frozen the first time they are seated (`freeze`).
+    night is frozen the first time they are seated (`freeze`). In a team league,
+    teammates then sit at different tables wherever the tables' sizes allow it
+    (`leagues.teams.apart`); the night's page names those who could not be split.
     """
     league = night.season.league
     require_organiser(by, league.club)
@@ -184,10 +209,12 @@ def seat_night(
         Absence(night=night, player=player, kind=Absence.Kind.BYE) for player in left_over
     )
 
+    ranked = None
     if method == "balanced":
         ratings = {r.player_id: r.ordinal for r in league.ratings.all()}
         players.sort(key=lambda p: (-ratings.get(p.pk, 0.0), p.name.lower()))
         seated = snake_order(players, sizes)
+        ranked = list(players)
     elif method == "random":
         rng.shuffle(players)
         seated, start = [], 0
@@ -197,8 +224,12 @@ def seat_night(
     else:
         raise SeatingError(f"Unknown seating method {method!r}.")
 
+    live = 0
     if kind == Table.Kind.LIVE:
         _guests_on_paper(night, seated, paper_tables)
+        live = len(seated) - paper_tables
+    # A team league's teammates sit at different tables wherever the tables allow.
+    seated = _teammates_apart(night, seated, ranked=ranked, live=live)
     seeds: dict[int, int] = {}
     created = []
     for number, table_players in enumerate(seated, start=1):

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from ..forms import SeatingForm
 from ..pages import SEATING_CHOICES_KEY, night_or_404, organiser_only
 from ..seasons.views import night_page
+from ..teams.selectors import teammates_together
 from . import services
 
 
@@ -33,5 +34,12 @@ def night_seat(request: HttpRequest, night_id: int) -> HttpResponse:
             # The form offers the same choices next time, on this night or another.
             request.session[SEATING_CHOICES_KEY] = form.cleaned_data
             messages.success(request, f"Players seated at {len(tables)} tables.")
+            for number, players in teammates_together(night):
+                names = " and ".join(player.name for player in players)
+                messages.warning(
+                    request,
+                    f"Teammates {names} sit at table {number}: no seating of tonight's "
+                    "players at these tables keeps them apart.",
+                )
             return redirect(night)
     return night_page(request, night, seating_form=form, status=400)

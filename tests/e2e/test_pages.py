@@ -22,6 +22,7 @@ from leagues.models import NightTable, Substitute
 from leagues.ratings.services import rebuild_ratings
 from leagues.reporting import services as reporting
 from leagues.results.services import correct_score
+from leagues.teams import services as teams
 from tests import driving
 from tests.factories import (
     PASSWORD,
@@ -75,6 +76,9 @@ class League:
     report_code: str
     #: The night's board, opened by its link without an account.
     board: str
+    #: The league plays in teams too: its teams page, and a team's line-up for tonight.
+    teams: str
+    line_up: str
 
 
 @pytest.fixture
@@ -169,6 +173,15 @@ def league(daphne_server) -> League:
         by=organiser,
     )
     rebuild_ratings(league=league)
+    # A team league as well: two teams, one line-up set for tonight.
+    teams.set_team_rules(
+        league=league, team_size=3, team_score="best", team_counted=2, by=organiser
+    )
+    eagles = teams.create_team(
+        league=league, name="Eagles", members=[ann, bea, cat], captain=ann, by=organiser
+    )
+    teams.create_team(league=league, name="Hawks", members=[dan, eve], captain=dan, by=organiser)
+    teams.set_line_up(team=eagles, night=tonight, players=[ann, bea], by=ann)
     table = games.create_table(
         host=organiser, variant="play-nine", seat_count=2, players=[organiser, ann]
     )
@@ -208,6 +221,8 @@ def league(daphne_server) -> League:
         report=f"/leagues/report/{report.code}/",
         report_code="/leagues/report/",
         board=create_board(night=night, by=organiser).get_absolute_url(),
+        teams=f"/leagues/{league.pk}/teams/",
+        line_up=f"/leagues/nights/{tonight.pk}/teams/{eagles.pk}/line-up/",
     )
 
 
@@ -244,6 +259,8 @@ def league_paths(pages: League) -> list[str]:
         pages.table_card,
         pages.report,
         pages.report_code,
+        pages.teams,
+        pages.line_up,
     ]
 
 

@@ -23,6 +23,7 @@ def pages(cn):
         reverse("leagues:night_scorecards_csv", args=[cn.night.pk]),
         reverse("leagues:night_arrivals", args=[cn.night.pk]),
         reverse("leagues:player", args=[cn.league.pk, cn.member.pk]),
+        reverse("leagues:teams", args=[cn.league.pk]),
     ]
 
 
@@ -56,6 +57,14 @@ def posts(cn):
             {"method": "random", "seats_per_table": 2, "kind": "hand"},
         ),
         (reverse("leagues:table_results", args=[cn.night_table.pk]), results_data(cn)),
+        (
+            reverse("leagues:team_rules", args=[cn.league.pk]),
+            {"team_size": 2, "team_score": "sum", "team_counted": 2},
+        ),
+        (
+            reverse("leagues:team_create", args=[cn.league.pk]),
+            {"team-name": "Sneaky", "team-members": [cn.member.pk, cn.others[0].pk]},
+        ),
     ]
 
 
@@ -72,6 +81,8 @@ def nothing_changed(cn):
     assert cn.night.tables.count() == 1
     assert not ScorecardHole.objects.exists()
     assert cn.club.memberships.get(player=cn.member).role == "player"
+    assert League.objects.get(pk=cn.league.pk).team_size == 0
+    assert not cn.league.teams.exists()
 
 
 def test_anonymous_visitors_are_sent_to_log_in_everywhere(client, club_night):

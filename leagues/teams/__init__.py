@@ -1,0 +1,1 @@
+"""Team leagues: teams of a club's members, their captains and each night's line-ups."""

@@ -1,0 +1,138 @@
+"""Reads of team standings: each team's score night by night, and a season's team
+standings, computed from the scorecards every time (nothing stored), beside the
+individual standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import F
+
+from games.models import Scorecard, Table
+
+from ..attendance.selectors import credited_to
+from ..models import League, LeagueNight, LineUp, Player, Season, Team, TeamMember
+from ..standings.scoring import Scoring
+
+
+def team_rule(league: League) -> str:
+    """How a team's score and the team standings are worked out, in words."""
+    if league.counts_best:
+        counted = f"the best {league.team_counted} of its line-up's points"
+    else:
+        counted = "the sum of its line-up's points"
+    return (
+        f"A team's night score is {counted}: the league points each member earned at "
+        "their table that night, as the individual standings count them (a team without "
+        "a line-up that night counts every member who played). The team standings add up "
+        "the nights' scores; teams level on points share a place. Points for nights away "
+        "and byes count for the player alone."
+    )
+
+
+@dataclass
+class TeamNight:
+    """A team's night: each counted member's points, and the score they make."""
+
+    team: Team
+    night_id: int
+    #: (player, points) of every member who played for the team, best first.
+    played: list[tuple[Player, int]] = field(default_factory=list)
+    score: int = 0
+    #: The players whose points made the score.
+    counted: list[Player] = field(default_factory=list)
+
+
+@dataclass
+class TeamRow:
+    """One team's line in a season's team standings."""
+
+    team: Team
+    nights: int = 0
+    points: int = 0
+    place: int = 0
+    members: list[Player] = field(default_factory=list)
+
+
+def team_nights(season: Season, before: date | None = None) -> list[TeamNight]:
+    """Each team's score on each night of `season` with finished tables (`before` a
+    date: only the nights before it)."""
+    league = season.league
+    if not league.is_team_league:
+        return []
+    cards = Scorecard.objects.filter(
+        table__night_table__night__season=season,
+        table__status=Table.Status.FINISHED,
+        player__isnull=False,
+    )
+    if before is not None:
+        cards = cards.filter(table__night_table__night__date__lt=before)
+    cards = list(
+        cards.select_related("player").annotate(night_id=F("table__night_table__night_id"))
+    )
+    nights = LeagueNight.objects.filter(pk__in={card.night_id for card in cards})
+    scoring = Scoring(league, cards, nights)
+    credit = credited_to(league, cards)
+    team_of = dict(TeamMember.objects.filter(league=league).values_list("player_id", "team_id"))
+    # A line-up pins a night's team: a member who changes team later leaves that
+    # night's points where they were.
+    lined: dict[tuple[int, int], int] = {}
+    with_line_up: set[tuple[int, int]] = set()
+    for night_id, team_id, player_id in LineUp.players.through.objects.filter(
+        lineup__night__season=season
+    ).values_list("lineup__night_id", "lineup__team_id", "player_id"):
+        lined[night_id, player_id] = team_id
+        with_line_up.add((night_id, team_id))
+    teams = Team.objects.in_bulk(set(team_of.values()) | set(lined.values()))
+    people = Player.objects.in_bulk({owner for owner in credit.values() if owner is not None})
+    found: dict[tuple[int, int], TeamNight] = {}
+    for card in cards:
+        owner = credit[card.pk]
+        team_id = lined.get((card.night_id, owner))
+        if team_id is None:
+            team_id = team_of.get(owner)
+            if team_id is None or (card.night_id, team_id) in with_line_up:
+                continue  # on no team, or played outside the team's line-up that night
+        key = (card.night_id, team_id)
+        if key not in found:
+            found[key] = TeamNight(team=teams[team_id], night_id=card.night_id)
+        found[key].played.append((people[owner], scoring.points(card)))
+    for team_night in found.values():
+        team_night.played.sort(key=lambda pair: (-pair[1], pair[0].name.lower()))
+        counted = team_night.played
+        if league.counts_best:
+            counted = counted[: league.team_counted]
+        team_night.score = sum(points for _player, points in counted)
+        team_night.counted = [player for player, _points in counted]
+    return sorted(found.values(), key=lambda t: (t.night_id, -t.score, t.team.name.lower()))
+
+
+def team_standings(season: Season, before: date | None = None) -> list[TeamRow]:
+    """The season's team standings: every team of the league, most points first, teams
+    level on points sharing a place (then by name)."""
+    league = season.league
+    if not league.is_team_league:
+        return []
+    rows = {
+        team.pk: TeamRow(team=team, members=[m.player for m in team.members.all()])
+        for team in league.teams.prefetch_related("members__player")
+    }
+    for team_night in team_nights(season, before):
+        row = rows.get(team_night.team.pk)
+        if row is not None:
+            row.nights += 1
+            row.points += team_night.score
+    ordered = sorted(rows.values(), key=lambda r: (-r.points, r.team.name.lower()))
+    for index, row in enumerate(ordered):
+        level = index and row.points == ordered[index - 1].points
+        row.place = ordered[index - 1].place if level else index + 1
+    return ordered
+
+
+def team_context(season: Season, before: date | None = None) -> dict[str, object]:
+    """What a season's page shows of its teams: their standings and how they are made."""
+    league = season.league
+    if not league.is_team_league:
+        return {"team_standings": [], "team_rule": ""}
+    return {"team_standings": team_standings(season, before), "team_rule": team_rule(league)}
