@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.models import HoleReview, Move, Seat
 from leagues.board.services import create_board
+from leagues.events import services as events
 from leagues.reporting import services as reporting
 from tests import driving
 from tests.factories import (
@@ -81,6 +83,24 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     Move.objects.filter(hole__table=finished, seat=0).update(by_bot=False)
 
     board = create_board(night=night, by=organiser)
+    # An event taking entries, and one in its first round (a paper table to enter).
+    soon = {
+        "club": club,
+        "by": organiser,
+        "format": "swiss",
+        "variant": "play-nine",
+        "seats_per_table": 2,
+        "rounds": 2,
+        "starts_at": timezone.now() + timedelta(days=1),
+        "entry_closes_at": timezone.now() + timedelta(hours=1),
+    }
+    entering = events.create_event(name="Later Open", **soon)
+    event = events.create_event(name="Spring Open", **soon)
+    for player in (ann, bea):
+        events.enter_event(event=event, player=player)
+        events.check_in(event=event, player=player, by=player)
+    events.keep_apart(event=event, first=ann, second=bea, by=organiser)
+    event_table = events.start_event(event=event, by=organiser).tables.get()
     anonymous = [reverse("home"), reverse("login"), reverse("signup"), reverse("games:rules")]
     anonymous += [reverse("admin:login"), reverse("password_reset")]
     # The night's board, opened by its link alone.
@@ -116,6 +136,10 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
         reverse("leagues:report_code"),
         reverse("leagues:report", args=[report.code]),
         reverse("leagues:report", args=[report.code]) + "?hole=1",
+        reverse("leagues:events", args=[club.slug]),
+        entering.get_absolute_url(),
+        event.get_absolute_url(),
+        reverse("leagues:event_table_results", args=[event_table.pk]),
     ]
     for url in pages:
         response = client.get(url, HTTP_HOST=HOST)

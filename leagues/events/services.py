@@ -48,7 +48,9 @@ def announce_event_changed(event_id: int) -> None:
 
 def hold_event(event: Event) -> Event:
     """Lock the event's row until the transaction ends, and read it as it now stands."""
-    return Event.objects.select_for_update().select_related("club", "league").get(pk=event.pk)
+    # Only the event's row: its league is an outer join, which PostgreSQL does not lock.
+    locked = Event.objects.select_for_update(of=("self",))
+    return locked.select_related("club", "league").get(pk=event.pk)
 
 
 def _refuse(message: str, field: str | None = None) -> None:

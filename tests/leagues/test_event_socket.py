@@ -9,6 +9,7 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 
 from config.asgi import application
 from leagues.events import services
@@ -18,6 +19,14 @@ from tests.leagues.events_helpers import club_with, entered, new_event, play_pap
 
 # Run on PostgreSQL with Redis too: the news crosses the real channel layer there.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
+
+@pytest.fixture(autouse=True)
+async def pages_let_go_of_the_database():
+    """The communicator keeps the connections of the calls it makes open, which would
+    hold the test database open: close the one its thread holds."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
 
 STAMP = re.compile(r'name="stamp" value="([0-9a-f]+)"')
 
