@@ -20,6 +20,7 @@ from tests.leagues.events_helpers import club_with, entered, new_event, play_pap
 # Run on PostgreSQL with Redis too: the news crosses the real channel layer there.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
+
 @pytest.fixture(autouse=True)
 async def pages_let_go_of_the_database():
     """The communicator keeps the connections of the calls it makes open, which would
