@@ -16,9 +16,9 @@ from games.models import Table
 from leagues.calendar.notices import send_due_notices
 from leagues.events import selectors, services
 from leagues.events.pairing import meetings
-from leagues.models import Event, EventEntry, EventNotice, EventRound
+from leagues.models import Event, EventEntry, EventNotice, EventRound, Rating
 from tests import driving
-from tests.factories import even_holes, make_player
+from tests.factories import even_holes, make_league, make_player
 from tests.leagues.events_helpers import (
     club_with,
     default_skill,
@@ -282,3 +282,30 @@ def test_entrants_are_reminded_the_day_before_once(settings):
     # And on the site: the home page names the event entered.
     assert list(selectors.upcoming_entries(people[0], timezone.now())) == [event]
     assert list(selectors.upcoming_entries(people[1], timezone.now())) == []
+
+
+def test_a_knockout_tied_to_a_league_is_seeded_by_its_ratings():
+    club, olive, people = club_with(4)
+    league = make_league(club)
+    # P3 is the best rated, then P2: they head the two tables.
+    for mu, player in zip((20, 22, 30, 40), people, strict=True):
+        Rating.objects.create(league=league, player=player, mu=mu, sigma=1)
+    event = new_event(
+        club, olive, format=Event.Format.KNOCKOUT, seats_per_table=2, advance=1, league=league
+    )
+    entered(event, people)
+    services.start_event(event=event, by=olive)
+    assert [t[0] for t in seatings(event, number=1)] == [people[3].pk, people[2].pk]
+    play_to_the_end(event, olive)
+    event.refresh_from_db()
+    assert event.champion == people[0]  # the best player at the table, whatever the seed
+
+
+def test_a_round_robin_at_tables_of_three_seats_those_who_met_least():
+    club, olive, people = club_with(9)
+    event = new_event(club, olive, format=Event.Format.ROUND_ROBIN, seats_per_table=3, rounds=3)
+    entered(event, people)
+    services.start_event(event=event, by=olive)
+    play_to_the_end(event, olive)
+    assert max(meetings(seatings(event)).values()) == 1
+    assert len(selectors.event_standings(event)) == 9
