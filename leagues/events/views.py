@@ -153,10 +153,13 @@ def event_check_in(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
     member_role(request, event.club)
     player = request.user
-    if request.POST.get("entry"):
-        entry = EventEntry.objects.filter(event=event, pk=request.POST["entry"]).first()
+    if "entry" in request.POST:
+        number = request.POST["entry"]
+        entry = (
+            EventEntry.objects.filter(event=event, pk=number).first() if number.isdigit() else None
+        )
         if entry is None:
-            raise Http404("No such entry.")
+            return _refused(request, event, ValidationError("No such entrant."))
         player = entry.player
     return _act(
         request,

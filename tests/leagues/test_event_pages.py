@@ -89,6 +89,9 @@ def test_a_member_enters_checks_in_and_withdraws_themselves(client, setting):
     other = EventEntry.objects.get(event=event, player=people[1])
     response = client.post(reverse("leagues:event_check_in", args=[event.pk]), {"entry": other.pk})
     assert response.status_code == 403
+    for bad in ("x", "0"):
+        response = client.post(reverse("leagues:event_check_in", args=[event.pk]), {"entry": bad})
+        assert response.status_code == 400 and "No such entrant." in response.content.decode()
     client.post(reverse("leagues:event_withdraw", args=[event.pk]))
     assert not EventEntry.objects.filter(event=event, player=people[0]).exists()
 
