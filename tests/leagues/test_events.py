@@ -28,7 +28,8 @@ from tests.leagues.events_helpers import (
     play_to_the_end,
 )
 
-pytestmark = pytest.mark.django_db
+# Run on PostgreSQL too: the standings add strokes up in the database, and rounds lock rows.
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def seatings(event: Event, *, number: int | None = None) -> list[list[int]]:
