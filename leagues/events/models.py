@@ -82,6 +82,11 @@ class Event(PlaysByRules, models.Model):
     def get_absolute_url(self) -> str:
         return reverse("leagues:event", args=[self.pk])
 
+    @property
+    def format_name(self) -> str:
+        """The format in a word or two: "Swiss", "Round robin"."""
+        return self.get_format_display().partition(":")[0]
+
 
 class EventEntry(models.Model):
     """A player entered in an event; checked in before round 1, or dropped as a no-show."""
