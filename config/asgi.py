@@ -25,6 +25,7 @@ from games.consumers import close_for_restart  # noqa: E402
 from games.reviews import start_child  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from leagues.board.routing import websocket_urlpatterns as board_urlpatterns  # noqa: E402
+from leagues.events.routing import websocket_urlpatterns as event_urlpatterns  # noqa: E402
 
 use_websocket_protocol(settings.FAIRWAY_WS_SLOW_SECONDS)
 on_daphne_shutdown(close_for_restart)
@@ -37,7 +38,9 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + board_urlpatterns))
+            AuthMiddlewareStack(
+                URLRouter(websocket_urlpatterns + board_urlpatterns + event_urlpatterns)
+            )
         ),
     }
 )

@@ -24,6 +24,7 @@ from .admin_scope import ClubScoped, Scoped
 # Each room's own admin registers its models.
 from .board import admin as board_admin  # noqa: F401
 from .checkin import admin as checkin_admin  # noqa: F401
+from .events import admin as events_admin  # noqa: F401
 from .models import (
     Absence,
     CheckIn,

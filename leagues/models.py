@@ -23,10 +23,16 @@ from games.text import validate_shown, validate_shown_lines
 
 from . import bounds
 
-# Check-ins, table reports, boards, teams and the ratings' models live in their rooms; they
-# are this app's models all the same.
+# Check-ins, table reports, boards, teams, events and the ratings' models live in their
+# rooms; they are this app's models all the same.
 from .board.models import NightBoard as NightBoard
 from .checkin.models import CheckIn as CheckIn
+from .events.models import Event as Event
+from .events.models import EventApart as EventApart
+from .events.models import EventEntry as EventEntry
+from .events.models import EventNotice as EventNotice
+from .events.models import EventRound as EventRound
+from .events.models import EventTable as EventTable
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange
 from .reporting.models import ReportedHole as ReportedHole

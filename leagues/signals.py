@@ -14,7 +14,8 @@ from games.models import Hole, Table, hole_finished, match_finished, replay_link
 
 from .board.services import announce_night_changed
 from .clubs.selectors import is_organiser, role_in
-from .models import Club, LeagueNight, NightTable
+from .events.services import table_finished
+from .models import Club, EventTable, LeagueNight, NightTable
 from .ratings.services import rate_match
 
 
@@ -33,6 +34,18 @@ def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
     # Rate its match once.
     if night_table is not None and not night_table.rating_changes.exists():
         transaction.on_commit(lambda: rate_match(night_table=night_table))
+
+
+@receiver(match_finished, dispatch_uid="leagues_event_table_finished")
+def event_table_finished(sender, table: Table, **kwargs) -> None:
+    """A live event table's match is over: once the move is committed, the event's next
+    round is seated if it was its round's last table. A casual table costs nothing (its
+    seats are not assigned: no query); a night's, one small read."""
+    if table.kind != Table.Kind.LIVE or not table.seats_assigned:
+        return
+    if EventTable.objects.filter(table_id=table.pk).exists():
+        table_id = table.pk
+        transaction.on_commit(lambda: table_finished(table_id=table_id))
 
 
 @receiver(hole_finished, sender=Hole, dispatch_uid="leagues_board_shows_finished_hole")
@@ -57,6 +70,8 @@ def organisers_run_night_tables(sender, table: Table, user, **kwargs) -> bool:
     if not table.seats_assigned:  # a casual table is no league's
         return False
     club = Club.objects.filter(leagues__seasons__nights__tables__table=table).first()
+    # An event's table is run by the event's club's organisers.
+    club = club or Club.objects.filter(events__event_rounds__tables__table=table).first()
     return club is not None and is_organiser(user, club)
 
 

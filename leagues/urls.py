@@ -10,6 +10,7 @@ from .calendar import views as calendar
 from .checkin import views as checkin
 from .clubs import views as clubs
 from .duplicate import views as duplicate
+from .events import views as events
 from .players import views as players
 from .public import views as public
 from .reporting import views as reporting
@@ -105,6 +106,26 @@ league_patterns = [
     path("<int:league_id>/public/", public.league_public, name="league_public"),
     path("seasons/<int:season_id>/close/", seasons.season_close, name="season_close"),
     path("seasons/<int:season_id>/next/", seasons.season_next, name="season_next"),
+    path("clubs/<slug:slug>/events/", events.club_events, name="events"),
+    path("clubs/<slug:slug>/events/new/", events.event_create, name="event_create"),
+    path("events/<int:event_id>/", events.event, name="event"),
+    path("events/<int:event_id>/enter/", events.event_enter, name="event_enter"),
+    path("events/<int:event_id>/withdraw/", events.event_withdraw, name="event_withdraw"),
+    path("events/<int:event_id>/check-in/", events.event_check_in, name="event_check_in"),
+    path("events/<int:event_id>/entries/", events.event_add_entry, name="event_add_entry"),
+    path("events/<int:event_id>/apart/", events.event_apart, name="event_apart"),
+    path(
+        "events/<int:event_id>/apart/<int:apart_id>/remove/",
+        events.event_apart_remove,
+        name="event_apart_remove",
+    ),
+    path("events/<int:event_id>/start/", events.event_start, name="event_start"),
+    path("events/<int:event_id>/close-round/", events.event_close_round, name="event_close_round"),
+    path(
+        "events/tables/<int:event_table_id>/results/",
+        events.event_table_results,
+        name="event_table_results",
+    ),
     path("public/<int:league_id>/", public.public_league, name="public_league"),
     path(
         "public/<int:league_id>/calendar.ics",

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.models import HoleReview, Move, Seat
 from leagues.board.services import create_board
+from leagues.events import services as events
 from leagues.reporting import services as reporting
 from leagues.teams import services as teams
 from tests import driving
@@ -88,6 +90,24 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
         league=league, name="Eagles", members=[ann, bea], captain=ann, by=organiser
     )
     line_up_night = make_night(season, date(2026, 3, 22))
+    # An event taking entries, and one in its first round (a paper table to enter).
+    soon = {
+        "club": club,
+        "by": organiser,
+        "format": "swiss",
+        "variant": "play-nine",
+        "seats_per_table": 2,
+        "rounds": 2,
+        "starts_at": timezone.now() + timedelta(days=1),
+        "entry_closes_at": timezone.now() + timedelta(hours=1),
+    }
+    entering = events.create_event(name="Later Open", **soon)
+    event = events.create_event(name="Spring Open", **soon)
+    for player in (ann, bea):
+        events.enter_event(event=event, player=player)
+        events.check_in(event=event, player=player, by=player)
+    events.keep_apart(event=event, first=ann, second=bea, by=organiser)
+    event_table = events.start_event(event=event, by=organiser).tables.get()
     anonymous = [reverse("home"), reverse("login"), reverse("signup"), reverse("games:rules")]
     anonymous += [reverse("admin:login"), reverse("password_reset")]
     # The night's board, opened by its link alone.
@@ -125,6 +145,10 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
         reverse("leagues:report", args=[report.code]) + "?hole=1",
         reverse("leagues:teams", args=[league.pk]),
         reverse("leagues:line_up", args=[line_up_night.pk, eagles.pk]),
+        reverse("leagues:events", args=[club.slug]),
+        entering.get_absolute_url(),
+        event.get_absolute_url(),
+        reverse("leagues:event_table_results", args=[event_table.pk]),
     ]
     for url in pages:
         response = client.get(url, HTTP_HOST=HOST)

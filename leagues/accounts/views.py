@@ -8,12 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import engine
 from games import selectors as games_selectors
 
+from ..events.selectors import upcoming_entries
 from ..forms import AccountForm, SignUpForm
 from ..models import Player
 from . import services
@@ -27,6 +29,8 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {"games": list(engine.VARIANTS.items())}
     if request.user.is_authenticated:
         context["my_tables"] = games_selectors.my_tables(request.user)
+        # A reminder of the events the player entered, until they are over.
+        context["my_events"] = upcoming_entries(request.user, timezone.now())
         # Someone who has just signed up is greeted by the sign-up's message alone.
         context["greet"] = not any(
             WELCOME_TAG in message.extra_tags.split() for message in messages.get_messages(request)

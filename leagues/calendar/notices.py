@@ -1,4 +1,5 @@
-"""Mail about league nights: a reminder the day before, the results the morning after.
+"""Mail about league nights: a reminder the day before, the results the morning after;
+and a reminder the day before an event to each of its entrants (`EventNotice`).
 
 `send_due_notices` runs once a day, or more often (the `send_night_mail` command, from
 cron or a systemd timer). Each member gets each notice of a night at most once: a
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -18,11 +19,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Table
 
 from ..clubs.selectors import club_members
-from ..models import LeagueNight, NightNotice, Player
+from ..events.selectors import events_to_remind
+from ..models import Event, EventNotice, LeagueNight, NightNotice, Player
 from ..results.selectors import night_tables
 from ..standings.selectors import season_standings
 from .feed import night_start
@@ -36,6 +39,7 @@ class Sent:
 
     reminders: int = 0
     results: int = 0
+    event_reminders: int = 0
     failed: list[str] = field(default_factory=list)
 
 
@@ -133,9 +137,50 @@ def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
     return count
 
 
+def event_recipients(event: Event) -> QuerySet[Player]:
+    """An event's entrants who get its reminder: with an address, reminders on."""
+    return Player.objects.filter(
+        event_entries__event=event, is_active=True, email_reminders=True
+    ).exclude(email="")
+
+
+def _send_event_reminder(event: Event, sent: Sent) -> int:
+    done = set(EventNotice.objects.filter(event=event).values_list("player", flat=True))
+    players = [p for p in event_recipients(event) if p.pk not in done]
+    if not players:
+        return 0
+    context = {
+        "event": event,
+        "club": event.club,
+        "starts": timezone.localtime(event.starts_at),
+        "event_url": _absolute(event.get_absolute_url()),
+        "account_url": _absolute(reverse("account")),
+    }
+    subject = f"{event.name}: tomorrow, {timezone.localtime(event.starts_at):%A %d %B %H:%M}"
+    body = render_to_string("leagues/mail/event_reminder.txt", context)
+    count = 0
+    for player in players:
+        try:
+            with transaction.atomic():  # the record and the mail stand or fall together
+                EventNotice.objects.create(event=event, player=player)
+                send_mail(subject, body, None, [player.email])
+        except IntegrityError:
+            continue
+        except OSError as error:
+            logger.warning("Could not mail %s about %s: %s", player.email, event, error)
+            sent.failed.append(player.email)
+            continue
+        count += 1
+    return count
+
+
 def send_due_notices(*, today: date) -> Sent:
-    """Send tomorrow's reminders and yesterday's results, each at most once a member."""
+    """Send tomorrow's reminders (of nights and of events) and yesterday's results, each
+    at most once a member."""
     sent = Sent()
+    tomorrow = timezone.make_aware(datetime.combine(today + timedelta(days=1), time.min))
+    for event in events_to_remind(tomorrow, tomorrow + timedelta(days=1)):
+        sent.event_reminders += _send_event_reminder(event, sent)
     for night in nights_to_remind(today):
         sent.reminders += _send(night, NightNotice.Kind.REMINDER, sent)
     for night in nights_with_results(today):

@@ -5,12 +5,14 @@ inline script would each be refused by the browser and reported here)."""
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Move, Table
+from leagues.events import services as events
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import open_a_two_seat_table, take_turn
 from tests.factories import (
@@ -104,6 +106,24 @@ def test_pages_and_a_live_table_run_without_a_policy_violation(daphne_server, pl
     anas.visit(f"/leagues/nights/{night.pk}/")
     anas.visit(f"/leagues/{league.pk}/players/{ana.pk}/")
     expect(anas.page.locator("svg.chart").first).to_be_visible()
+    # An event's page, once its socket has drawn its round.
+    event = events.create_event(
+        club=club,
+        by=organiser,
+        name="Spring Open",
+        format="swiss",
+        variant="play-nine",
+        seats_per_table=2,
+        rounds=1,
+        starts_at=timezone.now() + timedelta(days=1),
+        entry_closes_at=timezone.now() + timedelta(hours=1),
+    )
+    for player in (ana, ben):
+        events.enter_event(event=event, player=player)
+        events.check_in(event=event, player=player, by=player)
+    events.start_event(event=event, by=organiser)
+    anas.visit(event.get_absolute_url())
+    expect(anas.page.locator("#event-status")).to_have_text("Round 1 in play")
 
     # The lobby: its form (and the script that keeps the seat count in range).
     anas.visit("/play/")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,7 @@ from games import services as games
 from games.models import Hole, HoleReview, Table
 from leagues.board.services import create_board
 from leagues.checkin.services import check_in
+from leagues.events import services as events
 from leagues.models import NightTable, Substitute
 from leagues.ratings.services import rebuild_ratings
 from leagues.reporting import services as reporting
@@ -79,6 +80,11 @@ class League:
     #: The league plays in teams too: its teams page, and a team's line-up for tonight.
     teams: str
     line_up: str
+    #: The club's events, one in its first round with a pair kept apart, and its paper
+    #: table's results form.
+    events: str
+    event: str
+    event_results: str
 
 
 @pytest.fixture
@@ -190,6 +196,22 @@ def league(daphne_server) -> League:
     played = games.create_table(host=ann, variant="golf-6", seat_count=2, players=[ann, bea])
     games.start_match(table=played, by=ann)
     finish_hole(played.pk, {0: ann, 1: bea})
+    event = events.create_event(
+        club=club,
+        by=organiser,
+        name="Spring Open",
+        format="swiss",
+        variant="play-nine",
+        seats_per_table=2,
+        rounds=3,
+        starts_at=timezone.now() + timedelta(days=1),
+        entry_closes_at=timezone.now() + timedelta(hours=1),
+    )
+    for player in (ann, bea, cat, dan, eve):
+        events.enter_event(event=event, player=player)
+        events.check_in(event=event, player=player, by=player)
+    events.keep_apart(event=event, first=ann, second=bea, by=organiser)
+    event_table = events.start_event(event=event, by=organiser).tables.first()
     return League(
         club=club.get_absolute_url(),
         league=league.get_absolute_url(),
@@ -223,6 +245,9 @@ def league(daphne_server) -> League:
         board=create_board(night=night, by=organiser).get_absolute_url(),
         teams=f"/leagues/{league.pk}/teams/",
         line_up=f"/leagues/nights/{tonight.pk}/teams/{eagles.pk}/line-up/",
+        events=f"/leagues/clubs/{club.slug}/events/",
+        event=event.get_absolute_url(),
+        event_results=f"/leagues/events/tables/{event_table.pk}/results/",
     )
 
 
@@ -261,6 +286,9 @@ def league_paths(pages: League) -> list[str]:
         pages.report_code,
         pages.teams,
         pages.line_up,
+        pages.events,
+        pages.event,
+        pages.event_results,
     ]
 
 

@@ -1,4 +1,5 @@
-"""Mail tomorrow's league night reminders and yesterday's results (run daily by cron)."""
+"""Mail tomorrow's league night and event reminders and yesterday's results (run daily
+by cron)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from leagues.calendar.notices import send_due_notices
 class Command(BaseCommand):
     help = (
         "Mail members a reminder the day before each league night and the results the "
-        "morning after. Safe to run again: no member gets the same mail twice."
+        "morning after, and each entrant a reminder the day before an event. Safe to run "
+        "again: no member gets the same mail twice."
     )
 
     def add_arguments(self, parser):
@@ -26,7 +28,10 @@ class Command(BaseCommand):
     def handle(self, *args, today: str | None = None, **options):
         day = timezone.localdate() if today is None else self._parse(today)
         sent = send_due_notices(today=day)
-        self.stdout.write(f"{sent.reminders} reminder(s) and {sent.results} result mail(s) sent.")
+        self.stdout.write(
+            f"{sent.reminders} reminder(s), {sent.results} result mail(s) and "
+            f"{sent.event_reminders} event reminder(s) sent."
+        )
         if sent.failed:
             raise CommandError(
                 f"Could not send to {len(sent.failed)} address(es); the next run tries again."

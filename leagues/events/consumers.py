@@ -1,0 +1,108 @@
+"""An event's page, live over a WebSocket: each connection (a member of the event's
+club, signed in) joins the event's group and is sent the live part of the page (rounds,
+tables, standings or bracket, champion) on connecting and whenever the event changes
+(`services.announce_event_changed`: an entry, a round seated, a table's result, a round
+closed).
+
+The page holds no state: each frame is the event read afresh and rendered into the same
+partial the page shows, stamped with a digest of what it shows. The page sends
+`{"type": "sync", "stamp": S}` every 20 seconds; a stamp that no longer holds (news
+lost) is answered with the part again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from games.consumers import TokenBucket
+
+from ..clubs.selectors import role_in
+from ..models import Event
+from . import selectors, services
+
+MAX_MESSAGE_BYTES = 512
+RATE, BURST = 1.0, 5
+#: Sign in first; no such event, or not a member of its club.
+CLOSE_SIGN_IN = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+def _access(event_id: int, user) -> tuple[bool | None, int]:
+    """Whether `user` organises the event's club (None: may not watch), with the code."""
+    if not user.is_authenticated:
+        return None, CLOSE_SIGN_IN
+    event = Event.objects.select_related("club").filter(pk=event_id).first()
+    role = role_in(user, event.club) if event is not None else None
+    if role is None:
+        return None, CLOSE_NOT_FOUND
+    return role == "organiser", 0
+
+
+def live_frame(event_id: int, organiser: bool) -> tuple[str, str] | None:
+    """The event's live part as a frame (its stamp and HTML)."""
+    event = Event.objects.select_related("club", "league", "champion").filter(pk=event_id).first()
+    if event is None:
+        return None
+    view = selectors.event_view(event)
+    html = render_to_string(
+        "leagues/event.html#live", {"view": view, "is_organiser": organiser, "oob": True}
+    )
+    return f"{view.stamp}{int(organiser)}", html
+
+
+class EventConsumer(AsyncWebsocketConsumer):
+    """A member's live connection to one event's page."""
+
+    group: str | None = None
+    stamp: str | None = None
+
+    async def connect(self) -> None:
+        self.event_id = int(self.scope["url_route"]["kwargs"]["event_id"])
+        organiser, code = await database_sync_to_async(_access)(self.event_id, self.scope["user"])
+        await self.accept()
+        if organiser is None:
+            await self.close(code=code)
+            return
+        self.organiser = organiser
+        self.bucket = TokenBucket(RATE, BURST)
+        self.group = services.event_group(self.event_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        # htmx's ws extension reconnects without resyncing: start from a full render.
+        await self.send_live()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Only syncs; anything else is ignored."""
+        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
+            return
+        if not self.bucket.allow(time.monotonic()):
+            return
+        with contextlib.suppress(ValueError, RecursionError):
+            data = json.loads(text_data)
+            if isinstance(data, dict) and data.get("type") == "sync":
+                stamp = data.get("stamp")
+                self.stamp = stamp if isinstance(stamp, str) else None
+                await self.send_live()
+
+    async def event_changed(self, message: dict) -> None:
+        await self.send_live()
+
+    async def send_live(self) -> None:
+        frame = await database_sync_to_async(live_frame)(self.event_id, self.organiser)
+        if frame is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        stamp, html = frame
+        if stamp != self.stamp:
+            self.stamp = stamp
+            await self.send(text_data=html)

@@ -1,0 +1,76 @@
+"""Events at the same moment on PostgreSQL, in real threads: players entering at once,
+two organisers closing a round at once, and a table's results racing the close. Each
+holds the event's row, so they go one after the other and answer as after each other."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from leagues.events import selectors, services
+from leagues.models import EventRound, EventTable, Membership
+from tests.factories import even_holes, make_player
+from tests.leagues.events_helpers import club_with, default_skill, entered, new_event
+from tests.leagues.test_night_races import at_once
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _on_postgresql():
+    if connection.vendor != "postgresql":
+        pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
+
+
+def test_players_entering_at_once_are_each_entered_once():
+    club, olive, people = club_with(8)
+    event = new_event(club, olive, seats_per_table=2)
+    calls = [lambda p=p: services.enter_event(event=event, player=p) for p in people]
+    calls += [lambda: services.enter_event(event=event, player=people[0])]
+    results = at_once(*calls)
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    assert event.entries.count() == 8
+
+
+def test_two_organisers_closing_a_round_at_once_seat_the_next_round_once():
+    club, olive, people = club_with(4)
+    otto = make_player("otto")
+    Membership.objects.create(club=club, player=otto, role=Membership.Role.ORGANISER)
+    event = new_event(club, olive, seats_per_table=2, rounds=3)
+    entered(event, people)
+    services.start_event(event=event, by=olive)
+    results = at_once(
+        lambda: services.close_round(event=event, number=1, by=olive),
+        lambda: services.close_round(event=event, number=1, by=otto),
+    )
+    refused = [r for r in results if isinstance(r, ValidationError)]
+    assert len(refused) == 1 and "Round 1 is closed already" in str(refused[0])
+    assert [r.number for r in EventRound.objects.filter(event=event)] == [1, 2]
+    assert EventTable.objects.filter(round__event=event, round__number=2).count() == 2
+
+
+def test_the_last_results_racing_the_close_count_or_are_refused_never_both():
+    club, olive, people = club_with(4)
+    event = new_event(club, olive, seats_per_table=2, rounds=3)
+    entered(event, people)
+    services.start_event(event=event, by=olive)
+    first, last = selectors.round_tables(selectors.current_round(event))
+    skill = default_skill(event)
+
+    def holes(event_table):
+        return even_holes(*[skill[k] for k in selectors.seated(event_table)])
+
+    services.enter_event_results(event_table=first, hole_scores=holes(first), by=olive)
+    last = EventTable.objects.select_related("round__event", "table").get(pk=last.pk)
+    results = at_once(
+        lambda: services.enter_event_results(event_table=last, hole_scores=holes(last), by=olive),
+        lambda: services.close_round(event=event, number=1, by=olive),
+    )
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(errors) == 1 and isinstance(errors[0], ValidationError), results
+    # Either the results came first (they closed the round; the close is refused) or the
+    # close did (the table is forfeited; its results are refused): one round 2 either way.
+    assert [r.number for r in EventRound.objects.filter(event=event)] == [1, 2]
+    counted = selectors.tally(event)
+    assert sum(counted.points.values()) in (1, 2)
