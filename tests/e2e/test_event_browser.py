@@ -11,7 +11,12 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games import services as game_services
+from games.models import Table
+from leagues.events import selectors
+from leagues.events import services as event_services
 from leagues.models import Event
+from tests.conftest import DaphneServer
 from tests.factories import PASSWORD, make_club, make_player
 
 pytestmark = pytest.mark.e2e
@@ -93,5 +98,70 @@ def test_a_small_event_runs_from_entry_to_champion(daphne_server, playwright_bro
     expect(ann.locator("#event-status")).to_contain_text("Champion:")
     expect(ann.get_by_role("heading", name="Standings")).to_be_visible()
     expect(ann.get_by_text("head to head", exact=False).first).to_be_visible()
+    ann_context.close()
+    context.close()
+
+
+@pytest.fixture
+def quick_bots_server(transactional_db):
+    """A live server whose bots move and deal at once: a match of bots takes seconds."""
+    server = DaphneServer(extra_env={"FAIRWAY_HOLE_PAUSE": "0", "FAIRWAY_BOT_DELAY": "0"}).start()
+    yield server
+    server.stop()
+
+
+def hand_round_to_bots(event: Event) -> None:
+    """Every player of the round's live tables leaves their match: a bot plays their seat
+    (as for a player who walks away), and the server plays the tables out."""
+    for event_table in selectors.round_tables(selectors.current_round(event)):
+        table = Table.objects.get(pk=event_table.table_id)
+        assert table.kind == Table.Kind.LIVE and table.status == Table.Status.PLAYING
+        for seat in table.seats.select_related("player"):
+            game_services.leave_match(table=table, player=seat.player)
+
+
+def test_an_event_at_live_tables_played_by_bots_runs_to_its_champion(
+    quick_bots_server, playwright_browser
+):
+    """Live tables only: each round's matches are played out by bots on the server, and
+    the last match of a round seats the next, then names the champion, while a player's
+    page follows it all without a reload."""
+    server = quick_bots_server
+    olive = make_player("olive", display_name="Olive")
+    people = [make_player(n.lower(), display_name=n) for n in ("Ann", "Bea", "Cat", "Dan")]
+    club = make_club("Fairway Golf Club", organiser=olive, members=people)
+    now = timezone.now()
+    event = event_services.create_event(
+        club=club,
+        by=olive,
+        name="Spring Open",
+        format=Event.Format.SWISS,
+        variant="golf-6",
+        seats_per_table=2,
+        rounds=2,
+        table_kind=Event.TableKind.LIVE,
+        starts_at=now + timedelta(days=1),
+        entry_closes_at=now + timedelta(hours=20),
+    )
+    for player in people:
+        event_services.enter_event(event=event, player=player)
+        event_services.check_in(event=event, player=player, by=player)
+
+    ann_context, ann = signed_in(playwright_browser, server, "ann")
+    ann.goto(server.url + event.get_absolute_url())
+    expect(ann.locator("#event-status")).to_have_text("Taking entries")
+    context, organiser = signed_in(playwright_browser, server, "olive")
+    organiser.goto(server.url + event.get_absolute_url())
+    organiser.get_by_role("button", name="Start and seat round 1").click()
+    expect(ann.locator("#event-status")).to_have_text("Round 1 in play")
+
+    hand_round_to_bots(event)
+    expect(ann.locator("#event-status")).to_have_text("Round 2 in play", timeout=90_000)
+    hand_round_to_bots(event)
+    expect(ann.locator("#event-status")).to_contain_text("Champion:", timeout=90_000)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    tables = [Table.objects.get(pk=t.table_id) for t in selectors.event_tables(event)]
+    assert len(tables) == 4 and all(t.status == Table.Status.FINISHED for t in tables)
     ann_context.close()
     context.close()
