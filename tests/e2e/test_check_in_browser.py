@@ -61,6 +61,7 @@ def test_members_check_in_by_phone_and_the_organiser_seats_them(daphne_server, p
     expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
     log_in(page, "ann")
     expect(page).to_have_url(check_in_url)
+    page.wait_for_load_state("load")  # measured with its stylesheets applied
     here = page.get_by_role("button", name="I'm here")
     box = here.bounding_box()
     assert box["height"] >= 48 and box["width"] >= 300, box

@@ -53,6 +53,7 @@ def test_a_captain_sets_the_line_up_on_a_phone(daphne_server, playwright_browser
     expect(page.get_by_role("heading", name=re.compile("Eagles: line-up for"))).to_be_visible()
 
     # Each tick is a finger's size, and the save button spans the screen.
+    page.wait_for_load_state("load")  # measured with its stylesheets applied
     for name in ("Ann", "Bea", "Cat"):
         box = page.locator(".line-up .checks label", has_text=name).bounding_box()
         assert box["height"] >= 40, (name, box)

@@ -68,6 +68,7 @@ def test_two_players_on_two_phones_enter_and_confirm_holes(daphne_server, playwr
     # The strokes cells bring up the numeric keypad and are easy to hit with a thumb.
     cell = a.locator("#entry").get_by_label("Bea", exact=True)
     expect(cell).to_have_attribute("inputmode", "numeric")
+    a.wait_for_load_state("load")  # measured with its stylesheets applied
     assert cell.bounding_box()["height"] >= 44
     fill_hole(a, {"Ann": "3", "Bea": "4", "Cat": "5"})
     a.get_by_role("button", name="Save hole 1").click()
