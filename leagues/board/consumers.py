@@ -13,10 +13,7 @@ it); an unknown one is closed with 4404.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
@@ -25,12 +22,11 @@ from django.template.loader import render_to_string
 
 from games.consumers import TokenBucket
 
+from ..screens import read_sync
 from . import selectors, services
 
 logger = logging.getLogger(__name__)
 
-#: A board's messages are small; anything longer is not one.
-MAX_MESSAGE_BYTES = 512
 #: Syncs a second and burst: a screen asks every 15 seconds.
 RATE, BURST = 1.0, 5
 #: Application close codes: no such link, and a link revoked (htmx does not reconnect).
@@ -103,16 +99,10 @@ class BoardConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Only syncs: a board sends nothing else. Anything else is ignored."""
-        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            return
-        if not self.bucket.allow(time.monotonic()):
-            return
-        with contextlib.suppress(ValueError, RecursionError):
-            data = json.loads(text_data)
-            if isinstance(data, dict) and data.get("type") == "sync":
-                stamp = data.get("stamp")
-                self.stamp = stamp if isinstance(stamp, str) else None
-                self.changed()
+        is_sync, stamp = read_sync(text_data, self.bucket)
+        if is_sync:
+            self.stamp = stamp
+            self.changed()
 
     async def night_changed(self, event: dict) -> None:
         self.changed()

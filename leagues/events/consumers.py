@@ -12,10 +12,6 @@ lost) is answered with the part again.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import time
-
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
@@ -24,9 +20,10 @@ from games.consumers import TokenBucket
 
 from ..clubs.selectors import role_in
 from ..models import Event
+from ..screens import read_sync
 from . import selectors, services
 
-MAX_MESSAGE_BYTES = 512
+#: Syncs a second and burst: a page asks every 20 seconds.
 RATE, BURST = 1.0, 5
 #: Sign in first; no such event, or not a member of its club.
 CLOSE_SIGN_IN = 4401
@@ -83,16 +80,10 @@ class EventConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Only syncs; anything else is ignored."""
-        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            return
-        if not self.bucket.allow(time.monotonic()):
-            return
-        with contextlib.suppress(ValueError, RecursionError):
-            data = json.loads(text_data)
-            if isinstance(data, dict) and data.get("type") == "sync":
-                stamp = data.get("stamp")
-                self.stamp = stamp if isinstance(stamp, str) else None
-                await self.send_live()
+        is_sync, stamp = read_sync(text_data, self.bucket)
+        if is_sync:
+            self.stamp = stamp
+            await self.send_live()
 
     async def event_changed(self, message: dict) -> None:
         await self.send_live()
