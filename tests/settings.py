@@ -1,5 +1,5 @@
 """The site's settings for the test suite: config.settings with a quick password hasher,
-and reviews' playouts at normal priority.
+reviews' playouts at normal priority, and reviews on their first look.
 
 Django's default hasher takes most of a second per password on purpose; the suite makes
 players by the thousand and tests who may sign in, not how slowly a password hashes.
@@ -16,3 +16,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 FAIRWAY_REVIEW_IDLE_PRIORITY = False
 # Tests keep their processes busy: reviews there never wait (test_review.py tests it).
 FAIRWAY_REVIEW_BUSY_CPU = None
+# Reviews are worked out on their first look, in the test process as in the daphne
+# servers tests start (which then start no reviews' child process each): a test that
+# wants the worker turns it on (tests/conftest.py, `reviews_after_hole`).
+FAIRWAY_REVIEW_AFTER_HOLE = False
