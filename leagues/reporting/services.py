@@ -23,7 +23,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from games.engine.match import HOLES
-from games.models import Scorecard, Table, hole_name
+from games.models import Scorecard, ScorecardHole, Table, hole_name
 from games.scorecards import HandScoreError, ScoreProblem, check_hand_scores
 
 from ..board.services import announce_night_changed
@@ -186,14 +186,17 @@ def _counted(hole: ReportedHole, night_table: NightTable) -> list[int | None] | 
     """The strokes of the hole that count now: on the scorecards once the table has
     results, else as last confirmed (None if never)."""
     if night_table.table.status == Table.Status.FINISHED:
-        cards = Scorecard.objects.filter(table=night_table.table).order_by("position")
-        by_card = {
-            card.position: card.holes.filter(number=hole.number)
-            .values_list("strokes", flat=True)
-            .first()
-            for card in cards
-        }
-        return [by_card[p] for p in sorted(by_card)]
+        # Two queries whatever the seats: each card's strokes at the hole (None where it
+        # has none), in seat order.
+        positions = Scorecard.objects.filter(table=night_table.table).values_list(
+            "position", flat=True
+        )
+        strokes = dict(
+            ScorecardHole.objects.filter(
+                scorecard__table=night_table.table, number=hole.number
+            ).values_list("scorecard__position", "strokes")
+        )
+        return [strokes.get(p) for p in sorted(positions)]
     return hole.confirmed_strokes
 
 
