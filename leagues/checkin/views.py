@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ..clubs.selectors import role_in
 from ..models import LeagueNight, Membership
 from ..pages import crumbs, member_role, night_or_404, organiser_only
+from ..qr import qr_svg
 from . import selectors, services
-from .door import qr_svg
 
 NOT_A_MEMBER = "Only the club's members can check in here: ask an organiser to add you."
 

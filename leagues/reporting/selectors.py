@@ -7,7 +7,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import segno
 from django.db.models import QuerySet
 
 from games.engine.match import HOLES, match_status
@@ -57,14 +56,6 @@ def may_report(player: Player, night_table: NightTable) -> bool:
     organiser of its league's club."""
     return is_seated(player, night_table.table) or is_organiser(
         player, night_table.night.season.league.club
-    )
-
-
-def qr_svg(url: str) -> str:
-    """The QR code of `url` as inline SVG markup (no style attribute, no script), with
-    the quiet zone of four modules a scanner wants, white on any paper."""
-    return segno.make(url, error="m").svg_inline(
-        scale=4, border=4, light="#fff", omitsize=True, title=url
     )
 
 

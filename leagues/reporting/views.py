@@ -27,6 +27,7 @@ from ..duplicate.selectors import unfinished_table_of
 from ..forms import typed_strokes
 from ..models import NightTable, ReportedHole, TableReport
 from ..pages import crumbs, night_or_404, night_table_or_404, organiser_only
+from ..qr import qr_svg
 from . import selectors, services
 from .forms import CodeForm, DisputeForm, HoleForm, VersionForm
 
@@ -47,7 +48,7 @@ def _card(request: HttpRequest, night_table: NightTable) -> dict:
         "code": selectors.shown_code(report.code),
         "url": url,
         "code_url": request.build_absolute_uri(reverse("leagues:report_code")),
-        "qr": selectors.qr_svg(url),
+        "qr": qr_svg(url, title=url),
         "names": [seat.name for seat in selectors.seats_of(night_table.table)],
         "holes": deals,
         "withheld": night.duplicate_deals and deals is None,

@@ -15,9 +15,9 @@ from django.utils import timezone
 from games.models import Table
 from leagues.attendance import services as attendance
 from leagues.checkin import services
-from leagues.checkin.door import qr_svg
 from leagues.checkin.selectors import arrivals, closed_reason
 from leagues.models import Absence, CheckIn, Season, Substitute
+from leagues.qr import qr_svg
 from leagues.seating.services import seat_night
 from tests.factories import (
     even_holes,

@@ -1,5 +1,5 @@
-"""The QR code of a night's door sign, drawn on the server as inline SVG (no script, no
-image from elsewhere): a phone's camera opens the night's check-in page with it."""
+"""QR codes drawn on the server as inline SVG (no script, no image from elsewhere): a
+night's door sign opens its check-in page, a paper table's card its report page."""
 
 from __future__ import annotations
 
