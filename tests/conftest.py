@@ -59,13 +59,6 @@ def _nothing_held_of_earlier_tables() -> Iterator[None]:
     yield
 
 
-@pytest.fixture(autouse=True)
-def _reviews_on_first_look(settings) -> None:
-    """Reviews are worked out on their first look, as without a worker: a test that
-    wants them worked out after each hole turns the worker on (`reviews_after_hole`)."""
-    settings.FAIRWAY_REVIEW_AFTER_HOLE = False
-
-
 @pytest.fixture
 def reviews_after_hole(settings, transactional_db) -> Iterator[None]:
     """Each finished hole's reviews are worked out on the worker thread, which reads
