@@ -20,7 +20,7 @@ from games import engine
 from .cards import Controls, Course, Slot, kept_html
 from .cards import course as course_html
 from .models import Hole, Seat, Table
-from .plays import pending
+from .plays import Pending, pending
 from .selectors import (
     TableData,
     chat_lines,
@@ -136,6 +136,7 @@ def table_context(
         context["turn_text"] = turn_text(context)
         return context
     state = data.state
+    shared = data.shared
     my_seat = (
         hole.seat_positions.index(me.position)
         if me is not None and me.position in hole.seat_positions
@@ -146,26 +147,34 @@ def table_context(
     if table.status != Table.Status.PLAYING:
         actions = []
     controls = controls_for(actions, hole, table, me)
-    courses = courses_for(table, seats, hole, view, my_seat, controls, actions, html)
+    courses = courses_for(table, seats, hole, view, my_seat, controls, actions, html, shared)
+    if "names" not in shared:
+        # The same for every viewer of this version: worked out for its first.
+        names = {s.position: s.name for s in seats}
+        shared.update(
+            names=names,
+            dealer_name=names[hole.dealer],
+            hole_strokes=_hole_strokes(names, hole),
+            waiting=pending(table, hole, seats, state),
+        )
+    names = shared["names"]
     context.update(
         view=view,
         controls=controls,
         courses=courses,
         seating=seating(courses, me),
-        held=card_name(table.rules, view["held"]) if view["held"] is not None else None,
+        held=_card_name(table.rules, view["held"]),
         held_tone=tone(table.rules, view["held"]),
-        discard=card_name(table.rules, view["discard_top"])
-        if view["discard_top"] is not None
-        else None,
+        discard=_card_name(table.rules, view["discard_top"]),
         discard_tone=tone(table.rules, view["discard_top"]),
-        holder=_seat_name(seats, hole, view["holding"]),
-        turn_name=_seat_name(seats, hole, view["turn"]),
+        holder=_seat_name(names, hole, view["holding"]),
+        turn_name=_seat_name(names, hole, view["turn"]),
         my_turn=my_seat is not None and view["turn"] == my_seat,
-        dealer_name=next(s.name for s in seats if s.position == hole.dealer),
+        dealer_name=shared["dealer_name"],
         log=data.log,
         results=data.results,
-        countdown=countdown(table, hole, seats, state),
-        hole_strokes=_hole_strokes(seats, hole),
+        countdown=_countdown(shared["waiting"]),
+        hole_strokes=shared["hole_strokes"],
     )
     context["turn_text"] = turn_text(context)
     return context
@@ -179,18 +188,20 @@ def countdown(
     Given as whole seconds left (not a clock time), so a page counts down from when it
     arrived and a client's wrong clock cannot matter.
     """
-    waiting = pending(table, hole, table.seats.all() if seats is None else seats, state)
+    return _countdown(pending(table, hole, table.seats.all() if seats is None else seats, state))
+
+
+def _countdown(waiting: Pending | None) -> dict[str, Any] | None:
     if waiting is None or waiting.kind == "bot":
         return None
     seconds = max(0, math.ceil((waiting.due - timezone.now()).total_seconds()))
     return {"kind": waiting.kind, "seconds": seconds}
 
 
-def _hole_strokes(seats: list[Seat], hole: Hole) -> list[tuple[str, int]]:
+def _hole_strokes(names: dict[int, str], hole: Hole) -> list[tuple[str, int]]:
     """Each seat's strokes for a finished hole, in seat order; empty while it is played."""
     if hole.scores is None:
         return []
-    names = {s.position: s.name for s in seats}
     return [(names[p], score) for p, score in zip(hole.seat_positions, hole.scores, strict=True)]
 
 
@@ -226,11 +237,15 @@ def turn_text(context: dict[str, Any]) -> str:
     return f"{context['turn_name']}'s turn{last}."
 
 
-def _seat_name(seats: list[Seat], hole: Hole, engine_seat: int | None) -> str | None:
+def _seat_name(names: dict[int, str], hole: Hole, engine_seat: int | None) -> str | None:
     if engine_seat is None:
         return None
-    position = hole.seat_positions[engine_seat]
-    return next(s.name for s in seats if s.position == position)
+    return names[hole.seat_positions[engine_seat]]
+
+
+def _card_name(rules, card: Any) -> tuple[str, str] | None:
+    """`card_name` of a card shown (None: none)."""
+    return None if card is None else card_name(rules, card)
 
 
 def controls_for(actions: list[dict], hole: Hole, table: Table, me: Seat | None) -> Controls:
@@ -267,13 +282,16 @@ def courses_for(
     controls: Controls,
     actions: list[dict],
     html: dict | None = None,
+    shared: dict | None = None,
 ) -> list[Course]:
     """Every seat's course, the viewer's own first (it is drawn nearest and largest).
 
     `html`: rendered courses by what they show, to
     reuse (and to add to) across versions and viewers; a course without buttons then
     comes with its HTML and without its slots, as most do not change from one move to
-    the next.
+    the next. `shared`: what this version's viewers share (`TableData.shared`), where
+    the courses that are not the viewer's are kept for the next viewer: they look the
+    same to every viewer of the version.
     """
     replace = {a["position"] for a in actions if a["type"] == "replace"}
     flip = {a["position"] for a in actions if a["type"] == "flip"}
@@ -292,6 +310,11 @@ def courses_for(
                 bot_level=seat.bot_level,
             )
             course.sitting_out = True
+        elif html is not None and not mine and shared is not None:
+            key = ("course", seat.position)
+            course = shared.get(key)
+            if course is None:
+                course = shared[key] = _shown_course(table, seat, hole, view, index, mine, html)
         elif html is not None and not (
             mine and (replace or flip or controls.tee_off or controls.swaps)
         ):

@@ -134,6 +134,12 @@ class TableData:
         return plays.Snapshot(self.table, self.hole, self.state, self.scorecard, seats)
 
     @functools.cached_property
+    def shared(self) -> dict:
+        """What the presenters work out once for every viewer of this version (names, the
+        courses that are not the viewer's): its own, never lent on to the next version."""
+        return {}
+
+    @functools.cached_property
     def log(self) -> list[str]:
         """The move log's lines, newest first."""
         return log_lines(self.recent, self.seats)
