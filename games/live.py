@@ -17,7 +17,10 @@ from dataclasses import dataclass
 
 from django.template import engines
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
+
+# Markup is marked safe as SafeString(...): every value marked here is a str already,
+# and mark_safe's look for lazy strings costs more than the marking, on every move.
 from jinja2 import ChainableUndefined, Environment, Template
 
 from .cards import course, kept_html, slot_tile, tile
@@ -51,6 +54,10 @@ def _template(name: str) -> Template:
         env = engines["jinja2"].env
         template = env.get_template(f"games/live/{name}.html")
         if not env.auto_reload:  # Jinja2's own lookup costs as much as a small render.
+            # Its globals are a ChainMap over the environment's, which each render copies
+            # key by key in Python; the environment's are set once (`environment`), so a
+            # plain dict of them shows the same and copies in C.
+            template.globals = dict(template.globals)
             _templates[name] = template
     return template
 
@@ -69,8 +76,8 @@ def render(
     if part == "board" and context.get("hole") is not None:
         return render_board(context, shared=shared, kept=kept)
     if part == "status" and shared is not None:
-        return mark_safe(kept_html(shared, _status_key(context), lambda: _render(part, context)))
-    return mark_safe(_render(part, context))
+        return SafeString(kept_html(shared, _status_key(context), lambda: _render(part, context)))
+    return SafeString(_render(part, context))
 
 
 def _render(name: str, context: dict) -> str:
@@ -138,7 +145,7 @@ class _Mark:
 
 
 def _marked(course) -> _Mark:
-    return _Mark(mark_safe(f"\0course-{course.position}\0"))
+    return _Mark(SafeString(f"\0course-{course.position}\0"))
 
 
 def _frame(context: dict) -> str:
@@ -151,7 +158,7 @@ def _frame(context: dict) -> str:
         top=[_marked(c) for c in seating.top],
         right=[_marked(c) for c in seating.right],
     )
-    return _render("board", {**context, "seating": marks, "piles": mark_safe("\0table-piles\0")})
+    return _render("board", {**context, "seating": marks, "piles": SafeString("\0table-piles\0")})
 
 
 def _frame_key(context: dict) -> tuple | None:
@@ -185,7 +192,7 @@ def render_board(context: dict, *, shared: dict | None = None, kept: dict | None
             shown.html = course(shown, rules, controls, version, phase)
     pieces = {f"course-{c.position}": c.html for c in courses}
     piles = lambda: _render("piles", context)  # noqa: E731
-    pieces["table-piles"] = mark_safe(
+    pieces["table-piles"] = SafeString(
         piles() if shared is None else kept_html(shared, _piles_key(context), piles)
     )
     key = _frame_key(context) if kept is not None else None
@@ -218,7 +225,7 @@ def changed(shown: dict[str, str], parts: dict[str, str]) -> str:
 
 def fragment(name: str, context: dict) -> SafeString:
     """The fragment `games/<name>.html` (one that shows cards) for a Django page."""
-    return mark_safe(engines["jinja2"].env.get_template(f"games/{name}.html").render(context))
+    return SafeString(engines["jinja2"].env.get_template(f"games/{name}.html").render(context))
 
 
 def page_parts(context: dict) -> dict[str, SafeString]:
