@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import time
@@ -202,7 +203,9 @@ class TableConsumer(LiveConsumer):
         if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_SIGN_IN)
             return
-        self.user = user
+        # The player itself, not channels' lazy wrapper of it: every frame asks who the
+        # viewer is, and each look through the wrapper costs a call of its own.
+        self.user = copy.copy(user)
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         if not await self._may_watch():
             await self.refuse(CLOSE_NOT_FOUND)
