@@ -130,7 +130,7 @@ def league(daphne_server) -> League:
         )
     # A paper table of four (the widest results form a league night has), no results yet.
     waiting: NightTable = open_table(night, [cat, dan, organiser, bea])
-    report = reporting.open_report(night_table=waiting)
+    report = waiting.report
     for number, by in ((1, cat), (2, dan), (3, cat)):
         reporting.enter_hole(report=report, number=number, strokes=[3, 4, 5, 6], version=0, by=by)
     reporting.confirm_hole(report=report, number=1, version=1, by=dan)
