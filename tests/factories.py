@@ -7,6 +7,7 @@ from itertools import count
 
 from games import scorecards
 from leagues.models import Club, League, LeagueNight, Membership, NightTable, Player, Season
+from leagues.reporting.codes import give_code
 
 PASSWORD = "a-long-test-passphrase-42"
 _numbers = count(1)
@@ -48,10 +49,13 @@ def make_night(season: Season, on: date = date(2026, 3, 1), **fields) -> LeagueN
 
 
 def open_table(night: LeagueNight, players) -> NightTable:
-    """A hand-played table of the night with `players` seated in order, no results yet."""
+    """A hand-played table of the night with `players` seated in order, no results yet,
+    with its card's code as seating gives it."""
     table = scorecards.open_hand_table(variant=night.season.league.variant, players=players)
     number = night.tables.count() + 1
-    return NightTable.objects.create(night=night, table=table, number=number)
+    night_table = NightTable.objects.create(night=night, table=table, number=number)
+    give_code(night_table=night_table)
+    return night_table
 
 
 def played_table(night: LeagueNight, players, holes) -> NightTable:

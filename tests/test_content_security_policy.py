@@ -68,7 +68,7 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     night_table = played_table(night, [ann, bea], even_holes(30, 40))
     played_table(make_night(season, date(2026, 3, 8)), [ann, bea], even_holes(35, 33))
     to_enter = open_table(make_night(season, date(2026, 3, 15)), [ann, bea])
-    report = reporting.open_report(night_table=to_enter)
+    report = to_enter.report
     reporting.enter_hole(report=report, number=1, strokes=[3, 4], version=0, by=ann)
     waiting = services.create_table(host=ann, variant="golf-4", seat_count=3, players=[ann])
     live = services.create_table(host=ann, variant="play-nine", seat_count=2, bots={1: "greedy"})

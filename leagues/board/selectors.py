@@ -2,10 +2,11 @@
 
 Every table's holes as they land (live or on paper), where each table is, and the
 night's running standings: gross strokes, net where handicaps count, and matchpoints
-on a night of duplicate deals. Only finished holes have strokes, and on a duplicate
-night a hole shows nowhere until every table dealt the same cards has played it
-(`deal_results.room_views`): the board hangs in the room where everyone reads it.
-Nothing here decides a rule: places, handicaps and matchpoints come from their rooms.
+on a night of duplicate deals; in a team league, the teams' running scores. Only
+finished holes have strokes, and on a duplicate night a hole shows nowhere until every
+table dealt the same cards has played it (`deal_results.room_views`), nor counts in a
+team's score: the board hangs in the room where everyone reads it. Nothing here
+decides a rule: places, handicaps, matchpoints and team scores come from their rooms.
 """
 
 from __future__ import annotations
@@ -24,12 +25,16 @@ from ..handicaps import selectors as handicaps
 from ..models import League, LeagueNight, NightBoard
 from ..reporting.selectors import counted_strokes
 from ..results.selectors import TableView, night_tables, table_view
+from ..teams.standings import counted_words, night_team_scores
 
 #: Tables on one page of the board, by the most seats at a table of the night: more
 #: pages take turns on the screen (`static/js/board.js`).
 TABLES_PER_PAGE = ((4, 6), (6, 4), (8, 2))
-#: Lines of the standings on one page of the board.
+#: Lines of the standings on one page of the board; in a team league, which shares the
+#: column with the teams, lines of each.
 STANDINGS_PER_PAGE = 16
+STANDINGS_BESIDE_TEAMS = 9
+TEAMS_PER_PAGE = 4
 
 
 def board_by_token(token: str) -> NightBoard | None:
@@ -88,6 +93,17 @@ class StandingLine:
 
 
 @dataclass(frozen=True)
+class TeamLine:
+    """A team's running score on the night (a team league's)."""
+
+    place: int
+    name: str
+    #: Members whose points are in: their tables finished and shown whole.
+    finished: int
+    points: int
+
+
+@dataclass(frozen=True)
 class Board:
     night: LeagueNight
     league: League
@@ -97,6 +113,10 @@ class Board:
     show_matchpoints: bool
     #: How the standings are ordered, in words.
     order: str
+    #: A team league's teams, most points first (empty in any other league).
+    teams: tuple[TeamLine, ...] = ()
+    #: How a team's score is made, in words.
+    team_rule: str = ""
     #: A digest of everything the board shows: a client that holds another resyncs.
     stamp: str = field(default="")
 
@@ -108,7 +128,12 @@ class Board:
 
     @property
     def standing_pages(self) -> list[Sequence[StandingLine]]:
-        return _pages(self.standings, STANDINGS_PER_PAGE)
+        size = STANDINGS_BESIDE_TEAMS if self.teams else STANDINGS_PER_PAGE
+        return _pages(self.standings, size)
+
+    @property
+    def team_pages(self) -> list[Sequence[TeamLine]]:
+        return _pages(self.teams, TEAMS_PER_PAGE) if self.teams else []
 
     @property
     def holes(self) -> range:
@@ -260,6 +285,23 @@ def _seat_strokes(strokes: list[int | None] | None, index: int) -> int | None:
     return None if strokes is None or index >= len(strokes) else strokes[index]
 
 
+def _teams(night: LeagueNight, views: deal_results.RoomViews) -> tuple[TeamLine, ...]:
+    """A team league's running team scores, by the team standings' own rule, from the
+    tables the board shows whole: a table still hiding a hole counts nothing yet, and
+    matchpoints compare only the holes the board shows."""
+    if not night.season.league.is_team_league:
+        return ()
+    shown = {
+        view.table.pk
+        for view in views
+        if view.table.status == Table.Status.FINISHED and not view.hidden
+    }
+    return tuple(
+        TeamLine(t.place, t.team.name, len(t.played), t.score)
+        for t in night_team_scores(night, shown, views.unplayed.may_see_hole)
+    )
+
+
 def night_board(night: LeagueNight) -> Board:
     """The night as its board shows it, with the stamp of what it shows."""
     league = night.season.league
@@ -314,6 +356,12 @@ def night_board(night: LeagueNight) -> Board:
         show_net=show_net,
         show_matchpoints=show_matchpoints,
         order=order,
+        teams=_teams(night, views),
+        team_rule=f"Points of finished tables: a team scores {counted_words(league)}"
+        if league.is_team_league
+        else "",
     )
-    digest = hashlib.sha256(repr((board.tables, board.standings)).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(
+        repr((board.tables, board.standings, board.teams)).encode()
+    ).hexdigest()[:16]
     return replace(board, stamp=digest)

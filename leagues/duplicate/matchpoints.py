@@ -262,16 +262,21 @@ def night_points(
     nights: Sequence[LeagueNight],
     league: League,
     handicaps: dict[int, dict[int, Fraction]] | None = None,
+    *,
+    visible: Callable[[Table, int], bool] | None = None,
 ) -> dict[tuple[int, int], int]:
     """League points by (night id, player id) earned by matchpoints on duplicate nights.
 
     Only finished tables count, as in the standings. `handicaps`, by night then
-    player, compare net strokes.
+    player, compare net strokes; `visible` leaves out the strokes a screen may not show
+    yet (as `compare`).
     """
     points = {}
     for night in nights:
         night_handicaps = None if handicaps is None else handicaps.get(night.pk, {})
-        comparison = compare(night, finished_only=True, league=league, handicaps=night_handicaps)
+        comparison = compare(
+            night, finished_only=True, league=league, handicaps=night_handicaps, visible=visible
+        )
         for result in comparison.results:
             if result.card.player_id is not None:
                 points[night.pk, result.card.player_id] = result.points

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 
 from games.forms import HouseRulesWidget, refused_house_rules
-from games.models import house_rule_choices
+from games.models import Table, house_rule_choices
 
 from ..models import Event, League, Player
 
@@ -39,6 +39,7 @@ class EventForm(forms.ModelForm):
             "advance",
             "table_kind",
             "paper_tables",
+            "turn_timer",
             "starts_at",
             "entry_closes_at",
             "late_entries",
@@ -51,6 +52,7 @@ class EventForm(forms.ModelForm):
             "advance": "Knockout: go through from each table",
             "table_kind": "Tables are played",
             "paper_tables": "Of the live tables, how many play on paper",
+            "turn_timer": "Turn timer at live tables",
             "starts_at": "Starts",
             "entry_closes_at": "Entry closes",
             "late_entries": "Organisers may add late entries",
@@ -67,9 +69,13 @@ class EventForm(forms.ModelForm):
         self.fields["league"].queryset = League.objects.filter(club=club)
         self.fields["league"].required = False
         self.fields["paper_tables"].required = False
+        self.fields["turn_timer"].required = False
 
     def clean_paper_tables(self) -> int:
         return self.cleaned_data.get("paper_tables") or 0
+
+    def clean_turn_timer(self) -> int:
+        return self.cleaned_data.get("turn_timer") or Table.Timer.OFF
 
     def clean(self):
         data = super().clean()

@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
-from games.models import PlaysByRules, variant_choices
+from games.models import PlaysByRules, Table, variant_choices
 from games.text import validate_shown
 
 
@@ -52,6 +52,11 @@ class Event(PlaysByRules, models.Model):
     table_kind = models.CharField(max_length=8, choices=TableKind.choices, default=TableKind.HAND)
     paper_tables = models.PositiveSmallIntegerField(
         default=0, help_text="With live tables: how many of each round's last tables play on paper."
+    )
+    turn_timer = models.PositiveSmallIntegerField(
+        choices=Table.Timer.choices,
+        default=Table.Timer.OFF,
+        help_text="Live tables: a bot plays the turn of anyone who runs out of time.",
     )
     starts_at = models.DateTimeField()
     entry_closes_at = models.DateTimeField()

@@ -74,6 +74,7 @@ def create_event(
     advance: int = 2,
     table_kind: str = Event.TableKind.HAND,
     paper_tables: int = 0,
+    turn_timer: int = Table.Timer.OFF,
     starts_at: datetime,
     entry_closes_at: datetime,
     late_entries: bool = False,
@@ -93,6 +94,7 @@ def create_event(
         advance=advance,
         table_kind=table_kind,
         paper_tables=paper_tables or 0,
+        turn_timer=turn_timer,
         starts_at=starts_at,
         entry_closes_at=entry_closes_at,
         late_entries=late_entries,
@@ -413,6 +415,8 @@ def _open_table(
             players=players,
             is_public=False,
             seats_assigned=True,
+            # An absent player's turns are the timer's, not a hold on the round.
+            turn_timer=event.turn_timer,
         )
         # Everyone checked in: the match is dealt as it is seated.
         game_services.start_match(table=table, by=None)

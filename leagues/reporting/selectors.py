@@ -33,6 +33,11 @@ def shown_code(code: str) -> str:
     return f"{code[:3]}-{code[3:]}" if len(code) == CODE_LENGTH else code
 
 
+def report_of(night_table: NightTable) -> TableReport | None:
+    """The paper table's report, made with its code as the table was seated."""
+    return TableReport.objects.filter(night_table=night_table).first()
+
+
 def report_by_code(code: str) -> TableReport | None:
     return (
         TableReport.objects.select_related(
@@ -195,7 +200,7 @@ class ReportedResults:
 
 def reported_results(night_table: NightTable) -> ReportedResults | None:
     """The table's report for its results form, or None if it has none."""
-    report = TableReport.objects.filter(night_table=night_table).first()
+    report = report_of(night_table)
     if report is None:
         return None
     view = report_view(report)

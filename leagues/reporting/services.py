@@ -1,5 +1,5 @@
-"""Writes of table reports: a paper table's card made, a hole entered, confirmed,
-disputed or settled.
+"""Writes of table reports: a hole entered, confirmed, disputed or settled (a paper
+table's code is made as it is seated, `codes`).
 
 Every write holds the report's row, then reads the hole, so that two phones writing
 the same hole one after the other (on any process) meet: a write carries the version
@@ -16,11 +16,10 @@ has results, a `ScoreCorrection` before).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from games.engine.match import HOLES
 from games.models import Scorecard, ScorecardHole, Table, hole_name
@@ -41,27 +40,6 @@ class HoleConflict(Exception):
     def __init__(self, hole: ReportedHole):
         self.hole = hole
         super().__init__(f"{hole.name} was changed meanwhile.")
-
-
-def open_report(*, night_table: NightTable) -> TableReport:
-    """The table's report, made with a fresh short code the first time it is asked for."""
-    existing = TableReport.objects.filter(night_table=night_table).first()
-    if existing is not None:
-        return existing
-    if night_table.table.kind != Table.Kind.HAND:
-        raise ValidationError("Only a table played with a physical deck reports itself.")
-    for _ in range(10):
-        code = "".join(
-            secrets.choice(selectors.CODE_ALPHABET) for _ in range(selectors.CODE_LENGTH)
-        )
-        try:
-            with transaction.atomic():
-                return TableReport.objects.create(night_table=night_table, code=code)
-        except IntegrityError:
-            existing = TableReport.objects.filter(night_table=night_table).first()
-            if existing is not None:  # made at the same moment by another request
-                return existing
-    raise RuntimeError("No free table code was found.")
 
 
 def _held(report: TableReport) -> tuple[TableReport, NightTable]:

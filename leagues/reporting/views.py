@@ -34,8 +34,11 @@ from .forms import CodeForm, DisputeForm, HoleForm, VersionForm
 
 def _card(request: HttpRequest, night_table: NightTable) -> dict:
     """What a table card prints: the code, its QR code, the seats, and the deal sheet on
-    a duplicate night (unless the organiser is seated at a table still playing its deals)."""
-    report = services.open_report(night_table=night_table)
+    a duplicate night (unless the organiser is seated at a table still playing its deals).
+    The code was made as the table was seated: the card only reads it."""
+    report = selectors.report_of(night_table)
+    if report is None:
+        raise Http404("This table has no card: it is not played with a physical deck.")
     url = request.build_absolute_uri(reverse("leagues:report", args=[report.code]))
     night = night_table.night
     deals = None

@@ -18,6 +18,7 @@ from ..guards import require_open, require_organiser
 from ..handicaps.services import freeze
 from ..locks import hold_season
 from ..models import Absence, LeagueNight, NightTable, Player
+from ..reporting.codes import give_code
 from ..teams.apart import keep_apart
 from ..teams.selectors import teammate_pairs
 
@@ -161,7 +162,8 @@ def seat_night(
     drawn at random among equals). On a duplicate night every table with the same
     number of seats shares one deal seed, so they play the same deals. With live
     tables, the last `paper_tables` of them are played with a physical deck instead
-    (dealt from their deal sheets on a duplicate night). Seating again replaces the
+    (dealt from their deal sheets on a duplicate night); each paper table gets its
+    card's short code (`reporting.codes`). Seating again replaces the
     tables, as long as none has results yet. Each seated player's handicap for the
     night is frozen the first time they are seated (`freeze`). In a team league,
     teammates then sit at different tables wherever the tables' sizes allow it
@@ -254,7 +256,11 @@ def seat_night(
                 host=by,
                 deal_seed=seed,
             )
-        created.append(NightTable.objects.create(night=night, table=table, number=number))
+        night_table = NightTable.objects.create(night=night, table=table, number=number)
+        if night_table.is_hand:
+            # Its card's code exists before anyone prints the card or types it.
+            give_code(night_table=night_table)
+        created.append(night_table)
     # Handicaps are the night's from here on, whatever is corrected before it later.
     freeze(night, [player.pk for table_players in seated for player in table_players])
     return created

@@ -5,11 +5,11 @@ or by matchpoints on a duplicate night."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from games.engine.match import HOLES
-from games.models import Scorecard
+from games.models import Scorecard, Table
 
 from ..duplicate import matchpoints as duplicate
 from ..handicaps import selectors as handicaps
@@ -25,14 +25,22 @@ class Scoring:
     """How the league scores cards (annotated `night_id`): handicaps, net strokes,
     places and points, by place or by matchpoints, gross or net."""
 
-    def __init__(self, league: League, cards: Iterable[Scorecard], nights: Iterable[LeagueNight]):
+    def __init__(
+        self,
+        league: League,
+        cards: Iterable[Scorecard],
+        nights: Iterable[LeagueNight],
+        visible: Callable[[Table, int], bool] | None = None,
+    ):
+        """`visible(table, number)`: the holes a screen may show, for matchpoints that
+        compare those alone (the night's board); None: every hole."""
         self.league = league
         cards = list(cards)
         # Net strokes are shown beside gross ones whichever earns the points.
         self.handicaps = handicaps.by_night(league)
         by_matchpoints = [n for n in nights if duplicate.counts_by_matchpoints(league, n)]
         self.matchpoints = duplicate.night_points(
-            by_matchpoints, league, self.handicaps if league.by_net else None
+            by_matchpoints, league, self.handicaps if league.by_net else None, visible=visible
         )
         self.net_places: dict[int, int] = {}
         if league.by_net:

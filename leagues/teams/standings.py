@@ -4,10 +4,11 @@ individual standings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db.models import F
+from django.db.models import F, QuerySet
 
 from games.models import Scorecard, Table
 
@@ -16,12 +17,16 @@ from ..models import League, LeagueNight, LineUp, Player, Season, Team, TeamMemb
 from ..standings.scoring import Scoring
 
 
+def counted_words(league: League) -> str:
+    """Whose points make a team's night score, in a few words."""
+    if league.counts_best:
+        return f"the best {league.team_counted} of its line-up's points"
+    return "the sum of its line-up's points"
+
+
 def team_rule(league: League) -> str:
     """How a team's score and the team standings are worked out, in words."""
-    if league.counts_best:
-        counted = f"the best {league.team_counted} of its line-up's points"
-    else:
-        counted = "the sum of its line-up's points"
+    counted = counted_words(league)
     return (
         f"A team's night score is {counted}: the league points each member earned at "
         "their table that night, as the individual standings count them (a team without "
@@ -42,6 +47,8 @@ class TeamNight:
     score: int = 0
     #: The players whose points made the score.
     counted: list[Player] = field(default_factory=list)
+    #: Its place among the night's teams (`night_team_scores`).
+    place: int = 0
 
 
 @dataclass
@@ -68,20 +75,62 @@ def team_nights(season: Season, before: date | None = None) -> list[TeamNight]:
     )
     if before is not None:
         cards = cards.filter(table__night_table__night__date__lt=before)
+    line_ups = LineUp.players.through.objects.filter(lineup__night__season=season)
+    return _scored(league, cards, line_ups)
+
+
+def night_team_scores(
+    night: LeagueNight,
+    tables: Collection[int],
+    visible: Callable[[Table, int], bool] | None = None,
+) -> list[TeamNight]:
+    """The night's team scores so far, by the same rule as `team_nights`: every team of
+    the league, with the points its members earned at the finished tables among
+    `tables` (ids: those a screen may show whole), most points first, teams level
+    sharing a place. `visible(table, number)`: the holes that screen may show, so that
+    matchpoints compare those alone."""
+    league = night.season.league
+    if not league.is_team_league:
+        return []
+    cards = Scorecard.objects.filter(
+        table__night_table__night=night,
+        table__status=Table.Status.FINISHED,
+        table_id__in=list(tables),
+        player__isnull=False,
+    )
+    line_ups = LineUp.players.through.objects.filter(lineup__night=night)
+    scored = {t.team.pk: t for t in _scored(league, cards, line_ups, visible)}
+    teams = [
+        scored.get(team.pk) or TeamNight(team=team, night_id=night.pk)
+        for team in league.teams.all()
+    ]
+    teams.sort(key=lambda t: (-t.score, t.team.name.lower()))
+    _place(teams, lambda t: t.score)
+    return teams
+
+
+def _scored(
+    league: League,
+    cards: QuerySet[Scorecard],
+    line_ups: QuerySet,
+    visible: Callable[[Table, int], bool] | None = None,
+) -> list[TeamNight]:
+    """The team night scores that `cards` (finished, people's) make, with the nights'
+    line-ups (`line_ups`: rows of line-ups' players)."""
     cards = list(
         cards.select_related("player").annotate(night_id=F("table__night_table__night_id"))
     )
     nights = LeagueNight.objects.filter(pk__in={card.night_id for card in cards})
-    scoring = Scoring(league, cards, nights)
+    scoring = Scoring(league, cards, nights, visible)
     credit = credited_to(league, cards)
     team_of = dict(TeamMember.objects.filter(league=league).values_list("player_id", "team_id"))
     # A line-up pins a night's team: a member who changes team later leaves that
     # night's points where they were.
     lined: dict[tuple[int, int], int] = {}
     with_line_up: set[tuple[int, int]] = set()
-    for night_id, team_id, player_id in LineUp.players.through.objects.filter(
-        lineup__night__season=season
-    ).values_list("lineup__night_id", "lineup__team_id", "player_id"):
+    for night_id, team_id, player_id in line_ups.values_list(
+        "lineup__night_id", "lineup__team_id", "player_id"
+    ):
         lined[night_id, player_id] = team_id
         with_line_up.add((night_id, team_id))
     teams = Team.objects.in_bulk(set(team_of.values()) | set(lined.values()))
@@ -124,10 +173,15 @@ def team_standings(season: Season, before: date | None = None) -> list[TeamRow]:
             row.nights += 1
             row.points += team_night.score
     ordered = sorted(rows.values(), key=lambda r: (-r.points, r.team.name.lower()))
-    for index, row in enumerate(ordered):
-        level = index and row.points == ordered[index - 1].points
-        row.place = ordered[index - 1].place if level else index + 1
+    _place(ordered, lambda r: r.points)
     return ordered
+
+
+def _place(ordered: Sequence[TeamRow | TeamNight], points: Callable) -> None:
+    """Places down `ordered` (most points first): teams level on points share one."""
+    for index, row in enumerate(ordered):
+        level = index and points(row) == points(ordered[index - 1])
+        row.place = ordered[index - 1].place if level else index + 1
 
 
 def team_context(season: Season, before: date | None = None) -> dict[str, object]:

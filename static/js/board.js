@@ -1,12 +1,12 @@
-// The night's board: pages of tables and standings take turns on the screen, and the
-// heading says whether the board is live. Each frame from the server replaces the board;
-// the page shown stays the same across frames.
+// The night's board: pages of tables, teams and standings take turns on the screen,
+// and the heading says whether the board is live. Each frame from the server replaces
+// the board; the page shown stays the same across frames.
 (function () {
   const TURN_MS = 12000;
   let turn = 0;
 
   function show() {
-    document.querySelectorAll(".board-tables, .board-standings").forEach(function (region) {
+    document.querySelectorAll(".board-tables, .board-teams, .board-standings").forEach(function (region) {
       const pages = region.querySelectorAll("[data-board-page]");
       pages.forEach(function (page, index) {
         page.classList.toggle("is-shown", index === turn % pages.length);

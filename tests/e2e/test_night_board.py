@@ -16,6 +16,7 @@ from games import services as game_services
 from games.models import ScorecardHole, Table
 from leagues.board import services
 from leagues.seating.services import seat_night
+from leagues.teams import services as team_services
 from tests.e2e.test_content_security_policy import Watched
 from tests.e2e.test_pages import serious_findings
 from tests.factories import (
@@ -105,9 +106,10 @@ def test_a_hole_lands_on_the_open_board_without_a_reload(daphne_server, playwrig
     organiser.context.close()
 
 
+@pytest.mark.parametrize("teams", [False, True], ids=["players", "teams"])
 @pytest.mark.parametrize("size", SCREENS, ids=list(SCREENS))
 def test_a_night_of_six_tables_fits_the_screen_without_scrolling(
-    daphne_server, playwright_browser, size
+    daphne_server, playwright_browser, size, teams
 ):
     olive = make_player("olive", display_name="Olive")
     names = [f"Player {n:02d} Longname" for n in range(24)]
@@ -116,6 +118,18 @@ def test_a_night_of_six_tables_fits_the_screen_without_scrolling(
     league = make_league(club)
     league.name = "Thursday Evening Play Nine League"
     league.save()
+    if teams:  # as many teams as a night of 24 makes: twelve pairs
+        team_services.set_team_rules(
+            league=league, team_size=2, team_score="best", team_counted=1, by=olive
+        )
+        for n in range(12):
+            team_services.create_team(
+                league=league,
+                name=f"Team {n:02d} Longername",
+                members=people[n::12],
+                captain=people[n],
+                by=olive,
+            )
     night = make_night(make_season(league), date(2026, 3, 1))
     for n in range(6):
         played_table(night, people[4 * n : 4 * n + 4], even_holes(20 + n, 31, 42, 53))
@@ -126,7 +140,7 @@ def test_a_night_of_six_tables_fits_the_screen_without_scrolling(
     page = context.new_page()
     page.goto(daphne_server.url + board.get_absolute_url())
     expect(page.locator("#board-connection")).to_have_text("Live")
-    page.screenshot(path=str(SCREENSHOTS / f"board-{size}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"board-{size}{'-teams' if teams else ''}.png"))
     overflow = page.evaluate(
         "() => [document.documentElement.scrollWidth - innerWidth,"
         " document.documentElement.scrollHeight - innerHeight]"
@@ -145,11 +159,14 @@ def test_a_night_of_six_tables_fits_the_screen_without_scrolling(
         "els => els.filter((el) => el.scrollWidth > el.clientWidth + 1).length"
     )
     assert cut == 0
-    # The standings' second page takes its turn on the screen.
-    pages = page.locator(".board-standings [data-board-page]")
-    assert pages.count() == 2
-    expect(pages.nth(1)).to_be_visible(timeout=20_000)
-    assert re.search(r"Page 2 of 2", pages.nth(1).inner_text())
+    # The standings' second page takes its turn on the screen (the teams' too).
+    regions = [".board-standings", ".board-teams"] if teams else [".board-standings"]
+    for region in regions:
+        pages = page.locator(f"{region} [data-board-page]")
+        assert pages.count() >= 2
+        expect(pages.nth(1)).to_be_visible(timeout=20_000)
+        assert re.search(rf"Page 2 of {pages.count()}", pages.nth(1).inner_text())
+    assert page.locator(".board-teams").count() == int(teams)
     context.close()
 
 

@@ -22,6 +22,7 @@ from leagues.events import services as events
 from leagues.models import NightTable, Substitute
 from leagues.ratings.services import rebuild_ratings
 from leagues.reporting import services as reporting
+from leagues.reporting.codes import give_code
 from leagues.results.services import correct_score
 from leagues.teams import services as teams
 from tests import driving
@@ -130,7 +131,7 @@ def league(daphne_server) -> League:
         )
     # A paper table of four (the widest results form a league night has), no results yet.
     waiting: NightTable = open_table(night, [cat, dan, organiser, bea])
-    report = reporting.open_report(night_table=waiting)
+    report = waiting.report
     for number, by in ((1, cat), (2, dan), (3, cat)):
         reporting.enter_hole(report=report, number=number, strokes=[3, 4, 5, 6], version=0, by=by)
     reporting.confirm_hole(report=report, number=1, version=1, by=dan)
@@ -168,6 +169,7 @@ def league(daphne_server) -> League:
         table=scorecards.open_hand_table(variant="play-nine", players=[gus, hal], deal_seed=7),
         number=1,
     )
+    give_code(night_table=sheet)  # as seating gives it
     tonight = make_night(season, timezone.localdate(), venue="The clubhouse")
     for player in (ann, bea):
         check_in(night=tonight, player=player)

@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 
 from leagues.models import ReportedHole
 from leagues.reporting import selectors
-from leagues.reporting import services as reporting
 from tests.factories import (
     PASSWORD,
     make_club,
@@ -53,7 +52,7 @@ def test_two_players_on_two_phones_enter_and_confirm_holes(daphne_server, playwr
     club = make_club(organiser=organiser, members=[ann, bea, cat])
     night = make_night(make_season(make_league(club)), date(2026, 3, 10))
     night_table = open_table(night, [ann, bea, cat])
-    report = reporting.open_report(night_table=night_table)
+    report = night_table.report
     url = daphne_server.url + f"/leagues/report/{report.code}/"
 
     # Ann scans the QR code while signed out: she logs in and comes back to the table.

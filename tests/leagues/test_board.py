@@ -340,7 +340,7 @@ def test_a_paper_table_shows_each_hole_its_players_confirm_from_their_phones(
     night, olive, _tables = live_night()
     ann, bob = make_player("ann", display_name="Ann"), make_player("bob", display_name="Bob")
     paper = open_table(night, [ann, bob])
-    report = reporting.open_report(night_table=paper)
+    report = paper.report
     with django_capture_on_commit_callbacks(execute=True):
         reporting.enter_hole(report=report, number=1, strokes=[4, 6], version=0, by=ann)
     assert strokes_shown(selectors.night_board(night), paper.number) == []  # not confirmed
@@ -366,7 +366,7 @@ def test_on_a_duplicate_night_a_paper_table_and_a_live_one_wait_for_each_other()
     ann, bob = make_player("ann", display_name="Ann"), make_player("bob", display_name="Bob")
     paper = open_table(night, [ann, bob])
     Table.objects.filter(pk=paper.table_id).update(deal_seed=first.table.deal_seed)
-    report = reporting.open_report(night_table=paper)
+    report = paper.report
     for night_table in (first, second):
         game_services.start_match(table=night_table.table, by=olive)
         finish_hole(night_table.table_id, people_of(night_table))

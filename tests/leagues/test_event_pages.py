@@ -60,6 +60,22 @@ def test_only_organisers_create_an_event_and_bad_settings_are_named(client, sett
     assert event.club == club and event.created_by == olive
 
 
+def test_the_event_form_sets_the_live_tables_turn_timer_off_unless_chosen(client, setting):
+    club, olive, _people, _event = setting
+    client.force_login(olive)
+    form = client.get(reverse("leagues:events", args=[club.slug])).content.decode()
+    assert "Turn timer at live tables" in form and 'name="turn_timer"' in form
+    url = reverse("leagues:event_create", args=[club.slug])
+    client.post(url, form_data(name="Timed", table_kind="live", turn_timer="60"))
+    client.post(url, form_data(name="Untimed", table_kind="live"))
+    timers = dict(Event.objects.values_list("name", "turn_timer"))
+    assert timers["Timed"] == Table.Timer.S60 and timers["Untimed"] == Table.Timer.OFF
+    response = client.post(url, form_data(name="Odd", table_kind="live", turn_timer="45"))
+    assert response.status_code == 400 and not Event.objects.filter(name="Odd").exists()
+    page = client.get(Event.objects.get(name="Timed").get_absolute_url()).content.decode()
+    assert "turn timer: 60 seconds" in page
+
+
 def test_members_open_the_event_outsiders_do_not(client, setting):
     club, olive, people, event = setting
     url = event.get_absolute_url()

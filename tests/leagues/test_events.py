@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from games import services as game_services
-from games.models import Table
+from games.models import ScorecardHole, Table
 from leagues.calendar.notices import send_due_notices
 from leagues.events import selectors, services
 from leagues.events.pairing import meetings
@@ -20,6 +20,7 @@ from leagues.models import Event, EventEntry, EventNotice, EventRound, Rating
 from leagues.teams import services as teams
 from tests import driving
 from tests.factories import even_holes, make_league, make_player
+from tests.games.helpers import act_until_finished, current, next_actor, quick_action
 from tests.leagues.events_helpers import (
     club_with,
     default_skill,
@@ -232,6 +233,57 @@ def test_live_tables_are_dealt_at_once_and_the_last_match_seats_the_next_round(
     assert selectors.current_round(event).number == 2
     counted = selectors.tally(event)
     assert sum(counted.points.values()) == 2
+
+
+def test_a_rounds_live_tables_run_the_events_turn_timer_for_an_absent_player(
+    django_capture_on_commit_callbacks,
+):
+    """Ann plays her turns, Bea never comes: the timer plays Bea's once they are due,
+    and the match (the event's one round) ends without the organiser."""
+    club, olive, (ann, bea) = club_with(2)
+    untimed = new_event(club, olive, name="Untimed", seats_per_table=2, rounds=1)
+    assert untimed.turn_timer == Table.Timer.OFF  # as a league night's live tables
+    event = new_event(
+        club,
+        olive,
+        seats_per_table=2,
+        rounds=1,
+        table_kind=Event.TableKind.LIVE,
+        turn_timer=Table.Timer.S30,
+    )
+    entered(event, [ann, bea])
+    services.start_event(event=event, by=olive)
+    (live,) = selectors.round_tables(selectors.current_round(event))
+    table = Table.objects.get(pk=live.table_id)
+    assert table.turn_timer == 30 and table.status == Table.Status.PLAYING
+    with pytest.raises(game_services.GameError, match="Nothing is due"):
+        game_services.act_for_table(table_id=table.pk, version=table.version)
+
+    timed_for_bea = 0
+    for _ in range(200):
+        table, hole, state = current(table.pk)
+        if hole.finished_at is not None:
+            break
+        position = hole.seat_positions[next_actor(state)]
+        seat = table.seats.get(position=position)
+        if seat.player_id == ann.pk:
+            game_services.apply_move(
+                table_id=table.pk,
+                player=ann,
+                action=quick_action(state, next_actor(state)),
+                version=table.version,
+            )
+            continue
+        later = timezone.now() + timedelta(seconds=31)
+        game_services.act_for_table(table_id=table.pk, version=table.version, now=later)
+        timed_for_bea += 1
+    assert hole.finished_at is not None and timed_for_bea > 0
+    assert ScorecardHole.objects.filter(scorecard__table=table, number=1).count() == 2
+
+    with django_capture_on_commit_callbacks(execute=True):
+        act_until_finished(table, timezone.now() + timedelta(minutes=5))
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
 
 
 def test_entry_closes_at_its_cut_off_and_late_entries_are_the_organiser_s():

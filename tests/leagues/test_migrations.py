@@ -47,3 +47,43 @@ def test_live_tables_of_nights_seated_before_the_flag_keep_their_seats_assigned(
     # Back to the newest state for the tests after this one.
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_paper_tables_seated_before_codes_came_with_the_seating_get_one():
+    before = [("leagues", "0018_events")]
+    after = [("leagues", "0019_paper_tables_have_codes")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    Table = apps.get_model("games", "Table")
+    NightTable = apps.get_model("leagues", "NightTable")
+    TableReport = apps.get_model("leagues", "TableReport")
+    club = apps.get_model("leagues", "Club").objects.create(name="Club", slug="club")
+    league = apps.get_model("leagues", "League").objects.create(club=club, name="League")
+    season = apps.get_model("leagues", "Season").objects.create(
+        league=league, name="Season", start=date(2026, 1, 1), end=date(2026, 12, 31)
+    )
+    night = apps.get_model("leagues", "LeagueNight").objects.create(
+        season=season, date=date(2026, 3, 1)
+    )
+    tables = {}
+    for number, (kind, code) in enumerate(
+        (("live", "live"), ("hand", "hand-1"), ("hand", "hand-2"), ("hand", "hand-3")), start=1
+    ):
+        table = Table.objects.create(kind=kind, invite_code=code)
+        tables[code] = NightTable.objects.create(night=night, table=table, number=number)
+    had = TableReport.objects.create(night_table=tables["hand-3"], code="ACDEFH")
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    apps = executor.loader.project_state(after).apps
+    codes = dict(
+        apps.get_model("leagues", "TableReport").objects.values_list("night_table_id", "code")
+    )
+    assert set(codes) == {tables[c].pk for c in ("hand-1", "hand-2", "hand-3")}
+    assert codes[tables["hand-3"].pk] == had.code  # a code already made stays
+    assert len(set(codes.values())) == 3 and all(len(code) == 6 for code in codes.values())
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

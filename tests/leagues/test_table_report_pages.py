@@ -7,11 +7,14 @@ import re
 from datetime import date
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Table
 from leagues.models import ReportedHole, TableReport
 from leagues.reporting import selectors, services
+from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_club, make_night, make_player, open_table
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def report(club_night):
-    return services.open_report(night_table=club_night.night_table)
+    return club_night.night_table.report
 
 
 def page(report):
@@ -60,6 +63,32 @@ def test_the_table_cards_print_each_paper_tables_code_and_qr_code(client, club_n
     # No card for a member who is not an organiser.
     client.force_login(cn.member)
     assert client.get(reverse("leagues:table_cards", args=[cn.night.pk])).status_code == 403
+
+
+def test_opening_the_cards_and_the_report_page_writes_nothing(client, club_night):
+    """The code exists from the seating on: the pages only read it."""
+    cn = club_night
+    (seated,) = seat_night(night=cn.night, by=cn.organiser, seats_per_table=3)
+    report = TableReport.objects.get(night_table=seated)
+    pages = [
+        (cn.organiser, reverse("leagues:table_cards", args=[cn.night.pk])),
+        (cn.organiser, reverse("leagues:table_card", args=[seated.pk])),
+        (cn.member, page(report)),
+        (cn.organiser, page(report)),
+    ]
+    for user, url in pages:
+        client.force_login(user)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        assert selectors.shown_code(report.code) in response.content.decode()
+        writes = [
+            q["sql"]
+            for q in queries
+            if re.match(r"\s*(INSERT|UPDATE|DELETE)\b", q["sql"], re.IGNORECASE)
+        ]
+        assert writes == [], f"GET {url} wrote: {writes}"
+    assert list(TableReport.objects.values_list("pk", "code")) == [(report.pk, report.code)]
 
 
 def test_a_duplicate_nights_table_card_carries_its_deal_sheet(client, club_night):

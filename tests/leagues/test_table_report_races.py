@@ -60,7 +60,7 @@ def _needs_postgresql() -> None:
 def test_two_first_entries_of_a_hole_at_once_leave_one_and_tell_the_other(club_night, slow_check):
     _needs_postgresql()
     cn = club_night
-    report = services.open_report(night_table=cn.night_table)
+    report = cn.night_table.report
     mine, theirs = [3, 4, 5], [3, 9, 5]
 
     def enter(by, strokes):
@@ -81,7 +81,7 @@ def test_two_first_entries_of_a_hole_at_once_leave_one_and_tell_the_other(club_n
 def test_two_changes_of_the_same_version_at_once_lose_no_stroke(club_night, slow_check):
     _needs_postgresql()
     cn = club_night
-    report = services.open_report(night_table=cn.night_table)
+    report = cn.night_table.report
     services.enter_hole(report=report, number=1, strokes=[3, 4, 5], version=0, by=cn.member)
     figures = {cn.others[0].pk: [3, 6, 5], cn.others[1].pk: [3, 4, 8]}
 
@@ -107,7 +107,7 @@ def test_two_changes_of_the_same_version_at_once_lose_no_stroke(club_night, slow
 def test_a_confirmation_and_a_change_at_once_never_confirm_unseen_strokes(club_night, slow_check):
     _needs_postgresql()
     cn = club_night
-    report = services.open_report(night_table=cn.night_table)
+    report = cn.night_table.report
     services.enter_hole(report=report, number=1, strokes=[3, 4, 5], version=0, by=cn.member)
     services.confirm_hole(report=report, number=1, version=1, by=cn.others[0])
     services.enter_hole(

@@ -8,9 +8,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from games.models import ScorecardHole, Table
 from games.scorecards import HandScoreError
-from leagues.models import Rating, ReportedHole, ScoreCorrection
-from leagues.reporting import selectors, services
+from leagues.models import Rating, ReportedHole, ScoreCorrection, TableReport
+from leagues.reporting import codes, selectors, services
 from leagues.results.services import enter_hand_results
+from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
@@ -18,7 +19,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 @pytest.fixture
 def report(club_night):
-    return services.open_report(night_table=club_night.night_table)
+    return club_night.night_table.report
 
 
 def enter(report, by, number, strokes, *, version=None, reason=""):
@@ -47,13 +48,32 @@ def table_of(cn) -> Table:
 
 
 def test_a_report_gets_one_short_code_of_unmistakable_characters(club_night):
-    first = services.open_report(night_table=club_night.night_table)
-    again = services.open_report(night_table=club_night.night_table)
-    assert first.pk == again.pk
+    first = club_night.night_table.report
+    again = codes.give_code(night_table=club_night.night_table)
+    assert first.pk == again.pk and TableReport.objects.count() == 1
     assert len(first.code) == selectors.CODE_LENGTH
     assert set(first.code) <= set(selectors.CODE_ALPHABET)
     assert not set("0O1IL5S8B2Z") & set(selectors.CODE_ALPHABET)
     assert selectors.report_by_code(selectors.shown_code(first.code).lower()) == first
+
+
+def test_a_freshly_seated_nights_paper_tables_already_have_their_codes(club_night):
+    """Seating gives each paper table its card's code; a live table has none."""
+    cn = club_night
+    players = [cn.member, *cn.others, make_player("ray"), make_player("sue")]
+    cn.night.players.set(players)
+    paper = seat_night(night=cn.night, by=cn.organiser, seats_per_table=3)
+    assert len(paper) == 2
+    assert {r.night_table_id for r in TableReport.objects.all()} == {nt.pk for nt in paper}
+    assert len({nt.report.code for nt in paper}) == 2
+    # Seated again with one live table and one on paper: the paper one alone has a code.
+    live, on_paper = seat_night(
+        night=cn.night, by=cn.organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=1
+    )
+    assert list(TableReport.objects.values_list("night_table", flat=True)) == [on_paper.pk]
+    assert not TableReport.objects.filter(night_table=live).exists()
+    with pytest.raises(ValidationError, match="physical deck"):
+        codes.give_code(night_table=live)
 
 
 def test_an_entered_hole_waits_for_another_player_and_counts_nothing_yet(club_night, report):
