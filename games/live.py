@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from django.template import engines
 from django.urls import reverse
 from django.utils.safestring import SafeString
-
-# Markup is marked safe as SafeString(...): every value marked here is a str already,
-# and mark_safe's look for lazy strings costs more than the marking, on every move.
 from jinja2 import ChainableUndefined, Environment, Template
 
 from .cards import course, kept_html, slot_tile, tile
 from .models import hole_heading, hole_name
+
+# Markup is marked safe as SafeString(...): every value marked here is a str already,
+# and mark_safe's look for lazy strings costs more than the marking, on every move.
 
 PARTS = ("alert", "status", "board", "scorecard", "log")
 
