@@ -263,9 +263,7 @@ def _count(
             if old == new:
                 continue
             if finished and old is not None and new is not None:
-                results.record_correction(
-                    scorecard=card, number=hole.number, strokes=new, reason=reason, by=corrected_by
-                )
+                _correct(card, hole, new, reason, corrected_by)
             elif finished:
                 raise ValidationError(
                     f"{hole.name}: a seat's hole cannot be added or taken off a finished "
@@ -289,6 +287,31 @@ def _count(
     announce_night_changed(night_table.night_id)  # the room's boards show it
     if not finished:
         _finish_when_complete(night_table, hole.report)
+
+
+def _correct(card: Scorecard, hole: ReportedHole, strokes: int, reason: str, by: Player) -> None:
+    """Correct a finished card's hole from the report. A change that decides the match
+    before its playoff is refused in the table's words: the report has no box to take the
+    playoff off, which the organiser's correction page has."""
+    try:
+        results.record_correction(
+            scorecard=card, number=hole.number, strokes=strokes, reason=reason, by=by
+        )
+    except ValidationError as error:
+        fields = getattr(error, "error_dict", {})
+        unneeded = next(
+            (e for e in fields.get("remove_playoffs", ()) if e.code == results.PLAYOFFS_UNNEEDED),
+            None,
+        )
+        if unneeded is None:
+            raise
+        found = unneeded.params
+        raise ValidationError(
+            f"{hole.name}: with this change the match is decided after {found['decided']}, "
+            f"so {found['holes']} {'is' if found['one'] else 'are'} no longer needed. A "
+            "table's report cannot take a playoff off: ask an organiser to correct the "
+            "score on the table's correction page."
+        ) from None
 
 
 def _finish_when_complete(night_table: NightTable, report: TableReport) -> None:

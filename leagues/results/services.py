@@ -97,6 +97,11 @@ def correct_score(
     )
 
 
+#: The code of the error `record_correction` raises when a correction decides a match
+#: before its playoff and the caller did not ask to remove the playoff.
+PLAYOFFS_UNNEEDED = "playoffs_unneeded"
+
+
 @transaction.atomic
 def record_correction(
     *,
@@ -127,12 +132,16 @@ def record_correction(
         if not remove_playoffs:
             decided = hole_name(after.decided_after).lower()
             one = len(holes) == 1
+            listed = get_text_list(holes, "and")
             raise ValidationError(
                 {
-                    "remove_playoffs": (
+                    "remove_playoffs": ValidationError(
                         f"With this correction the match is decided after {decided}, so "
-                        f"{get_text_list(holes, 'and')} {'is' if one else 'are'} no longer "
-                        f"needed: tick the box to remove {'it' if one else 'them'}."
+                        f"{listed} {'is' if one else 'are'} no longer "
+                        f"needed: tick the box to remove {'it' if one else 'them'}.",
+                        # For callers without the box to word it their own way.
+                        code=PLAYOFFS_UNNEEDED,
+                        params={"decided": decided, "holes": listed, "one": one},
                     )
                 }
             )

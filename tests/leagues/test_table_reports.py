@@ -129,6 +129,29 @@ def test_a_playoff_after_a_decided_match_is_refused_as_the_form_refuses_it(club_
         enter(report, cn.member, 10, [3, 4, None])
 
 
+def test_a_change_that_makes_a_played_playoff_unneeded_is_sent_to_the_organiser(club_night, report):
+    """The table tied and played a playoff; a change to hole 1 decides the match after
+    hole 9. The report has no box to take the playoff off (the correction page has): it
+    says so in its own words, and nothing changes."""
+    cn = club_night
+    play_all(cn, report, even_holes(30, 30, 40))
+    enter(report, cn.member, 10, [3, 4, None])
+    confirm(report, cn.others[1], 10)
+    assert table_of(cn).status == Table.Status.FINISHED
+    enter(report, cn.others[1], 1, [21, 22, 32], reason="Mia's first card was a 21")
+    with pytest.raises(ValidationError) as refused:
+        confirm(report, cn.others[0], 1)
+    message = " ".join(refused.value.messages)
+    assert "Hole 1: with this change the match is decided after hole 9" in message
+    assert "Playoff 1 is no longer needed" in message and "ask an organiser" in message
+    assert "tick the box" not in message
+    cards = table_of(cn).scorecards.order_by("position")
+    assert [(c.total, c.place) for c in cards] == [(30, 1), (30, 2), (40, 3)]
+    assert ScorecardHole.objects.filter(scorecard__table=table_of(cn), number=10).count() == 2
+    assert not ScoreCorrection.objects.exists()
+    assert report.holes.get(number=1).state != ReportedHole.State.CONFIRMED
+
+
 @pytest.mark.parametrize(
     ("strokes", "message"),
     [
