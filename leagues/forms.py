@@ -212,9 +212,17 @@ class NightPlayersForm(forms.Form):
     # that stays present when the form is saved.
     seen = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, members, **kwargs):
+    def __init__(self, *args, members, left_out: dict[int, str] | None = None, **kwargs):
+        """`left_out`: members a team's line-up leaves out tonight, by id, with the team's
+        name: they may play, but do not count for the team, and the form says so."""
         super().__init__(*args, **kwargs)
         self.fields["players"].queryset = members
+        left_out = left_out or {}
+        self.fields["players"].label_from_instance = lambda player: (
+            f"{player} (not in {left_out[player.pk]}'s line-up: plays, but not for the team)"
+            if player.pk in left_out
+            else str(player)
+        )
 
     def clean_seen(self) -> set[int]:
         parts = self.cleaned_data["seen"].split(",")

@@ -52,7 +52,7 @@ from ..ratings.selectors import league_ratings
 from ..reporting.selectors import night_reports
 from ..results.selectors import corrections_for, night_tables, table_view
 from ..standings.selectors import TIE_BREAK_RULE, champions, points_rule
-from ..teams.selectors import night_teams, teammates_together
+from ..teams.selectors import left_out, night_teams, teammates_together
 from ..teams.standings import team_context
 from . import services
 
@@ -177,6 +177,7 @@ def night_page(
     tables = deal_results.table_views([table_view(nt) for nt in night_tables(night)], request.user)
     here = arrivals(night)
     checked_in_ids = {arrival.player_id for arrival in here.here}
+    teams = night_teams(night) if night.season.league.is_team_league else []
     member = Membership.objects.filter(club=club, player=request.user).exists()
     check_in = check_in_state(night, request.user) if member else None
     reports = []
@@ -213,6 +214,7 @@ def night_page(
             "players_form": players_form
             or NightPlayersForm(
                 members=members,
+                left_out=left_out(teams),
                 initial={
                     "players": night.players.all(),
                     "seen": ",".join(str(pk) for pk in sorted(checked_in_ids)),
@@ -231,7 +233,7 @@ def night_page(
             "substitutes": night.substitutes.select_related("member", "player"),
             "absence_form": absence_form or AbsenceForm(members=members),
             # A team league's line-ups, and teammates the seating could not split.
-            "night_teams": night_teams(night) if night.season.league.is_team_league else [],
+            "night_teams": teams,
             "together": teammates_together(night),
             "substitute_form": substitute_form or SubstituteForm(members=members),
         },

@@ -91,6 +91,18 @@ def night_teams(night: LeagueNight) -> list[NightTeam]:
     return views
 
 
+def left_out(teams: list[NightTeam]) -> dict[int, str]:
+    """The members whom their team's line-up leaves out, by id, with the team's name
+    (none of a team without a line-up yet)."""
+    return {
+        member.player_id: team.team.name
+        for team in teams
+        if team.line_up is not None
+        for member in team.members
+        if member.player_id not in team.line_up
+    }
+
+
 def line_up_ids(night: LeagueNight) -> dict[int, set[int]]:
     """Each team's line-up for the night, as player ids, for the teams that set one."""
     ids: dict[int, set[int]] = {}

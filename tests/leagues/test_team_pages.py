@@ -257,3 +257,15 @@ def test_an_organiser_sees_their_own_club_s_teams_in_the_admin_read_only(client,
     rivals = Team.objects.get(name="Rivals")
     assert client.get(f"/admin/leagues/team/{rivals.pk}/change/").status_code in (302, 404)
     assert client.get("/admin/leagues/team/add/").status_code == 403
+
+
+def test_the_players_present_form_marks_a_member_their_line_up_leaves_out(client, league):
+    """Ann's line-up has Bea only: the organiser's "Players present" form says that Ann
+    plays, but not for the team; Bea and the Hawks (no line-up yet) carry no such note."""
+    t = league
+    services.set_line_up(night=t["night"], team=t["eagles"], players=[t["Bea"]], by=t["Ann"])
+    client.force_login(t["olive"])
+    html = client.get(t["night"].get_absolute_url()).content.decode()
+    note = "(not in Eagles&#x27;s line-up: plays, but not for the team)"
+    assert f"Ann {note}" in html
+    assert html.count("line-up: plays, but not for the team") == 1
