@@ -468,8 +468,15 @@ def test_what_viewers_share_renders_as_each_viewer_rendered_alone(monkeypatch, t
             together = dataclasses.replace(version, parts={}, foreseen={})
             kept = [frames._render(together, viewer, "") for viewer in viewers]
             frozen.setattr(frames, "_kept_html", None)
+            # Each alone: a copy of the read too, without what its viewers share.
             alone = [
-                frames._render(dataclasses.replace(version, parts={}, foreseen={}), viewer, "")
+                frames._render(
+                    dataclasses.replace(
+                        version, data=dataclasses.replace(version.data), parts={}, foreseen={}
+                    ),
+                    viewer,
+                    "",
+                )
                 for viewer in viewers
             ]
         assert kept == alone
