@@ -137,7 +137,11 @@ def people_move(
         position, action, version = turn
         mover = seats[position]
         mover.ws.send(frame_for(action, version))
-        assert wait_for(lambda v=version, m=mover: version_of(table) > v or m.alerts, 30)
+        # Just after a restart the pool may still be waiting to reconnect: a move waits
+        # for a connection (the pool's 10 s), and one broken off is answered once the
+        # database answers (up to LOST_DATABASE_SECONDS).
+        answered = consumers.LOST_DATABASE_SECONDS + 30
+        assert wait_for(lambda v=version, m=mover: version_of(table) > v or m.alerts, answered)
         if mover.alerts and mover.alerts[-1] in refused:
             mover.alerts.clear()
             continue
