@@ -371,6 +371,8 @@ def test_on_a_phone_no_page_scrolls_sideways_and_no_control_overlaps_another(
 
 
 def items_per_menu_row(page) -> list[int]:
+    # Measured once the stylesheet applies: before it, every item sits on a row of its own.
+    page.wait_for_load_state("load")
     middles = page.locator(".nav-links > li").evaluate_all(
         "items => items.map((li) => { const r = li.getBoundingClientRect();"
         " return Math.round((r.top + r.bottom) / 2); })"
