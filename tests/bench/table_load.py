@@ -54,6 +54,7 @@ from tests.bench.bench_load import (  # noqa: E402
     WARMUP,
     Result,
     Seat,
+    collector_paused,
     cpu_when,
     measure,
     open_all,
@@ -301,8 +302,9 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
                 result.errors += 1
 
     cpu = asyncio.ensure_future(cpu_when(servers, timed_from))
-    await asyncio.gather(*(table_loop(t, p) for t, p in enumerate(plays)))
-    await asyncio.sleep(2.0)
+    with collector_paused():
+        await asyncio.gather(*(table_loop(t, p) for t, p in enumerate(plays)))
+        await asyncio.sleep(2.0)
     measure(result, servers, await cpu, timed_from, seconds)
     by_kind: dict[str, list[float]] = {"move": [], "hole end": [], "deal": []}
     for key, t0 in sent_at.items():
