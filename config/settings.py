@@ -189,7 +189,7 @@ except ValueError:
     FAIRWAY_IDLE_HOURS = float("nan")
 if not 0 < FAIRWAY_IDLE_HOURS < float("inf"):
     raise ImproperlyConfigured("FAIRWAY_IDLE_HOURS must be a number of hours above 0.")
-# Threads per process that apply moves on PostgreSQL (see games.autoplay.move_call).
+# Threads per process that apply moves on PostgreSQL (see games.services.move_call).
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 # Each finished hole's players' reviews are worked out at once on a worker thread of the
 # process that ended it (games.reviews); off: on their first look, or by `review_holes`.
