@@ -27,6 +27,7 @@ def test_goal_lines_say_which_figures_hold_and_which_miss(tmp_path):
             "p99": 14.0,
             "cpu": 36.0,
             "errors": 0,
+            "steal": 12.4,
         },
     ]
     record.write_text(
@@ -35,6 +36,8 @@ def test_goal_lines_say_which_figures_hold_and_which_miss(tmp_path):
     lines = goals.goals(*goals.read(record))
     assert lines[0].startswith("goal: 100 tables, 1 process: p99 14.0 ms, 3.5x")
     assert lines[0].endswith("MISSES")
+    # A host that took much of the machine meanwhile is told beside the figures it bent.
+    assert "(the host stole up to 12% of the machine)" in lines[0] and "stole" in lines[1]
     assert "3.60 ms CPU a move, 2.2x the fan-out's 1.60" in lines[1] and lines[1].endswith("holds")
     assert lines[2].endswith("holds")
     # Two processes must hold at least as many tables as one.

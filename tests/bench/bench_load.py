@@ -14,8 +14,10 @@ connections to the database and a full garbage collection of what connecting the
 players left). The same is done against two baselines on the same
 server: an echo consumer and a bare group fan-out (no database, no rendering). It
 prints moves per second, latency from sending a move to the last seat receiving its
-update (p50/p95/p99/max), errors, server CPU and memory, and each p99 against the
-fan-out's; then checks the move logs: no move lost, none doubled.
+update (p50/p95/p99/max), errors, server CPU and memory, each p99 against the
+fan-out's, and the share of the machine's cores its host gave to others meanwhile
+("steal": figures taken while it stole much are not comparable with others); then
+checks the move logs: no move lost, none doubled.
 """
 
 from __future__ import annotations
@@ -142,6 +144,8 @@ class Result:
     errors: int = 0
     seconds: float = 0.0
     cpu_percent: float = 0.0
+    #: The share of the machine's cores its host (a hypervisor) gave to others meanwhile.
+    steal_percent: float = 0.0
     rss_mb: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -162,6 +166,7 @@ class Result:
             "p99": self.p(0.99),
             "cpu": self.cpu_percent,
             "errors": self.errors,
+            "steal": self.steal_percent,
         }
 
 
@@ -273,7 +278,26 @@ async def run_baseline(kind: str, servers: list[Server], tables: int, seconds: f
     return result
 
 
-async def cpu_when(servers: list[Server], at: float) -> list[float]:
+def stolen_seconds() -> float:
+    """The CPU seconds this machine's host has taken from its cores since it started
+    ("steal" in /proc/stat; 0 where not told)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()
+        return int(fields[8]) / TICKS
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+@dataclass
+class Since:
+    """The servers' CPU seconds, and those stolen from the machine, when timing began."""
+
+    cpu: list[float]
+    stolen: float
+
+
+async def cpu_when(servers: list[Server], at: float) -> Since:
     """The servers' CPU seconds at `at` (time.perf_counter); with --profile, py-spy
     starts sampling each server then (only the Python thread holding the GIL counts, so
     the profile shows where the server's CPU goes, not where it waits)."""
@@ -288,16 +312,21 @@ async def cpu_when(servers: list[Server], at: float) -> list[float]:
             exe = Path(sys.executable).parent / "py-spy"
             cmd[0] = str(exe) if exe.exists() else cmd[0]
             s.profiler = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    return [s.cpu_seconds() for s in servers]
+    return Since([s.cpu_seconds() for s in servers], stolen_seconds())
 
 
 def measure(
-    result: Result, servers: list[Server], cpu0: list[float], since: float, seconds: float
+    result: Result, servers: list[Server], start: Since, since: float, seconds: float
 ) -> None:
-    """CPU (since `since`, as a share of one core) and memory of the servers."""
+    """CPU (since `since`, as a share of one core) and memory of the servers, and the
+    share of the machine stolen meanwhile: on a shared host, figures taken while it
+    stole much are not comparable with others."""
     result.seconds = seconds
-    used = sum(s.cpu_seconds() - c for s, c in zip(servers, cpu0, strict=True))
-    result.cpu_percent = used * 100 / (time.perf_counter() - since)
+    used = sum(s.cpu_seconds() - c for s, c in zip(servers, start.cpu, strict=True))
+    elapsed = time.perf_counter() - since
+    result.cpu_percent = used * 100 / elapsed
+    stolen = stolen_seconds() - start.stolen
+    result.steal_percent = stolen * 100 / (elapsed * (os.cpu_count() or 1))
     result.rss_mb = sum(s.rss_mb() for s in servers)
 
 
@@ -306,13 +335,13 @@ def format_row(r: Result, fanout_p99: float | None) -> str:
     return (
         f"{r.processes:>4} {r.tables:>6} {r.scenario:<8} {r.rate:>8.1f} {r.p(0.5):>8.1f} "
         f"{r.p(0.95):>8.1f} {r.p(0.99):>8.1f} {r.p(1.0):>8.1f} {r.errors:>6} "
-        f"{r.cpu_percent:>6.0f}% {r.rss_mb:>7.0f} {ratio}"
+        f"{r.cpu_percent:>6.0f}% {r.rss_mb:>7.0f} {ratio:>10} {r.steal_percent:>5.0f}%"
     )
 
 
 HEADER = (
     f"{'proc':>4} {'tables':>6} {'scenario':<8} {'moves/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-    f"{'p99 ms':>8} {'max ms':>8} {'errors':>6} {'cpu':>7} {'rss MB':>7} p99/fanout"
+    f"{'p99 ms':>8} {'max ms':>8} {'errors':>6} {'cpu':>7} {'rss MB':>7} p99/fanout  steal"
 )
 
 
