@@ -4,6 +4,7 @@
     python tests/bench/bench_load.py --processes 1,2 --tables 25,100,250 --seconds 20
     python tests/bench/bench_load.py --processes 1,2 --search   # the most tables within 100 ms
     python tests/bench/bench_load.py --scenarios bots   # the driver: tables of bots (bot_load.py)
+    python tests/bench/bench_load.py --processes 2 --route seat   # a table's seats spread
 
 For each table count it starts daphne (one or more processes on PostgreSQL and Redis,
 as in production), connects four signed-in players per table, and has every table
@@ -79,6 +80,15 @@ def collector_paused():
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def server_for(servers: list, table: int, seat: int):
+    """The server a seat's socket goes to: with `--route table` (the default), every seat
+    of a table to one server, as the example proxy routes a table's sockets by their
+    path (`deploy/nginx.conf`); with `--route seat`, a table's seats spread over the
+    servers, so that each move's news crosses between processes (the worst case)."""
+    spread = os.environ.get("BENCH_ROUTE", "table") == "seat"
+    return servers[(table + seat) % len(servers) if spread else table % len(servers)]
 
 
 def free_port() -> int:
@@ -237,7 +247,7 @@ async def run_baseline(kind: str, servers: list[Server], tables: int, seconds: f
     for t in range(tables):
         row = []
         for s in range(4):
-            port = servers[(t + s) % len(servers)].port
+            port = server_for(servers, t, s).port
             path = "ws/bench/echo/" if kind == "echo" else f"ws/bench/fanout/t{t}/"
             row.append(Seat(f"ws://127.0.0.1:{port}/{path}", None, f"http://127.0.0.1:{port}"))
         seats.append(row)
@@ -431,7 +441,14 @@ def main() -> None:
     parser.add_argument(
         "--record", metavar="FILE", help="append each run's figures to FILE (for goals.py)"
     )
+    parser.add_argument(
+        "--route",
+        choices=["table", "seat"],
+        default="table",
+        help="with several processes, a table's seats on one (as deployed) or spread",
+    )
     args = parser.parse_args()
+    os.environ["BENCH_ROUTE"] = args.route
     if args.record:
         os.environ["BENCH_RECORD"] = args.record
     if args.profile:

@@ -59,6 +59,7 @@ from tests.bench.bench_load import (  # noqa: E402
     measure,
     open_all,
     percentile,
+    server_for,
 )
 
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -242,7 +243,7 @@ async def run_tables(servers, tables: int, seconds: float) -> Result:
 
     for play, keys in zip(plays, cookies, strict=True):
         for s, key in enumerate(keys):
-            port = servers[(play.table_id + s) % len(servers)].port
+            port = server_for(servers, play.table_id, s).port
             seat = Seat(
                 f"ws://127.0.0.1:{port}/ws/tables/{play.table_id}/", key, f"http://127.0.0.1:{port}"
             )
