@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
@@ -103,20 +102,6 @@ def _what(message: dict) -> str:
     return f"version {message['version']}" if "version" in message else message["type"]
 
 
-_thread = threading.local()
-
-
-def serve(loop: asyncio.AbstractEventLoop | None) -> None:
-    """This worker thread works for `loop` (None: no longer): what it announces is
-    handed to that loop. Threads that `sync_to_async` runs are known without it."""
-    _thread.loop = loop
-
-
-def serving() -> asyncio.AbstractEventLoop | None:
-    """The event loop this worker thread works for, or None off such a thread."""
-    return getattr(_thread, "loop", None) or seams.server_loop()
-
-
 def _loop_runs_here() -> bool:
     try:
         asyncio.get_running_loop()
@@ -134,7 +119,7 @@ def _send(group: str, message: dict) -> None:
     # moves queued behind it, until the loop gets round to it. Sends keep the order they
     # are handed over in; should a table's announcements cross (moves commit on several
     # threads), a late one finds its viewers' process holding a newer version already.
-    loop = serving()
+    loop = seams.server_loop()
     if loop is not None and loop.is_running():
 
         def start() -> None:

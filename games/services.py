@@ -12,18 +12,16 @@ read, and changes nothing.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import functools
 import logging
-import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connections, transaction
@@ -479,7 +477,6 @@ def _rows(step: plays.Step) -> store.Change:
 
 
 _move_threads: ThreadPoolExecutor | None = None
-_move_thread = threading.local()
 
 
 @functools.cache
@@ -488,41 +485,15 @@ def move_call(func: Callable) -> Callable:
     on PostgreSQL on a few threads of its own, each with its own connection, so that a
     move waits neither for other tables' moves nor for the reads on the one database
     thread (the version keeps two moves of a table from both landing); on SQLite, one
-    writer at a time, on the database thread.
-
-    The move threads are a plain executor: a move needs none of what `sync_to_async`
-    carries over to a thread (the caller's context variables, its thread-sensitivity),
-    and its bookkeeping cost as much as the write's own Python."""
+    writer at a time, on the database thread."""
+    global _move_threads
     if connections["default"].vendor != "postgresql":
         return database_sync_to_async(func)
-
-    async def call(**kwargs):
-        global _move_threads
-        if _move_threads is None:
-            _move_threads = ThreadPoolExecutor(
-                max_workers=settings.FAIRWAY_MOVE_THREADS, thread_name_prefix="moves"
-            )
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            _move_threads, functools.partial(_on_move_thread, loop, func, kwargs)
+    if _move_threads is None:
+        _move_threads = ThreadPoolExecutor(
+            max_workers=settings.FAIRWAY_MOVE_THREADS, thread_name_prefix="moves"
         )
-
-    return call
-
-
-def _on_move_thread(loop: asyncio.AbstractEventLoop, func: Callable, kwargs: dict):
-    """Run `func` on a move thread for `loop`, its connection checked before and after
-    as Django checks one around a request (a broken or outworn one is closed)."""
-    connection = getattr(_move_thread, "connection", None)
-    if connection is None:  # a thread's own for its life: looked up once
-        connection = _move_thread.connection = connections["default"]
-    connection.close_if_unusable_or_obsolete()
-    announce.serve(loop)
-    try:
-        return func(**kwargs)
-    finally:
-        announce.serve(None)
-        connection.close_if_unusable_or_obsolete()
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_move_threads)
 
 
 def leave_match(*, table: Table, player) -> None:

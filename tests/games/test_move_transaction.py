@@ -8,7 +8,6 @@ one statement, elsewhere the same rows in one transaction.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import threading
 from datetime import timedelta
@@ -18,7 +17,7 @@ from django.db import IntegrityError, connection, connections
 from django.utils import timezone
 from psycopg.pq import PipelineStatus
 
-from games import announce, engine, frames, plays, selectors, services, store
+from games import engine, frames, plays, selectors, services, store
 from games.engine import state_to_dict
 from games.engine.match import HOLES, match_status
 from games.models import Hole, Move, Scorecard, Seat, Table
@@ -557,12 +556,3 @@ def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
     else:
         pytest.fail("the match did not end")
     assert Seat.objects.get(table=one, position=1).bot_level == ""
-
-
-@pytest.mark.postgres
-async def test_a_move_thread_hands_what_it_announces_to_the_callers_loop():
-    # A move thread that did not know its loop would announce from a loop of its own,
-    # holding the thread, and the moves queued behind it, until the channel layer answers.
-    _needs_postgresql()
-    loop = asyncio.get_running_loop()
-    assert await services.move_call(announce.serving)() is loop
