@@ -68,7 +68,7 @@ def collector_paused():
     """The client's own garbage collector kept out of the timed moves.
 
     The client holds every player's socket and every frame's arrival: left alone, its
-    full collections took 60-95 ms, once or twice a run, and every move in flight then
+    full collections took 24-95 ms, a few times a run, and every move in flight then
     looked that late. What the client made while connecting is frozen first; what it
     makes while timing is collected after.
     """
@@ -292,22 +292,21 @@ def stolen_seconds() -> float:
     """The CPU seconds this machine's host has taken from its cores since it started
     ("steal" in /proc/stat; 0 where not told)."""
     try:
-        with open("/proc/stat") as stat:
-            fields = stat.readline().split()
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
         return int(fields[8]) / TICKS
     except (OSError, IndexError, ValueError):
         return 0.0
 
 
 @dataclass
-class Since:
+class Start:
     """The servers' CPU seconds, and those stolen from the machine, when timing began."""
 
     cpu: list[float]
     stolen: float
 
 
-async def cpu_when(servers: list[Server], at: float) -> Since:
+async def cpu_when(servers: list[Server], at: float) -> Start:
     """The servers' CPU seconds at `at` (time.perf_counter); with --profile, py-spy
     starts sampling each server then (only the Python thread holding the GIL counts, so
     the profile shows where the server's CPU goes, not where it waits)."""
@@ -322,11 +321,11 @@ async def cpu_when(servers: list[Server], at: float) -> Since:
             exe = Path(sys.executable).parent / "py-spy"
             cmd[0] = str(exe) if exe.exists() else cmd[0]
             s.profiler = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    return Since([s.cpu_seconds() for s in servers], stolen_seconds())
+    return Start([s.cpu_seconds() for s in servers], stolen_seconds())
 
 
 def measure(
-    result: Result, servers: list[Server], start: Since, since: float, seconds: float
+    result: Result, servers: list[Server], start: Start, since: float, seconds: float
 ) -> None:
     """CPU (since `since`, as a share of one core) and memory of the servers, and the
     share of the machine stolen meanwhile: on a shared host, figures taken while it
