@@ -43,8 +43,11 @@ def account_changed(sender, instance, update_fields=None, **kwargs) -> None:
     transaction.on_commit(lambda: _send(group, message))
 
 
-def table_changed(table: Table, *, wake: bool = True, news: dict | None = None) -> None:
-    """After the commit, tell the table's connections the new version.
+def table_changed(
+    table: Table, *, wake: bool = True, news: dict | None = None, written: bool = False
+) -> None:
+    """After the commit, tell the table's connections the new version (`written`: the
+    change is committed already, by a write of the event loop this is called on).
 
     `wake` says the table may now wait on the server (a bot, the turn timer or a deal):
     connections poke their process's driver only then. `news` says what made the
@@ -59,7 +62,10 @@ def table_changed(table: Table, *, wake: bool = True, news: dict | None = None) 
     if news is not None:
         message["news"] = news
     group = group_name(table.pk)
-    transaction.on_commit(lambda: _send(group, message))
+    if written:
+        _start(get_channel_layer(), group, message)
+    else:
+        transaction.on_commit(lambda: _send(group, message))
 
 
 def chat_changed(table_id: int) -> None:
@@ -110,6 +116,17 @@ def _loop_runs_here() -> bool:
     return True
 
 
+def _start(layer, group: str, message: dict) -> None:
+    """Send `message` to `group` from the running event loop, without waiting for it."""
+    if layer is None:
+        return
+    task = asyncio.get_running_loop().create_task(
+        layer.group_send(group, message), name=f"{group} {_what(message)}"
+    )
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -121,16 +138,7 @@ def _send(group: str, message: dict) -> None:
     # threads), a late one finds its viewers' process holding a newer version already.
     loop = seams.server_loop()
     if loop is not None and loop.is_running():
-
-        def start() -> None:
-            task = loop.create_task(
-                layer.group_send(group, message),
-                name=f"{group} {_what(message)}",
-            )
-            _sending.add(task)
-            task.add_done_callback(_sent)
-
-        loop.call_soon_threadsafe(start)
+        loop.call_soon_threadsafe(_start, layer, group, message)
         return
     # Off the event loop (a command, a test), or on a worker thread of a server whose loop
     # has stopped: async_to_sync would wait on that loop for ever, so send from a loop

@@ -36,7 +36,7 @@ from django.contrib.auth import HASH_SESSION_KEY
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from . import announce, autoplay, frames, live, services, store
+from . import announce, autoplay, frames, live, loop_writes, services, store
 from .chat import hide_chat_message, say, set_chat
 from .models import Table
 from .seams import LiveConsumer
@@ -190,6 +190,7 @@ async def close_for_restart() -> None:
             await consumer.close(code=CLOSE_RESTART)
 
     await asyncio.gather(*(close(c) for c in closing))
+    await loop_writes.close()
 
 
 class TableConsumer(LiveConsumer):
@@ -297,7 +298,7 @@ class TableConsumer(LiveConsumer):
                     held=frames.holding(self.table_id, version),
                 )
             else:
-                await services.move_call(services.apply_move)(
+                await services.apply_move_on_loop(
                     table_id=self.table_id,
                     player=self.user,
                     action=action,
@@ -320,6 +321,7 @@ class TableConsumer(LiveConsumer):
         while True:
             try:
                 await database_sync_to_async(store.discard_broken_connections)()
+                await loop_writes.check()
                 if kind == "next_hole":
                     now = await database_sync_to_async(table_version)(self.table_id)
                     made = now is not None and now > version

@@ -12,6 +12,7 @@ read, and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import logging
@@ -32,7 +33,7 @@ from games.engine import state_to_dict
 from games.engine.bots import BOT_LEVELS
 from games.engine.match import choose_first_dealer
 
-from . import announce, plays, selectors, store
+from . import announce, loop_writes, plays, selectors, store
 from .models import Hole, Scorecard, Seat, Table, hole_finished, match_finished
 from .plays import TIMER_BOT_LEVEL, GameError, StaleVersion, pending
 from .scorecards import correct_hole, open_scorecards
@@ -351,6 +352,34 @@ def apply_move(
     return _change(table_id, version, step, held=held)
 
 
+async def apply_move_on_loop(
+    *, table_id: int, player, action: dict, version: int, held: Holding | None = None
+) -> MoveResult:
+    """`apply_move` for the event loop: a move in the middle of a hole on the version this
+    process holds is derived, rendered ahead and written here (`loop_writes`); any
+    other goes the one way, on a move thread."""
+    if held is not None and player is not None and loop_writes.enabled():
+        snapshot = held.snapshot
+        position = snapshot.position_of(player.pk)
+        step = None
+        if position is not None and snapshot.table.version == version:
+            with contextlib.suppress(GameError):  # the table as it stands decides
+                step = plays.play(snapshot, position, action, at=timezone.now())
+        if (
+            step is not None
+            and step.moves
+            and not (step.hole_over or step.match_over or step.dealt or step.seats_changed)
+        ):
+            held.ahead(step)
+            with contextlib.suppress(loop_writes.Unavailable):  # then on a move thread
+                if await loop_writes.write(_rows(step)) is not None:
+                    return _announce(step, written=True)
+                held = None  # moved on meanwhile: the table as it stands decides
+    return await move_call(apply_move)(
+        table_id=table_id, player=player, action=action, version=version, held=held
+    )
+
+
 def next_hole(*, table_id: int, version: int, by=None, held: Holding | None = None) -> MoveResult:
     """Deal the next hole after a finished one (a player's "Next hole", or the driver)."""
 
@@ -424,12 +453,18 @@ def _change(
         if fresh and version is not None:
             raise StaleVersion(stale)
         snapshot = None  # moved on meanwhile: the table as it stands decides
-    after = step.after
     if step.dealt:
-        after.hole.pk = step.news["deal"]["hole"] = hole_id
+        step.after.hole.pk = step.news["deal"]["hole"] = hole_id
+    return _announce(step)
+
+
+def _announce(step: plays.Step, *, written: bool = False) -> MoveResult:
+    """Announce `step` once written (`written`: committed already, see
+    `announce.table_changed`), and set off what its hole's or match's end sets off."""
+    after = step.after
     wake = step.hole_over or step.dealt or after.table.turn_timer > 0
     wake = wake or any(seat.bot_level for seat in after.seats.values())
-    announce.table_changed(after.table, wake=wake, news=step.news)
+    announce.table_changed(after.table, wake=wake, news=step.news, written=written)
     # Announced first: what the hole's or the match's end sets off (reviews, a league's
     # ratings) comes after the players have the move.
     if step.hole_over:
@@ -437,7 +472,7 @@ def _change(
     if step.match_over:
         match_finished.send(sender=Table, table=after.table)
     return MoveResult(
-        table_id,
+        after.table.pk,
         after.table.version,
         hole_over=step.hole_over,
         match_over=step.match_over,

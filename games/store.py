@@ -276,8 +276,18 @@ def _values(obj, fields) -> list:
 
 
 def _write_statement(change: Change) -> int | None:
-    """`write` as one statement (PostgreSQL): each row's write is a step of one WITH,
-    the table's first, the others on condition that it was written."""
+    """`write` as one statement (PostgreSQL, `write_statement`)."""
+    sql, values = write_statement(change)
+    with bound_cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def write_statement(change: Change) -> tuple[str, list]:
+    """The statement that writes `change` (PostgreSQL), and its parameters: each row's
+    write is a step of one WITH, the table's first, the others on condition that it was
+    written. It returns the id of the hole written, or no row when the table moved on."""
     table, hole = change.table, change.hole
     table_fields = [Table._meta.get_field(name) for name in change.table_fields]
     values = [*_values(table, table_fields), table.pk, change.version]
@@ -309,10 +319,7 @@ def _write_statement(change: Change) -> int | None:
         bool(change.results),
         bool(change.bots),
     )
-    with bound_cursor() as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
-    return row[0] if row else None
+    return sql, values
 
 
 @functools.cache

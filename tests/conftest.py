@@ -52,11 +52,13 @@ _own_channel_layer_names()
 def _nothing_held_of_earlier_tables() -> Iterator[None]:
     """Each test starts with this process holding no table: rolled-back tests reuse the
     ids of tables that earlier tests played to higher versions."""
-    from games import frames, reviews
+    from games import frames, loop_writes, reviews
 
     frames.forget()
     reviews.forget()
     yield
+    # Nor any connection of a test's event loop, which would hold the test database.
+    loop_writes.forget()
 
 
 @pytest.fixture

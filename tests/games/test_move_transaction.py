@@ -556,3 +556,85 @@ def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
     else:
         pytest.fail("the match did not end")
     assert Seat.objects.get(table=one, position=1).bot_level == ""
+
+
+# --- moves written from the event loop (`loop_writes`) ------------------------------------
+
+
+def _on_loop(move: dict, held) -> services.MoveResult:
+    """`apply_move_on_loop` as a consumer calls it, in an event loop of its own; whether
+    the loop wrote with a connection of its own comes back too."""
+    import asyncio
+
+    from games import loop_writes
+
+    async def call():
+        held_here = frames.Holding(held.snapshot, asyncio.get_running_loop())
+        try:
+            result = await services.apply_move_on_loop(**move, held=held_here)
+            return result, asyncio.get_running_loop() in loop_writes._pools
+        finally:
+            await loop_writes.close()
+
+    return asyncio.run(call())
+
+
+@pytest.mark.postgres
+def test_a_move_on_the_held_version_is_written_from_the_event_loop():
+    _needs_postgresql()
+    table, people = _table()
+    for _ in range(3):
+        move = _next(table, people)
+        db_table, hole, state = current(table.pk)
+        seat = next_actor(state)
+        result, from_loop = _on_loop(move, _held(table))
+        assert from_loop
+        _no_transaction_open()
+        after = engine.apply_action(state, seat, move["action"])
+        new_table, new_hole, _state = current(table.pk)
+        assert new_table.version == result.version == db_table.version + 1
+        assert new_hole.state == state_to_dict(after) and new_hole.version == after.version
+        logged = Move.objects.get(hole=hole, seq=after.version)
+        assert (logged.seat, logged.action) == (hole.seat_positions[seat], move["action"])
+        assert result.news["move"]["seat"] == logged.seat and not result.hole_over
+
+
+@pytest.mark.postgres
+def test_a_loop_write_on_a_version_gone_by_is_refused_and_changes_nothing():
+    _needs_postgresql()
+    table, people = _table()
+    move, held = _next(table, people), _held(table)
+    services.apply_move(**move)  # the same move lands first, from another process
+    before = (current(table.pk)[0].version, Move.objects.count())
+    with pytest.raises(services.StaleVersion):
+        _on_loop(move, held)
+    assert (current(table.pk)[0].version, Move.objects.count()) == before
+
+
+@pytest.mark.postgres
+def test_a_refused_move_from_the_loop_changes_nothing():
+    _needs_postgresql()
+    table, people = _table()
+    move = _next(table, people)
+    move["action"] = {"type": "flip", "position": 99}
+    before = (current(table.pk)[0].version, Move.objects.count())
+    with pytest.raises(plays.GameError):
+        _on_loop(move, _held(table))
+    assert (current(table.pk)[0].version, Move.objects.count()) == before
+
+
+@pytest.mark.postgres
+def test_the_move_that_ends_a_hole_goes_the_one_way_and_scores_it():
+    _needs_postgresql()
+    table, people = _table()
+    while True:
+        move = _next(table, people)
+        _db_table, _hole, state = current(table.pk)
+        if engine.apply_action(state, next_actor(state), move["action"]).phase == engine.OVER:
+            break
+        services.apply_move(**move)
+    result, from_loop = _on_loop(move, _held(table))
+    assert result.hole_over and not from_loop  # no connection of the loop's was opened
+    hole = current(table.pk)[1]
+    assert hole.finished_at is not None and hole.scores is not None
+    assert Scorecard.objects.filter(table=table, holes__number=hole.number).count() == 2
