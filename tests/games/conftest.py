@@ -11,7 +11,7 @@ from django.db import connections
 from django.test import Client
 
 from config.asgi import application
-from games import autoplay, frames, services
+from games import autoplay, frames, loop_writes, services
 
 
 @pytest.fixture(autouse=True)
@@ -41,6 +41,14 @@ def move_threads_let_go_of_the_database(settings):
 
     for future in [executor.submit(close) for _ in range(count)]:
         future.result()
+
+
+@pytest.fixture(autouse=True)
+async def loop_writes_closed_in_their_loop():
+    """Close the test's event loop's own connections for moves (`loop_writes`) while the
+    loop still runs: closed with it, their pool's tasks would be left pending."""
+    yield
+    await loop_writes.close()
 
 
 @pytest.fixture(autouse=True)
