@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
 
-from games import autoplay, engine, services
+from games import autoplay, engine, loop_writes, services
 from games.models import Move
 from tests.factories import make_player
 from tests.games.conftest import connect
@@ -136,5 +136,6 @@ def test_random_frames_change_nothing_unless_they_are_a_legal_move(settings):
         for ws in (ana_ws, ben_ws):
             loop.run_until_complete(ws.disconnect())
         loop.run_until_complete(autoplay.stop())
+        loop.run_until_complete(loop_writes.close())  # its pool's tasks end with it
         loop.close()
     assert applied, "some legal moves were sent and applied"
