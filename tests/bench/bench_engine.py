@@ -3,6 +3,7 @@
     python tests/bench/bench_engine.py          # the full run
     python tests/bench/bench_engine.py --quick  # a short run
     python tests/bench/bench_engine.py --speed  # the speed figures only
+    python tests/bench/bench_engine.py --timing # speed and decision times, no strength
 
 Prints, in one run: holes per second of 4-player Play Nine between random bots with
 the real engine and with the naive reference engine of the tests (the same rules, a
@@ -112,6 +113,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--speed", action="store_true", help="the speed figures only")
+    parser.add_argument(
+        "--timing",
+        action="store_true",
+        help="the speed figures and the bots' decision times, without the strength matches",
+    )
     args = parser.parse_args()
     speed_holes = 300 if args.quick else 2100
     strength_holes = 200 if args.quick else 2000
@@ -147,6 +153,9 @@ def main() -> int:
             f"{level} decision, {variant}: median {median:.2f} ms, p95 {p95:.2f} ms over "
             f"{len(times)} decisions (aim {aim}) {verdict(passed)}"
         )
+
+    if args.timing:
+        return 0
 
     for bots, strong, weak in (
         ("expert,greedy,greedy,greedy", "expert", "greedy"),
