@@ -82,7 +82,7 @@ format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format .
 
 # Benchmarks print figures; they assert nothing. The load benchmark needs PostgreSQL
-# and Redis (as in production) and takes about ten minutes with its search for the
+# and Redis (as in production) and takes about twenty minutes with its search for the
 # most tables each process count serves within 100 ms. Several processes get every
 # seat of a table on one, as deploy/nginx.conf routes them; the last run spreads each
 # table's seats over two (the worst case). It ends with one line per goal of the live
