@@ -11,7 +11,7 @@ it on a clock keeps it small and each pause well under a millisecond.
 What outlives a young collection used to be walked again and again by the older
 collections: every connection's consumer, session and player, and each connection's
 wait for its next message, which lives about a second. At 250 tables on one process
-the middle collections took 15-20 ms and the full ones, every few seconds, 40-240 ms,
+the middle collections took 8-20 ms and the full ones 150-260 ms (two in 30 seconds),
 with the server standing still (the moves around them went past 100 ms). So what
 outlives a young collection is frozen (`gc.freeze()`): no later collection walks it.
 A frozen object that becomes garbage is still freed at once by its reference count;
