@@ -11,6 +11,7 @@ before it is joined in.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,6 +85,9 @@ def _e(value) -> str:
     return _escape(str(value), quote=True)
 
 
+# A variant has a few dozen faces, each with a tone and a label: the tiles a frame draws
+# (some fifty a move for four viewers) are nearly always ones drawn before.
+@functools.lru_cache(maxsize=4096)
 def _tile(tone: str, face=None, label=None, classes: str = "") -> str:
     named = f' role="img" aria-label="{_e(label)}"' if label is not None else ' aria-hidden="true"'
     shown = f'<span class="face" aria-hidden="true">{_e(face)}</span>' if face is not None else ""

@@ -72,6 +72,14 @@ def tone(variant: str | engine.Variant, card: Any) -> str:
     return engine.get_variant(variant).tone(card)
 
 
+@functools.lru_cache(maxsize=2048)
+def _face(variant: str, card: Any) -> tuple[str, str, str]:
+    """A card's short face, label and tone under the variant keyed `variant` (its house
+    rules' keys included), for the slots of a course: a course has up to a dozen, and a
+    variant a few dozen faces."""
+    return (*card_name(variant, card), tone(variant, card))
+
+
 def card_name(variant: str, card: Any) -> tuple[str, str]:
     """The short face and the screen-reader label of a card; face down when None."""
     if card is None:
@@ -372,10 +380,11 @@ def _course(
     cards = view["layouts"][index]
     paired: set[int] = set()
     if view["phase"] == engine.OVER:
-        paired = {p for g in engine.scoring_pairs(table.rules, cards) for p in g}
+        paired = {p for g in engine.scoring_pairs(rules, cards) for p in g}
     slots = []
+    tee = mine and bool(controls.tee_off)
     for position, card in enumerate(cards):
-        text, label = card_name(table.rules, card)
+        text, label, shade = _face(rules.key, card)
         slots.append(
             Slot(
                 position=position,
@@ -383,11 +392,11 @@ def _course(
                 text=text,
                 label=label,
                 face_up=card is not None,
-                tone=tone(table.rules, card),
+                tone=shade,
                 paired=position in paired,
                 replace=mine and position in replace,
                 flip=mine and position in flip,
-                tee=mine and bool(controls.tee_off) and card is None,
+                tee=tee and card is None,
             )
         )
     return Course(

@@ -14,6 +14,7 @@ several rounds.
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import os
 import random
 import shutil
@@ -86,10 +87,14 @@ def per_move(versions: list[frames.Version], players: list) -> float:
     that other work on the machine does not count)."""
     best = float("inf")
     for _ in range(ROUNDS):
+        # Every round as the server meets the hole: nothing of it kept from before.
+        if frames._kept_html is not None:
+            frames._kept_html.clear()
         started = time.process_time()
         before = None
         for version in versions:
-            fresh = frames.Version(version.data, version.stale_at, version.scorecard_at)
+            data = dataclasses.replace(version.data)  # without what viewers worked out
+            fresh = frames.Version(data, version.stale_at, version.scorecard_at)
             if before is not None and version.data.scorecard is before.data.scorecard:
                 # As `frames._after` does: the scorecard holds through a hole.
                 fresh.parts["scorecard"] = before.parts["scorecard"]
