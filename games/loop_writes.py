@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import weakref
 
 from django.conf import settings
 from django.db import connections
+from psycopg import AsyncConnection, AsyncCursor
 from psycopg_pool import AsyncConnectionPool, PoolClosed, PoolTimeout
 
 from . import store
@@ -41,7 +43,23 @@ class Unavailable(Exception):
 
 def enabled() -> bool:
     """Whether moves may be written from the loop: on PostgreSQL, unless turned off."""
-    return settings.FAIRWAY_LOOP_WRITES and connections["default"].vendor == "postgresql"
+    return settings.FAIRWAY_LOOP_WRITES and _on_postgresql()
+
+
+@functools.cache
+def _on_postgresql() -> bool:
+    # The database's backend is the process's for its lifetime; the connection handler's
+    # per-context lookup costs each move as much as a small render.
+    return connections["default"].vendor == "postgresql"
+
+
+class _Connection(AsyncConnection):
+    """One of the loop's connections, with the one cursor its moves are written with: it
+    keeps its types' adapters from one move to the next (a new cursor looks them up)."""
+
+    @functools.cached_property
+    def writer(self) -> AsyncCursor:
+        return self.cursor()
 
 
 async def _opened(connection) -> None:
@@ -57,6 +75,7 @@ async def _pool() -> AsyncConnectionPool:
         params.pop("cursor_factory", None)
         params["autocommit"] = True
         pool = _pools[loop] = AsyncConnectionPool(
+            connection_class=_Connection,
             kwargs=params,
             min_size=settings.FAIRWAY_MOVE_THREADS,
             open=False,
@@ -79,8 +98,8 @@ async def write(change: store.Change) -> int | None:
         raise Unavailable from error
     try:
         with connections["default"].wrap_database_errors:
-            cursor = await conn.execute(sql, values, prepare=True)
-            row = await cursor.fetchone()
+            await conn.writer.execute(sql, values, prepare=True)
+            row = await conn.writer.fetchone()
     finally:
         await pool.putconn(conn)  # a broken one is dropped, and replaced
     return row[0] if row else None

@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 
 from . import seams
 from .models import Hole, Move, Scorecard, ScorecardHole, Seat, Table
@@ -266,12 +266,13 @@ def _write_rows(change: Change) -> int | None:
 def _values(obj, fields) -> list:
     """The values of `obj`'s `fields` as the database takes them; a field left unset
     gets what the ORM would give it on saving (`auto_now_add`)."""
+    db = connections[DEFAULT_DB_ALIAS]  # once: each use of the proxy looks it up again
     values = []
     for field in fields:
         value = getattr(obj, field.attname)
         if value is None:
             value = field.pre_save(obj, obj.pk is None)
-        values.append(field.get_db_prep_save(value, connection))
+        values.append(field.get_db_prep_save(value, db))
     return values
 
 
@@ -445,3 +446,4 @@ def waiting_tables(table_ids: Collection[int] | None) -> list[tuple[Table, Hole]
         table.bot_seats = bots.get(table.pk, [])
         waiting.append((table, instance(Hole, row[count:], hole_reader)))
     return waiting
+
