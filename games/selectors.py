@@ -192,21 +192,9 @@ def table_data(table_id: int, previous: TableData | None = None) -> TableData:
 
 def still_shows(data: TableData) -> bool:
     """Whether the database still has `data`'s seats with their names and bots, the
-    table's settings that frames show, and its cards' totals: what a table's version
-    does not count."""
+    table's settings that frames show, and its cards' totals (a correction changes the
+    total of the card it corrects): what a table's version does not count."""
     table = data.table
-    rows = Seat.objects.filter(table_id=table.pk).order_by("position")
-    fields = ("table__status", "table__turn_timer", "table__is_public", "table__host_id")
-    now = list(
-        rows.values_list(
-            "position",
-            "player_id",
-            "bot_level",
-            "player__display_name",
-            "player__username",
-            *fields,
-        )
-    )
     shown_settings = (table.status, table.turn_timer, table.is_public, table.host_id)
     shown = [
         (
@@ -218,7 +206,10 @@ def still_shows(data: TableData) -> bool:
         )
         for s in sorted(data.seats, key=lambda s: s.position)
     ]
-    return now == shown and _totals_unchanged(table, data.scorecard)
+    seats, totals = store.shown_rows(table.pk)
+    return [tuple(row) for row in seats] == shown and totals == {
+        (card.position, card.total) for card in data.scorecard.cards
+    }
 
 
 def _totals_unchanged(table: Table, scorecard: Grid) -> bool:

@@ -447,3 +447,24 @@ def waiting_tables(table_ids: Collection[int] | None) -> list[tuple[Table, Hole]
         waiting.append((table, instance(Hole, row[count:], hole_reader)))
     return waiting
 
+
+def shown_rows(table_id: int) -> tuple[list[tuple], set[tuple[int, int]]]:
+    """What a table's frames show that its version does not count, as it stands: each
+    seat's (position, player id, bot level, display name, username, and the table's
+    status, turn timer, publicity and host id), in seat order; and its cards'
+    (position, total). Two plain statements, sent together: every table held is checked
+    again every half minute or so."""
+    tables, seats, cards = Table._meta.db_table, Seat._meta.db_table, Scorecard._meta.db_table
+    players = get_user_model()._meta.db_table
+    seats_sql = (
+        "SELECT s.position, s.player_id, s.bot_level, p.display_name, p.username,"
+        " t.status, t.turn_timer, t.is_public, t.host_id"
+        f" FROM {seats} s JOIN {tables} t ON t.id = s.table_id"
+        f" LEFT JOIN {players} p ON p.id = s.player_id WHERE s.table_id = %s ORDER BY s.position"
+    )
+    cards_sql = f"SELECT position, total FROM {cards} WHERE table_id = %s"
+    with connection.cursor() as seats_cursor, connection.cursor() as cards_cursor:
+        with pipeline():
+            seats_cursor.execute(seats_sql, [table_id])
+            cards_cursor.execute(cards_sql, [table_id])
+        return seats_cursor.fetchall(), set(cards_cursor.fetchall())
