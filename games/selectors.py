@@ -207,16 +207,18 @@ def still_shows(data: TableData) -> bool:
         for s in sorted(data.seats, key=lambda s: s.position)
     ]
     seats, totals = store.shown_rows(table.pk)
-    return [tuple(row) for row in seats] == shown and totals == {
-        (card.position, card.total) for card in data.scorecard.cards
-    }
+    return [tuple(row) for row in seats] == shown and totals == _totals(data.scorecard)
+
+
+def _totals(scorecard: Grid) -> set[tuple[int, int]]:
+    """Each card's (position, total) as `scorecard` shows them."""
+    return {(card.position, card.total) for card in scorecard.cards}
 
 
 def _totals_unchanged(table: Table, scorecard: Grid) -> bool:
     """Whether `table`'s cards still have the totals `scorecard` shows (a correction
     changes the total of the card it corrects)."""
-    shown = {(card.position, card.total) for card in scorecard.cards}
-    return shown == set(table.scorecards.values_list("position", "total"))
+    return _totals(scorecard) == set(table.scorecards.values_list("position", "total"))
 
 
 def recent_moves(table: Table) -> list[tuple[int, int, str, str]]:

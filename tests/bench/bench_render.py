@@ -8,7 +8,7 @@ settings) and, for each move, derives the next version from the move's news and
 renders each seat's live parts. Prints, in one run, the time per move with the
 courses' HTML kept by what they show (`frames._kept_html`, as the server runs) and
 without (every course built and rendered for every viewer of every version), best of
-several rounds.
+several rounds. Each round starts with nothing kept, as the server meets a new hole.
 """
 
 from __future__ import annotations
