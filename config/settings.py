@@ -189,7 +189,7 @@ except ValueError:
     FAIRWAY_IDLE_HOURS = float("nan")
 if not 0 < FAIRWAY_IDLE_HOURS < float("inf"):
     raise ImproperlyConfigured("FAIRWAY_IDLE_HOURS must be a number of hours above 0.")
-# Threads per process that apply moves on PostgreSQL (see games.services.move_call).
+# Threads per process that apply moves on PostgreSQL (see games.moves).
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 # Moves in the middle of a hole written from the event loop on PostgreSQL (games.loop_writes).
 FAIRWAY_LOOP_WRITES = os.environ.get("FAIRWAY_LOOP_WRITES", "true").lower() in {"1", "true", "yes"}

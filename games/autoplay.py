@@ -22,7 +22,7 @@ from channels.db import database_sync_to_async
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from . import services, store
+from . import idle, moves, services, store
 from .plays import pending
 
 logger = logging.getLogger(__name__)
@@ -63,7 +63,6 @@ class Driver:
         if table_ids is None and not self.halted.is_set():
             await self.sweep_idle()
         waits, due = await database_sync_to_async(due_tables)(table_ids=table_ids)
-        act = services.move_call(services.act_for_table)
         now = timezone.now()
 
         async def act_at(table_id: int, version: int) -> None:
@@ -71,19 +70,19 @@ class Driver:
                 return
             # GameError: another process acted first, or the table moved on.
             with contextlib.suppress(services.GameError):
-                await act(table_id=table_id, version=version, now=now)
+                await moves.act(table_id=table_id, version=version, now=now)
 
         await asyncio.gather(*(act_at(table_id, version) for table_id, version in due))
         return waits
 
     async def sweep_idle(self) -> None:
-        """Abandon the matches left idle too long (`services.abandon_idle_tables`), at
+        """Abandon the matches left idle too long (`idle.abandon_idle_tables`), at
         most once every IDLE_SWEEP_SECONDS of the periodic sweeps."""
         now = asyncio.get_running_loop().time()
         if now < self.next_idle_sweep:
             return
         self.next_idle_sweep = now + IDLE_SWEEP_SECONDS
-        await database_sync_to_async(services.abandon_idle_tables)()
+        await database_sync_to_async(idle.abandon_idle_tables)()
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()

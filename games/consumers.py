@@ -36,7 +36,7 @@ from django.contrib.auth import HASH_SESSION_KEY
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from . import announce, autoplay, frames, live, loop_writes, services, store
+from . import announce, autoplay, frames, live, moves, services
 from .chat import hide_chat_message, say, set_chat
 from .models import Table
 from .seams import LiveConsumer
@@ -190,7 +190,7 @@ async def close_for_restart() -> None:
             await consumer.close(code=CLOSE_RESTART)
 
     await asyncio.gather(*(close(c) for c in closing))
-    await loop_writes.close()
+    await moves.close()
 
 
 class TableConsumer(LiveConsumer):
@@ -291,14 +291,14 @@ class TableConsumer(LiveConsumer):
         since = timezone.now()
         try:
             if kind == "next_hole":
-                await services.move_call(services.next_hole)(
+                await moves.next_hole(
                     table_id=self.table_id,
                     version=version,
                     by=self.user,
                     held=frames.holding(self.table_id, version),
                 )
             else:
-                await services.apply_move_on_loop(
+                await moves.play(
                     table_id=self.table_id,
                     player=self.user,
                     action=action,
@@ -320,8 +320,7 @@ class TableConsumer(LiveConsumer):
         deadline = time.monotonic() + LOST_DATABASE_SECONDS
         while True:
             try:
-                await database_sync_to_async(store.discard_broken_connections)()
-                await loop_writes.check()
+                await moves.recover()
                 if kind == "next_hole":
                     now = await database_sync_to_async(table_version)(self.table_id)
                     made = now is not None and now > version
@@ -404,7 +403,7 @@ class TableConsumer(LiveConsumer):
         except LOST:
             logger.warning("Lost the database rendering table %s", self.table_id)
             with contextlib.suppress(*LOST):
-                await database_sync_to_async(store.discard_broken_connections)()
+                await moves.recover()
             return False
         # Only what changed since this connection's last frame: the scorecard stays as it
         # is through a hole, and of the board mostly a course and the piles change.

@@ -6,11 +6,11 @@ asynchronous connection of the loop's own pool, then announces it. Handing it to
 thread instead cost every move several thread switches and GIL hand-overs, which the
 load benchmark showed as 10-15% of the server's CPU at 150-200 tables.
 
-Only a move in the middle of a hole takes this way (`services.apply_move_on_loop`). A
-move that ends the hole (its scores, a league's standings), a deal, a seat changing
+Only a move in the middle of a hole takes this way; `moves` chooses, and says why.
+A move that ends the hole (its scores, a league's standings), a deal, a seat changing
 hands, a version the process does not hold, a move the held copy refuses, a write that
-finds the table moved on, or no connection free within `CONNECTION_WAIT`: each goes the
-one way of `services._change` on a move thread, which reads the table and decides.
+finds the table moved on, or no connection free within `CONNECTION_WAIT`: each is
+written by `services._change` on a move thread, which reads the table and decides.
 """
 
 from __future__ import annotations

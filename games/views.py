@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import engine
 
 from . import frames, live, presenters, review_text, reviews, rule_examples, selectors, services
+from . import lobby as lobby_service
 from .cards import Controls
 from .forms import CreateTableForm, JoinForm
 from .models import Hole, Seat, Table, replay_links
@@ -66,7 +67,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
     form = CreateTableForm(request.POST)
     if form.is_valid():
         try:
-            table = services.create_table(
+            table = lobby_service.create_table(
                 host=request.user,
                 variant=form.cleaned_data["variant"],
                 house_rules=form.cleaned_data["house_rules"],
@@ -99,7 +100,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
 def quick_start(request: HttpRequest) -> HttpResponse:
     """One click to a dealt two-seat Play Nine table against a greedy bot."""
     try:
-        table = services.quick_start(player=request.user)
+        table = lobby_service.quick_start(player=request.user)
     except services.GameError as error:
         messages.error(request, str(error))
         return redirect("games:lobby")
@@ -154,7 +155,7 @@ def join(request: HttpRequest, table_id: int) -> HttpResponse:
         if not form.is_valid():
             raise services.GameError(form.errors["position"][0])
         position = form.cleaned_data["position"]
-        return services.join_table(table=table, player=request.user, position=position)
+        return lobby_service.join_table(table=table, player=request.user, position=position)
 
     return _seat_action(request, table_id, sit)
 
@@ -163,14 +164,16 @@ def join(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 def leave(request: HttpRequest, table_id: int) -> HttpResponse:
     return _seat_action(
-        request, table_id, lambda t: services.leave_table(table=t, player=request.user)
+        request, table_id, lambda t: lobby_service.leave_table(table=t, player=request.user)
     )
 
 
 @require_POST
 @login_required
 def start(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, lambda t: services.start_match(table=t, by=request.user))
+    return _seat_action(
+        request, table_id, lambda t: lobby_service.start_match(table=t, by=request.user)
+    )
 
 
 @require_POST
@@ -193,14 +196,16 @@ def return_to_match(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 def open_to_watchers(request: HttpRequest, table_id: int) -> HttpResponse:
     return _seat_action(
-        request, table_id, lambda t: services.open_to_watchers(table=t, by=request.user)
+        request, table_id, lambda t: lobby_service.open_to_watchers(table=t, by=request.user)
     )
 
 
 @require_POST
 @login_required
 def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, lambda t: services.rematch(table=t, by=request.user))
+    return _seat_action(
+        request, table_id, lambda t: lobby_service.rematch(table=t, by=request.user)
+    )
 
 
 @require_GET

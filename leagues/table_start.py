@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
+from games import lobby
 from games import services as game_services
 from games.models import Table
 
@@ -40,7 +41,7 @@ def start_table(request: HttpRequest, night_table_id: int) -> HttpResponse:
         messages.error(request, "A paper table is not started here: enter its results.")
         return redirect(night)
     try:
-        game_services.start_match(table=night_table.table, by=request.user)
+        lobby.start_match(table=night_table.table, by=request.user)
     except game_services.GameError as error:
         messages.error(request, str(error))
     else:

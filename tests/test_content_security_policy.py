@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import lobby
 from games.models import HoleReview, Move, Seat
 from leagues.board.services import create_board
 from leagues.events import services as events
@@ -70,14 +70,14 @@ def test_every_page_s_markup_has_no_inline_script_or_style(client):
     to_enter = open_table(make_night(season, date(2026, 3, 15)), [ann, bea])
     report = to_enter.report
     reporting.enter_hole(report=report, number=1, strokes=[3, 4], version=0, by=ann)
-    waiting = services.create_table(host=ann, variant="golf-4", seat_count=3, players=[ann])
-    live = services.create_table(host=ann, variant="play-nine", seat_count=2, bots={1: "greedy"})
-    services.join_table(table=live, player=ann)
-    services.start_match(table=live, by=ann)
-    finished = services.create_table(
+    waiting = lobby.create_table(host=ann, variant="golf-4", seat_count=3, players=[ann])
+    live = lobby.create_table(host=ann, variant="play-nine", seat_count=2, bots={1: "greedy"})
+    lobby.join_table(table=live, player=ann)
+    lobby.start_match(table=live, by=ann)
+    finished = lobby.create_table(
         host=ann, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
-    services.start_match(table=finished, by=ann)
+    lobby.start_match(table=finished, by=ann)
     driving.play_out(table_id=finished.pk)
     # Ann's seat, as though she had made its moves: its hole has a review.
     Seat.objects.filter(table=finished, position=0).update(player=ann)

@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games import autoplay, services
+from games import autoplay, lobby
 from tests.factories import make_player
 from tests.games.conftest import session_cookie
 
@@ -20,7 +20,7 @@ def a_player_at_a_table() -> tuple[int, bytes]:
     """A signed-in player's session cookie, and the table they sit at: a connection that
     only its origin can stop."""
     ana = make_player("ana")
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana])
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana])
     return table.pk, session_cookie(ana)
 
 

@@ -23,8 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from games import announce, scorecards
-from games import services as game_services
+from games import announce, lobby, scorecards
 from games.models import Table
 
 from ..guards import require_organiser
@@ -407,7 +406,7 @@ def _open_table(
 ) -> EventTable:
     host = event.created_by
     if live:
-        table = game_services.create_table(
+        table = lobby.create_table(
             host=host,
             variant=event.variant,
             house_rules=event.house_rules,
@@ -419,7 +418,7 @@ def _open_table(
             turn_timer=event.turn_timer,
         )
         # Everyone checked in: the match is dealt as it is seated.
-        game_services.start_match(table=table, by=None)
+        lobby.start_match(table=table, by=None)
     else:
         table = scorecards.open_hand_table(
             variant=event.variant, house_rules=event.house_rules, players=players, host=host

@@ -16,8 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import get_text_list
 
-from games import scorecards
-from games import services as game_services
+from games import lobby, scorecards
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 
 from ..board.services import announce_night_changed
@@ -166,7 +165,7 @@ def record_correction(
         # games has no door for taking holes off a card; correct_scorecard below
         # recomputes the totals and places and checks the match that is left.
         unneeded.delete()
-    old = game_services.correct_scorecard(scorecard=scorecard, number=number, strokes=strokes)
+    old = lobby.correct_scorecard(scorecard=scorecard, number=number, strokes=strokes)
     # Saved in this order so that the log, newest first, shows the change above the
     # playoff holes it removed.
     for record in removed:

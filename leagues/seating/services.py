@@ -10,8 +10,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 
-from games import scorecards
-from games import services as game_services
+from games import lobby, scorecards
 from games.models import Table
 
 from ..guards import require_open, require_organiser
@@ -64,7 +63,7 @@ def _create_live_table(
 ):
     """A live table through live play's own service (the only door to a live table)."""
     try:
-        return game_services.create_table(
+        return lobby.create_table(
             host=host,
             variant=variant,
             house_rules=house_rules,

@@ -23,7 +23,7 @@ django.setup()
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.db import close_old_connections  # noqa: E402
 
-from games import services  # noqa: E402
+from games import lobby, services  # noqa: E402
 from games.models import Hole, Move  # noqa: E402
 from tests.bench.bench_load import WARMUP, Result, Seat, cpu_when, measure, open_all  # noqa: E402
 from tests.bench.table_load import VARIANT, retire, setup_players  # noqa: E402
@@ -41,14 +41,14 @@ def setup(tables: int) -> tuple[list[int], list[str]]:
     players, keys = setup_players(tables)
     ids = []
     for player in players:
-        table = services.create_table(
+        table = lobby.create_table(
             host=player,
             variant=VARIANT,
             seat_count=4,
             players=[player],
             bots={1: "greedy", 2: "greedy", 3: "greedy"},
         )
-        services.start_match(table=table, by=player)
+        lobby.start_match(table=table, by=player)
         services.leave_match(table=table, player=player)
         ids.append(table.pk)
     close_old_connections()

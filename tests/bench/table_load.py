@@ -45,7 +45,7 @@ from django.contrib.sessions.models import Session  # noqa: E402
 from django.db import close_old_connections, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games import engine, services  # noqa: E402
+from games import engine, lobby  # noqa: E402
 from games.engine import describe_action, state_from_dict, state_to_dict  # noqa: E402
 from games.models import Hole, Move, Table  # noqa: E402
 from leagues.models import Player  # noqa: E402
@@ -170,10 +170,10 @@ def setup(tables: int, seed: int = 1) -> tuple[list[Play], list[list[str]]]:
     plays, cookies = [], []
     for t in range(tables):
         four = players[4 * t : 4 * t + 4]
-        table = services.create_table(
+        table = lobby.create_table(
             host=four[0], variant=VARIANT, seat_count=4, players=four, deal_seed=rng.getrandbits(62)
         )
-        services.start_match(table=table, by=four[0])
+        lobby.start_match(table=table, by=four[0])
         _advance(table, (t * 37) % HEAD_START, rng)
         table.refresh_from_db()
         hole = Hole.objects.get(table=table, number=1)

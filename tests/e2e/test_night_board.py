@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games import services as game_services
+from games import lobby
 from games.models import ScorecardHole, Table
 from leagues.board import services
 from leagues.seating.services import seat_night
@@ -49,7 +49,7 @@ def test_a_hole_lands_on_the_open_board_without_a_reload(daphne_server, playwrig
     (live,) = seat_night(
         night=night, by=olive, seats_per_table=2, kind=Table.Kind.LIVE, rng=random.Random(1)
     )
-    game_services.start_match(table=live.table, by=olive)
+    lobby.start_match(table=live.table, by=olive)
     paper = open_table(night, people)
     board = services.create_board(night=night, by=olive)
 

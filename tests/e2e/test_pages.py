@@ -13,8 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import scorecards
-from games import services as games
+from games import lobby, scorecards
 from games.models import Hole, HoleReview, Table
 from leagues.board.services import create_board
 from leagues.checkin.services import check_in
@@ -152,7 +151,7 @@ def league(daphne_server) -> League:
     # A live table of the night not started yet: its seats listed on the night's page.
     NightTable.objects.create(
         night=night,
-        table=games.create_table(
+        table=lobby.create_table(
             host=organiser,
             variant="play-nine",
             seat_count=2,
@@ -163,7 +162,7 @@ def league(daphne_server) -> League:
         number=3,
     )
     # A public table waiting for players: the lobby lists it, on a phone too.
-    games.create_table(host=eve, variant="golf-9-3deck", seat_count=4, players=[eve])
+    lobby.create_table(host=eve, variant="golf-9-3deck", seat_count=4, players=[eve])
     sheet = NightTable.objects.create(
         night=make_night(season, date(2026, 3, 24), duplicate_deals=True),
         table=scorecards.open_hand_table(variant="play-nine", players=[gus, hal], deal_seed=7),
@@ -190,13 +189,13 @@ def league(daphne_server) -> League:
     )
     teams.create_team(league=league, name="Hawks", members=[dan, eve], captain=dan, by=organiser)
     teams.set_line_up(team=eagles, night=tonight, players=[ann, bea], by=ann)
-    table = games.create_table(
+    table = lobby.create_table(
         host=organiser, variant="play-nine", seat_count=2, players=[organiser, ann]
     )
-    table = games.start_match(table=table, by=organiser)
+    table = lobby.start_match(table=table, by=organiser)
     # A second match whose first hole is over, for its replay (cards and scorecard).
-    played = games.create_table(host=ann, variant="golf-6", seat_count=2, players=[ann, bea])
-    games.start_match(table=played, by=ann)
+    played = lobby.create_table(host=ann, variant="golf-6", seat_count=2, players=[ann, bea])
+    lobby.start_match(table=played, by=ann)
     finish_hole(played.pk, {0: ann, 1: bea})
     event = events.create_event(
         club=club,

@@ -14,7 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import engine, services
+from games import engine, lobby, services
 from games.models import Move, Table
 from tests import driving
 from tests.conftest import DaphneServer
@@ -112,14 +112,14 @@ def test_no_control_on_the_table_overlaps_another_mid_hole(
     keeps its own space and its whole label, on a desktop and on a phone, and nothing
     scrolls sideways."""
     ana_player = make_player("ana", display_name="Ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana_player,
         variant=variant,
         seat_count=seats,
         players=[ana_player],
         bots=dict.fromkeys(range(1, seats), "greedy"),
     )
-    table = services.start_match(table=table, by=ana_player)
+    table = lobby.start_match(table=table, by=ana_player)
     context, ana = sign_in(playwright_browser, fast_bots, "ana")
     live(ana, fast_bots, table)
     legend = ana.locator(".tee-off legend").inner_text()
@@ -156,14 +156,14 @@ def test_only_a_turn_timer_s_last_seconds_are_urgent(
     """The wait for the next deal counts down calmly; a turn with seconds left turns red."""
     ana_player, ben_player = make_player("ana"), make_player("ben")
     players = {0: ana_player, 1: ben_player}
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana_player,
         variant="golf-4",
         seat_count=3,
         players=[ana_player, ben_player],
         bots={2: "greedy"},
     )
-    table = services.start_match(table=table, by=ana_player)
+    table = lobby.start_match(table=table, by=ana_player)
     for _ in range(500):
         table, hole, state = current(table.pk)
         if hole.finished_at is not None:
@@ -189,14 +189,14 @@ def test_only_a_turn_timer_s_last_seconds_are_urgent(
     expect(deal).not_to_have_class(re.compile(r"\burgent\b"))
     expect(deal).to_have_css("color", "rgb(29, 37, 33)")
 
-    timed = services.create_table(
+    timed = lobby.create_table(
         host=ana_player,
         variant="play-nine",
         seat_count=2,
         players=[ana_player, ben_player],
         turn_timer=30,
     )
-    services.start_match(table=timed, by=ana_player)
+    lobby.start_match(table=timed, by=ana_player)
     Table.objects.filter(pk=timed.pk).update(turn_started_at=timezone.now() - timedelta(seconds=22))
     live(ana, short_pause, timed)
     clock = ana.locator("#table-status .countdown")
@@ -238,14 +238,14 @@ def test_the_others_sit_around_the_felt_as_at_a_real_table(
     for count in range(2, 9):
         me, ben = 1, 2 % count
         variant = "play-nine" if count <= 6 else "golf-9-3deck"
-        table = services.create_table(
+        table = lobby.create_table(
             host=ana_player,
             variant=variant,
             seat_count=count,
             players=[p for _, p in sorted({me: ana_player, ben: ben_player}.items())],
             bots={p: "greedy" for p in range(count) if p not in (me, ben)},
         )
-        table = services.start_match(table=table, by=ana_player)
+        table = lobby.start_match(table=table, by=ana_player)
         table.seats.filter(position=ben).update(bot_level="greedy")  # "bot for Bartholomew"
         for viewport, where in ((DESKTOP, "desktop"), (PHONE, "phone")):
             ana.set_viewport_size(viewport)
@@ -302,14 +302,14 @@ def test_the_scorecard_keeps_names_on_one_line_and_its_total_in_view(
     and on a phone."""
     ana_player = make_player("ana", display_name="Anastasia Featherstonehaugh-Wright")
     ben_player = make_player("ben", display_name="Bartholomew Quackenbush")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana_player,
         variant="play-nine",
         seat_count=4,
         players=[ana_player, ben_player],
         bots={2: "greedy", 3: "expert"},
     )
-    table = services.start_match(table=table, by=ana_player)
+    table = lobby.start_match(table=table, by=ana_player)
     for number in range(1, 9):
         driving.record_hole(table=table, number=number, strokes={0: 12, 1: -10, 2: 24, 3: 7})
     context, ana = sign_in(playwright_browser, daphne_server, "ana")
@@ -343,14 +343,14 @@ def test_every_move_is_announced_in_a_polite_live_region(
     """Ana plays against two quick bots: each move in the log, hers and theirs, was read
     out, in order, through the page's polite status region."""
     ana_player = make_player("ana", display_name="Ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana_player,
         variant="play-nine",
         seat_count=3,
         players=[ana_player],
         bots={1: "greedy", 2: "greedy"},
     )
-    table = services.start_match(table=table, by=ana_player)
+    table = lobby.start_match(table=table, by=ana_player)
     context, ana = sign_in(playwright_browser, fast_bots, "ana")
     context.add_init_script(HEARD)
     live(ana, fast_bots, table)
@@ -396,14 +396,14 @@ def test_a_whole_hole_is_played_with_tab_enter_and_space(
     with the keyboard's Tab, Enter and Space alone, the focus brought back to the draw
     pile whenever the turn comes back."""
     ana_player = make_player("ana", display_name="Ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana_player,
         variant="play-nine",
         seat_count=2,
         players=[ana_player],
         bots={1: "greedy"},
     )
-    table = services.start_match(table=table, by=ana_player)
+    table = lobby.start_match(table=table, by=ana_player)
     context, ana = sign_in(playwright_browser, fast_bots, "ana")
     live(ana, fast_bots, table)
     for _ in range(2):
@@ -440,10 +440,10 @@ def a_finished_hole_with_a_pair(host, guest) -> Table:
     """A two-player Play Nine table whose first hole ended with a matched pair on it."""
     players = {0: host, 1: guest}
     for seed in range(1, 60):
-        table = services.create_table(
+        table = lobby.create_table(
             host=host, variant="play-nine", seat_count=2, players=[host, guest], deal_seed=seed
         )
-        table = services.start_match(table=table, by=host)
+        table = lobby.start_match(table=table, by=host)
         state = finish_hole(table.pk, players)
         layouts = engine.view(state, None)["layouts"]
         if any(engine.scoring_pairs("play-nine", cards) for cards in layouts):
@@ -502,14 +502,14 @@ def test_axe_finds_nothing_serious_on_a_table_mid_hole(
     """Tee off, then with a card drawn (every kind of control on screen): no serious or
     critical finding from axe-core, on a desktop and on a phone."""
     ana_player = make_player("ana", display_name="Ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana_player,
         variant="play-nine",
         seat_count=4,
         players=[ana_player],
         bots=dict.fromkeys(range(1, 4), "greedy"),
     )
-    table = services.start_match(table=table, by=ana_player)
+    table = lobby.start_match(table=table, by=ana_player)
     context, ana = sign_in(playwright_browser, fast_bots, "ana")
     live(ana, fast_bots, table)
     assert serious_findings(ana) == []  # the tee off

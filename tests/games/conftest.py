@@ -11,7 +11,7 @@ from django.db import connections
 from django.test import Client
 
 from config.asgi import application
-from games import autoplay, frames, loop_writes, services
+from games import autoplay, frames, loop_writes, moves
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +28,7 @@ def move_threads_let_go_of_the_database(settings):
     """Channels' test communicator keeps the connections its calls open (it turns off
     their closing), which would hold the test database open: close each move thread's."""
     yield
-    executor = services._move_threads
+    executor = moves._move_threads
     if executor is None:
         return
     count = settings.FAIRWAY_MOVE_THREADS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from games import engine, services
+from games import engine, lobby, services
 from games.engine import state_from_dict
 from games.models import Hole, Table
 from tests.factories import make_player
@@ -80,5 +80,5 @@ def ana_and_ben() -> tuple[Table, object, object]:
     """Ana and Ben at a two-seat Play Nine table, its match started by Ana."""
     ana = make_player("ana", display_name="Ana")
     ben = make_player("ben", display_name="Ben")
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
-    return services.start_match(table=table, by=ana), ana, ben
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    return lobby.start_match(table=table, by=ana), ana, ben

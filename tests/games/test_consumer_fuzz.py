@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
 
-from games import autoplay, engine, loop_writes, services
+from games import autoplay, engine, lobby, loop_writes
 from games.models import Move
 from tests.factories import make_player
 from tests.games.conftest import connect
@@ -51,8 +51,8 @@ def test_random_frames_change_nothing_unless_they_are_a_legal_move(settings):
     settings.FAIRWAY_WS_RATE = 1_000_000  # the flood throttle has its own test
     settings.FAIRWAY_HOLE_PAUSE = 3600  # no deal but Ana's "next hole"
     ana, ben = make_player("ana"), make_player("ben")
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
-    services.start_match(table=table, by=ana)
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    lobby.start_match(table=table, by=ana)
     loop = asyncio.new_event_loop()
     ana_ws, _ = loop.run_until_complete(connect(ana, table.pk))
     ben_ws, _ = loop.run_until_complete(connect(ben, table.pk))

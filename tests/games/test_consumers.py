@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine, frames, services
+from games import engine, frames, lobby, services
 from games.engine import state_to_dict
 from games.models import Hole, Move, Table
 from games.scorecards import open_scorecards
@@ -46,10 +46,8 @@ def frame_for(action: dict, version: int) -> str:
 @database_sync_to_async
 def two_players(variant: str = "play-nine", **extra):
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
-    table = services.create_table(
-        host=ana, variant=variant, seat_count=2, players=[ana, ben], **extra
-    )
-    services.start_match(table=table, by=ana)
+    table = lobby.create_table(host=ana, variant=variant, seat_count=2, players=[ana, ben], **extra)
+    lobby.start_match(table=table, by=ana)
     return table, ana, ben
 
 
@@ -308,10 +306,10 @@ async def test_connecting_starts_the_driver_that_finishes_a_bot_only_match():
     @database_sync_to_async
     def bot_table():
         host = make_player("host")
-        table = services.create_table(
+        table = lobby.create_table(
             host=host, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "random"}
         )
-        services.start_match(table=table, by=host)
+        lobby.start_match(table=table, by=host)
         return table, host
 
     table, host = await bot_table()
@@ -471,10 +469,10 @@ def _ben_action(state: engine.HoleState, seat: int) -> dict:
 def three_seats_with_a_bot(deck_seed: int):
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
     stranger = make_player("cy")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=3, players=[ana, ben], bots={2: "greedy"}
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     hole = table.holes.get(number=1)
     deck = engine.VARIANTS[table.variant].deck(3)
     random.Random(deck_seed).shuffle(deck)
@@ -584,7 +582,7 @@ async def test_news_between_the_page_and_its_socket_is_in_the_sockets_first_fram
     ana, ben = await database_sync_to_async(
         lambda: (make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben"))
     )()
-    table = await database_sync_to_async(services.create_table)(
+    table = await database_sync_to_async(lobby.create_table)(
         host=ana, variant="play-nine", seat_count=2, players=[ana]
     )
     client = Client()
@@ -593,7 +591,7 @@ async def test_news_between_the_page_and_its_socket_is_in_the_sockets_first_fram
     html = page.content.decode()
     assert re.search(r'<section id="table-board"[^>]* inert', html)
     assert "1 seat free" in html and "Ben" not in html
-    await database_sync_to_async(services.join_table)(table=table, player=ben)
+    await database_sync_to_async(lobby.join_table)(table=table, player=ben)
     ana_ws, first = await connect(ana, table.pk)
     assert "Ben" in first and "0 seats free" in first
     assert re.search(r'<section id="table-board"[^>]*hx-swap-oob="true">', first)

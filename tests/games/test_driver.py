@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import autoplay, services
+from games import autoplay, lobby
 from games.models import Move, Table
 from tests.factories import make_player
 
@@ -24,17 +24,17 @@ pytestmark = [
 
 def _bots_table():
     ana = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     return table
 
 
 def _people_table():
     ana, ben = make_player(), make_player()
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
-    services.start_match(table=table, by=ana)
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    lobby.start_match(table=table, by=ana)
     return table
 
 

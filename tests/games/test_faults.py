@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from websockets.sync.client import connect
 
-from games import consumers, engine, plays, services
+from games import consumers, engine, lobby, plays
 from games.engine import state_to_dict
 from games.models import Move, Table
 from games.selectors import replay_states
@@ -159,14 +159,14 @@ def people_move(
 def four_seats() -> tuple[Table, object, object]:
     """A match in play: Ana and Ben (positions 0 and 1) and two bots."""
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana,
         variant="play-nine",
         seat_count=4,
         players=[ana, ben],
         bots={2: "greedy", 3: "random"},
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     return table, ana, ben
 
 

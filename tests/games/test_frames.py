@@ -16,7 +16,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import announce, engine, frames, live, plays, services
+from games import announce, engine, frames, live, lobby, moves, plays, services
 from games.models import Scorecard
 from tests import driving
 from tests.factories import make_player
@@ -56,7 +56,7 @@ def from_memory(table_id: int, viewer, version: int, news: dict | None = None) -
 def _table_with_a_bot(turn_timer: int = 0):
     ana = make_player("ana", display_name="Ana")
     ben = make_player("ben", display_name='<i>Ben & "Bo"</i>')
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana,
         variant="play-nine",
         seat_count=3,
@@ -64,7 +64,7 @@ def _table_with_a_bot(turn_timer: int = 0):
         bots={2: "greedy"},
         turn_timer=turn_timer,
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     return table, {0: ana, 1: ben}
 
 
@@ -162,7 +162,7 @@ def test_a_corrected_scorecard_is_read_at_once_not_added_to(django_assert_num_qu
         _held_and_fresh(table, viewers, _next_move(table, people), django_assert_num_queries)
     card = Scorecard.objects.get(table=table, position=0)
     old = card.holes.get(number=1).strokes
-    assert services.correct_scorecard(scorecard=card, number=1, strokes=old + 3) == old
+    assert lobby.correct_scorecard(scorecard=card, number=1, strokes=old + 3) == old
     version = current(table.pk)[0].version
     assert version == result.version + 4
     assert from_memory(table.pk, people[0], version) is None
@@ -220,12 +220,12 @@ async def test_news_wakes_the_driver_only_when_the_server_may_have_work():
     @database_sync_to_async
     def setup(bots):
         ana, ben = make_player(), make_player()
-        table = services.create_table(
+        table = lobby.create_table(
             host=ana, variant="play-nine", seat_count=3, players=[ana, ben], bots=bots
         )
         if not bots:
-            services.join_table(table=table, player=make_player())
-        services.start_match(table=table, by=ana)
+            lobby.join_table(table=table, player=make_player())
+        lobby.start_match(table=table, by=ana)
         return table, ana
 
     @database_sync_to_async
@@ -380,7 +380,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         action = quick_action(state, seat)
         return {"player": player, "action": action, "version": db_table.version}
 
-    apply = services.move_call(services.apply_move)
+    apply = moves.on_move_thread(services.apply_move)
     try:
         # A move foreseen but not written (a double click on an old copy) is never shown.
         args = await next_move()
@@ -427,7 +427,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         # hole gets its id only once written.
         renders.clear()
         held = frames.holding(table.pk, result.version)
-        dealt = await services.move_call(services.next_hole)(
+        dealt = await moves.on_move_thread(services.next_hole)(
             table_id=table.pk, version=result.version, by=ana, held=held
         )
         await asyncio.sleep(0)
@@ -512,10 +512,10 @@ async def test_frames_rendered_ahead_go_stale_only_when_they_count_seconds_down(
 
     def seat_and_step() -> plays.Step:
         ana, ben = make_player("ana"), make_player("ben")
-        table = services.create_table(
+        table = lobby.create_table(
             host=ana, variant="play-nine", seat_count=2, players=[ana, ben], turn_timer=turn_timer
         )
-        services.start_match(table=table, by=ana)
+        lobby.start_match(table=table, by=ana)
         people = {0: ana, 1: ben}
         snapshot = frames._read(table.pk).data.snapshot
         db_table, hole, state = current(table.pk)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine, lobby, services
 from games.forms import CreateTableForm
 from games.models import Table, house_rule_choices
 from tests import driving
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_table_keeps_its_house_rules_in_the_game_s_order():
     ana = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana,
         variant="golf-6",
         seat_count=2,
@@ -45,7 +45,7 @@ def test_a_house_rule_the_game_does_not_offer_is_refused_and_no_table_made(
 ):
     ana = make_player()
     with pytest.raises(services.GameError, match=message):
-        services.create_table(
+        lobby.create_table(
             host=ana, variant=variant, seat_count=2, players=[ana], house_rules=house_rules
         )
     assert not Table.objects.exists()
@@ -53,7 +53,7 @@ def test_a_house_rule_the_game_does_not_offer_is_refused_and_no_table_made(
 
 def test_a_rematch_plays_the_same_house_rules():
     ana = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana,
         variant="golf-4",
         seat_count=3,
@@ -63,7 +63,7 @@ def test_a_rematch_plays_the_same_house_rules():
     )
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     table.refresh_from_db()
-    again = services.rematch(table=table, by=ana)
+    again = lobby.rematch(table=table, by=ana)
     assert again.house_rules == ["no-first-knock"]
 
 
@@ -149,14 +149,14 @@ def test_a_live_match_with_a_house_rule_follows_it_in_every_frame(django_assert_
     the rule, going out leads to last turns (never in plain 6-card Golf), and each frame
     made from news equals a fresh read."""
     ana, ben = make_player("ana"), make_player("ben")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana,
         variant="golf-6",
         seat_count=2,
         players=[ana, ben],
         house_rules=["last-turns"],
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     people = {0: ana, 1: ben}
     viewers = [ana, ben, make_player("cy")]
     driving.render_frame(table.pk, ana)

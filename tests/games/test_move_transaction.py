@@ -17,7 +17,7 @@ from django.db import IntegrityError, connection, connections
 from django.utils import timezone
 from psycopg.pq import PipelineStatus
 
-from games import engine, frames, plays, selectors, services, store
+from games import engine, frames, lobby, moves, plays, selectors, services, store
 from games.engine import state_to_dict
 from games.engine.match import HOLES, match_status
 from games.models import Hole, Move, Scorecard, Seat, Table
@@ -30,8 +30,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_database
 
 def _table():
     ana, ben = make_player("ana"), make_player("ben")
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
-    services.start_match(table=table, by=ana)
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    lobby.start_match(table=table, by=ana)
     return table, {0: ana, 1: ben}
 
 
@@ -226,10 +226,10 @@ def test_a_player_back_from_a_bot_takes_the_seat_with_one_move():
 
 def test_a_bots_move_lands_whole_and_says_whom_it_plays_for():
     ana = make_player("ana", display_name="Ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, players=[ana], bots={1: "greedy"}
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     services.leave_match(table=table, player=ana)  # a bot plays Ana's seat too
     far = timezone.now() + timedelta(days=1)
     statements = []
@@ -271,10 +271,10 @@ def test_the_timer_tees_off_for_every_late_seat_at_once():
 
 def test_the_driver_deals_the_next_hole_when_a_bots_hole_is_over():
     ana = make_player("ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     far = timezone.now() + timedelta(days=1)
     while current(table.pk)[1].finished_at is None:
         version = current(table.pk)[0].version
@@ -477,10 +477,10 @@ def test_a_match_on_held_copies_writes_what_the_full_way_writes():
     ana, ben = make_player("ana"), make_player("ben")
     twins = []  # the same deal, played by the same moves
     for _ in range(2):
-        table = services.create_table(
+        table = lobby.create_table(
             host=ana, variant="play-nine", seat_count=2, players=[ana, ben], deal_seed=27
         )
-        twins.append(services.start_match(table=table, by=ana))
+        twins.append(lobby.start_match(table=table, by=ana))
     people = {0: ana, 1: ben}
     held_table, plain_table = twins
     ends = []
@@ -526,10 +526,10 @@ def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
     ana, ben = make_player("ana"), make_player("ben")
     twins = []
     for _ in range(2):
-        table = services.create_table(
+        table = lobby.create_table(
             host=ana, variant="play-nine", seat_count=2, players=[ana, ben], deal_seed=27
         )
-        twins.append(services.start_match(table=table, by=ana))
+        twins.append(lobby.start_match(table=table, by=ana))
     one, rows = twins
     writes = {one.pk: store._write_statement, rows.pk: store._write_rows}
     now = timezone.now()
@@ -571,7 +571,7 @@ def _on_loop(move: dict, held) -> services.MoveResult:
     async def call():
         held_here = frames.Holding(held.snapshot, asyncio.get_running_loop())
         try:
-            result = await services.apply_move_on_loop(**move, held=held_here)
+            result = await moves.play(**move, held=held_here)
             return result, asyncio.get_running_loop() in loop_writes._pools
         finally:
             await loop_writes.close()

@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
-from games import engine, plays, services
+from games import engine, lobby, plays, services
 from games.engine import state_to_dict
 from games.models import Move, Table
 from games.selectors import replay_states
@@ -57,10 +57,10 @@ def servers(transactional_db):
 
 def new_match(seats: int = 2, bots: dict[int, str] | None = None):
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=seats, players=[ana, ben], bots=bots
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     return table, ana, ben
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.db import IntegrityError, close_old_connections, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from games import services
+from games import lobby
 from games.models import Table
 from tests.factories import make_player
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def finished_table():
     ana = make_player("ana")
     ben = make_player("ben")
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     table.refresh_from_db()
     return table, ana, ben
@@ -35,7 +35,7 @@ def test_players_asking_at_once_get_one_rematch():
     def ask(player) -> None:
         try:
             start.wait()
-            answers.append(services.rematch(table=table, by=player).pk)
+            answers.append(lobby.rematch(table=table, by=player).pk)
         except BaseException as error:  # reported below, not lost in the thread
             errors.append(error)
         finally:

@@ -12,7 +12,7 @@ from django.test import Client
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from games import services
+from games import lobby, services
 from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.factories import make_player
@@ -50,14 +50,14 @@ def wait_for(predicate, seconds: float = 120) -> bool:
 
 def test_a_restarted_server_carries_on_with_the_table_its_moves_and_bots(server):
     ana = make_player("ana", display_name="Ana")
-    people = services.create_table(
+    people = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ana]
     )
-    services.start_match(table=people, by=ana)
-    bots_only = services.create_table(
+    lobby.start_match(table=people, by=ana)
+    bots_only = lobby.create_table(
         host=ana, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "random"}
     )
-    services.start_match(table=bots_only, by=ana)
+    lobby.start_match(table=bots_only, by=ana)
 
     server.start()
     with open_socket(server, ana, people) as ws:
@@ -86,7 +86,7 @@ def test_a_restarted_server_carries_on_with_the_table_its_moves_and_bots(server)
 def test_a_stopping_server_closes_its_sockets_with_1012_so_htmx_reconnects(server):
     """htmx's ws extension reconnects after 1012 (service restart), not after 1000 or 1001."""
     ana = make_player("ana", display_name="Ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ana]
     )
     server.start()
@@ -107,14 +107,14 @@ def test_a_server_stopped_while_its_bots_play_exits_at_once(server, settings):
     ana = make_player("ana", display_name="Ana")
     tables = []
     for _ in range(12):
-        table = services.create_table(
+        table = lobby.create_table(
             host=ana,
             variant="play-nine",
             seat_count=4,
             players=[ana],
             bots={1: "greedy", 2: "greedy", 3: "greedy"},
         )
-        services.start_match(table=table, by=ana)
+        lobby.start_match(table=table, by=ana)
         services.leave_match(table=table, player=ana)  # bots in every seat
         tables.append(table)
     server.start()
@@ -138,10 +138,10 @@ def test_a_server_moves_its_bots_from_start_up_before_anyone_connects(server):
     """Bots and turn timers run from the moment the server starts, not from the first
     socket that opens: a bot whose turn came while no server ran moves at once."""
     ana = make_player("ana", display_name="Ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ana]
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     server.start()
     # No socket, no page: the server's own driver tees off for the bot.
     assert wait_for(lambda: Move.objects.filter(hole__table=table, by_bot=True).exists(), 30)

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import reviews, services
+from games import lobby, reviews, services
 from games.models import Hole, HoleReview, Move, Seat, Table
 from tests import driving
 from tests.factories import make_player
@@ -25,10 +25,10 @@ def finished():
     """A bots' golf-4 match played out, seat 0 then handed to a player, as though she
     had made its moves."""
     host = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=host, variant="golf-4", seat_count=3, bots={0: "greedy", 1: "greedy", 2: "greedy"}
     )
-    services.start_match(table=table, by=host)
+    lobby.start_match(table=table, by=host)
     driving.play_out(table_id=table.pk)
     ana = make_player()
     Seat.objects.filter(table=table, position=0).update(player=ana)
@@ -122,14 +122,14 @@ def _play_hole_one(table: Table, player) -> Hole:
 
 
 def _player_and_bots(player) -> Table:
-    table = services.create_table(
+    table = lobby.create_table(
         host=player,
         variant="golf-4",
         seat_count=3,
         bots={1: "greedy", 2: "greedy"},
         players=[player],
     )
-    return services.start_match(table=table, by=player)
+    return lobby.start_match(table=table, by=player)
 
 
 def test_a_finished_hole_s_players_are_reviewed_once_it_ends(reviews_after_hole):

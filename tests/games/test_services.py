@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import announce, engine, plays, selectors, services
+from games import announce, engine, idle, lobby, plays, selectors, services
 from games.engine import match, state_to_dict
 from games.models import Move, Scorecard, ScorecardHole, Table
 from games.selectors import replay_states
@@ -25,10 +25,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 def two_player_table(**extra) -> tuple[Table, object, object]:
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, players=[ana, ben], **extra
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     return table, ana, ben
 
 
@@ -46,7 +46,7 @@ def play(table_id: int, players: dict[int, object]) -> services.MoveResult:
 
 def test_create_table_fills_seats_in_order_and_places_bots():
     ana, ben = make_player(), make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="golf-6", seat_count=4, bots={1: "greedy"}, players=[ana, ben]
     )
     seats = list(table.seats.order_by("position"))
@@ -67,105 +67,105 @@ def test_create_table_fills_seats_in_order_and_places_bots():
 )
 def test_create_table_refuses_what_cannot_be_played(kwargs, message):
     with pytest.raises(services.GameError, match=message):
-        services.create_table(host=make_player(), **kwargs)
+        lobby.create_table(host=make_player(), **kwargs)
     assert not Table.objects.exists()
 
 
 def test_join_leave_and_start_follow_the_seats():
     ana, ben, cy = make_player(), make_player(), make_player()
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana])
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana])
     with pytest.raises(services.GameError, match="every seat"):
-        services.start_match(table=table, by=ana)
-    seat = services.join_table(table=table, player=ben)
+        lobby.start_match(table=table, by=ana)
+    seat = lobby.join_table(table=table, player=ben)
     assert seat.position == 1
     with pytest.raises(services.GameError, match="full"):
-        services.join_table(table=table, player=cy)
+        lobby.join_table(table=table, player=cy)
     with pytest.raises(services.GameError, match="already"):
-        services.join_table(table=table, player=ben)
+        lobby.join_table(table=table, player=ben)
     with pytest.raises(services.GameError, match="host"):
-        services.start_match(table=table, by=ben)
-    services.leave_table(table=table, player=ben)
-    services.join_table(table=table, player=cy, position=1)
-    services.start_match(table=table, by=ana)
+        lobby.start_match(table=table, by=ben)
+    lobby.leave_table(table=table, player=ben)
+    lobby.join_table(table=table, player=cy, position=1)
+    lobby.start_match(table=table, by=ana)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING and table.started_at is not None
     assert table.holes.get().number == 1
     assert Scorecard.objects.filter(table=table).count() == 2
     with pytest.raises(services.GameError, match="started"):
-        services.leave_table(table=table, player=cy)
+        lobby.leave_table(table=table, player=cy)
 
 
 def test_a_player_hosts_at_most_the_set_number_of_tables_open_or_in_play(settings):
     settings.FAIRWAY_MAX_HOSTED_TABLES = 3
     ana, ben = make_player(), make_player()
-    waiting = services.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana])
-    services.quick_start(player=ana)
-    bots_only = services.create_table(
+    waiting = lobby.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana])
+    lobby.quick_start(player=ana)
+    bots_only = lobby.create_table(
         host=ana, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
-    services.start_match(table=bots_only, by=ana)
+    lobby.start_match(table=bots_only, by=ana)
     message = "You already have 3 tables open or in play. Finish one, or leave it, before"
     for attempt in (
-        lambda: services.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana]),
-        lambda: services.quick_start(player=ana),
+        lambda: lobby.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana]),
+        lambda: lobby.quick_start(player=ana),
     ):
         with pytest.raises(services.GameError, match=message):
             attempt()
     assert Table.objects.count() == 3
     # Another player's limit is their own.
-    services.quick_start(player=ben)
+    lobby.quick_start(player=ben)
 
     # A finished match frees its place.
     driving.play_out(table_id=bots_only.pk)
     assert Table.objects.get(pk=bots_only.pk).status == Table.Status.FINISHED
-    services.quick_start(player=ana)
+    lobby.quick_start(player=ana)
     with pytest.raises(services.GameError, match=message):
-        services.quick_start(player=ana)
+        lobby.quick_start(player=ana)
     # So does a waiting table its host leaves empty: it closes.
-    services.leave_table(table=waiting, player=ana)
+    lobby.leave_table(table=waiting, player=ana)
     assert Table.objects.get(pk=waiting.pk).status == Table.Status.ABANDONED
-    services.quick_start(player=ana)
+    lobby.quick_start(player=ana)
     # A league's tables, seated by its organiser, are not the organiser's to play.
-    services.create_table(
+    lobby.create_table(
         host=ana, variant="golf-6", seat_count=2, players=[ben, make_player()], seats_assigned=True
     )
 
 
 def test_a_host_who_leaves_a_table_others_sit_at_keeps_it_open():
     ana, ben = make_player(), make_player()
-    table = services.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana, ben])
-    services.leave_table(table=table, player=ana)
+    table = lobby.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana, ben])
+    lobby.leave_table(table=table, player=ana)
     assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
 
 
 def test_a_host_who_leaves_hands_the_table_to_the_next_person_seated_after_them():
     dan, ana, ben, cy = (make_player(name) for name in ("dan", "ana", "ben", "cy"))
     # Seats: Dan, Ana (the host), a bot, Ben; a free one.
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="golf-6", seat_count=5, players=[dan, ana, ben], bots={2: "greedy"}
     )
-    services.leave_table(table=table, player=ana)
+    lobby.leave_table(table=table, player=ana)
     table.refresh_from_db()
     # The bot after Ana's seat is passed over; Dan, before it, comes round last.
     assert (table.status, table.host_id) == (Table.Status.OPEN, ben.pk)
-    services.join_table(table=table, player=cy)
-    services.join_table(table=table, player=ana)
+    lobby.join_table(table=table, player=cy)
+    lobby.join_table(table=table, player=ana)
     for someone in (ana, dan):
         with pytest.raises(services.GameError, match="Only the host"):
-            services.start_match(table=table, by=someone)
-    services.start_match(table=table, by=ben)
+            lobby.start_match(table=table, by=someone)
+    lobby.start_match(table=table, by=ben)
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
 
 
 def test_the_table_goes_round_to_the_first_seat_and_closes_when_no_person_is_left():
     ana, ben = make_player(), make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ben, variant="golf-6", seat_count=3, players=[ana, ben], bots={2: "greedy"}
     )
-    services.leave_table(table=table, player=ben)
+    lobby.leave_table(table=table, player=ben)
     table.refresh_from_db()
     assert (table.status, table.host_id) == (Table.Status.OPEN, ana.pk)
-    services.leave_table(table=table, player=ana)
+    lobby.leave_table(table=table, player=ana)
     table.refresh_from_db()
     assert (table.status, table.host_id) == (Table.Status.ABANDONED, ana.pk)
 
@@ -204,7 +204,7 @@ def test_illegal_moves_and_spectators_are_refused_with_a_sentence():
 
 def test_moves_at_a_table_not_in_play_are_refused_with_a_sentence():
     ana, ben = make_player(), make_player()
-    waiting = services.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana])
+    waiting = lobby.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana])
     knock = {"type": "knock"}
     with pytest.raises(services.GameError, match="not in play"):
         services.apply_move(table_id=waiting.pk, player=ana, action=knock, version=0)
@@ -254,10 +254,10 @@ def test_a_finished_hole_lands_on_the_scorecards_and_the_next_is_dealt_by_the_ne
 
 def test_a_full_match_with_bots_fills_the_scorecards_and_finishes():
     host = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=host, variant="golf-6", seat_count=3, bots={0: "random", 1: "greedy", 2: "expert"}
     )
-    services.start_match(table=table, by=host)
+    lobby.start_match(table=table, by=host)
     table = driving.play_out(table_id=table.pk)
     assert table.status == Table.Status.FINISHED
     assert table.finished_at is not None and table.finished_at >= table.started_at
@@ -281,11 +281,11 @@ def test_a_tie_after_nine_holes_goes_to_a_playoff_hole():
     # Deal 25 is the first to tie (bots choose by the deal too); the search is for a
     # change to the deal or the random bot, which may move the first tie elsewhere.
     for seed in [TIED_AFTER_NINE, *range(1, 400)]:
-        table = services.create_table(
+        table = lobby.create_table(
             host=host, variant="golf-4", seat_count=3, bots=dict.fromkeys(range(3), "random"),
             deal_seed=seed,
         )  # fmt: skip
-        services.start_match(table=table, by=host)
+        lobby.start_match(table=table, by=host)
         table = driving.play_out(table_id=table.pk)
         if table.holes.count() > match.HOLES:
             break
@@ -300,10 +300,10 @@ def test_a_tie_after_nine_holes_goes_to_a_playoff_hole():
 def test_a_table_waiting_on_a_bot_with_no_process_driving_it_moves_on_the_next_sweep():
     """As after a restart: nothing in memory, only the database, and the sweep finds it."""
     ana = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ana]
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     before = Move.objects.count()
     driving.drive_due()
     assert Move.objects.filter(by_bot=True).count() == before + 1
@@ -317,10 +317,10 @@ def test_a_sweep_told_to_stop_acts_for_no_more_tables():
     ana = make_player()
     tables = []
     for _ in range(3):
-        table = services.create_table(
+        table = lobby.create_table(
             host=ana, variant="play-nine", seat_count=2, bots={0: "greedy", 1: "greedy"}
         )
-        services.start_match(table=table, by=ana)
+        lobby.start_match(table=table, by=ana)
         tables.append(table)
     asked = []
 
@@ -338,10 +338,10 @@ def test_a_sweep_told_to_stop_acts_for_no_more_tables():
 
 def test_two_drivers_reading_the_same_version_apply_one_move():
     ana = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     table.refresh_from_db()
     version = table.version
     services.act_for_table(table_id=table.pk, version=version)
@@ -366,21 +366,21 @@ def test_the_turn_timer_plays_for_a_late_player_and_says_so(settings):
 
 def test_rematch_seats_the_same_players_at_a_new_table():
     host = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=host, variant="golf-6", seat_count=2, bots={1: "greedy"}, players=[host]
     )
-    services.start_match(table=table, by=host)
+    lobby.start_match(table=table, by=host)
     with pytest.raises(services.GameError, match="after the match"):
-        services.rematch(table=table, by=host)
+        lobby.rematch(table=table, by=host)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     table.refresh_from_db()
-    new = services.rematch(table=table, by=host)
+    new = lobby.rematch(table=table, by=host)
     assert new.rematch_of == table and new.status == Table.Status.PLAYING
     assert [(s.player, s.bot_level) for s in new.seats.order_by("position")] == [
         (host, ""),
         (None, "greedy"),
     ]
-    assert services.rematch(table=table, by=host) == new
+    assert lobby.rematch(table=table, by=host) == new
 
 
 def test_state_snapshots_round_trip_exactly():
@@ -492,13 +492,13 @@ def test_a_player_who_leaves_mid_match_is_played_by_a_bot_marked_for_them():
 def test_a_table_can_name_the_bot_that_stands_in_for_a_player_who_leaves():
     ana, ben = make_player("ana"), make_player("ben")
     with pytest.raises(services.GameError, match="Bots play at one of these levels"):
-        services.create_table(
+        lobby.create_table(
             host=ana, variant="play-nine", seat_count=2, players=[ana], stand_in_level="genius"
         )
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, players=[ana, ben], stand_in_level="expert"
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     services.leave_match(table=table, player=ben)
     assert table.seats.get(player=ben).bot_level == "expert"
 
@@ -520,7 +520,7 @@ def test_the_player_takes_the_seat_back_by_acting_or_by_asking():
     services.return_to_match(table=table, player=ana)
     assert table.seats.get(player=ana).bot_level == ""
     # Nobody hands a seat to a bot before the match or after it.
-    waiting = services.create_table(host=ben, variant="golf-6", seat_count=2, players=[ben])
+    waiting = lobby.create_table(host=ben, variant="golf-6", seat_count=2, players=[ben])
     with pytest.raises(services.GameError, match="not in play"):
         services.leave_match(table=waiting, player=ben)
 
@@ -532,7 +532,7 @@ def test_a_rematch_seats_a_player_who_had_left_in_person_again():
     driving.play_out(table_id=table.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
-    new = services.rematch(table=table, by=ben)
+    new = lobby.rematch(table=table, by=ben)
     assert [(s.player, s.bot_level) for s in new.seats.order_by("position")] == [
         (ana, ""),
         (ben, ""),
@@ -541,7 +541,7 @@ def test_a_rematch_seats_a_player_who_had_left_in_person_again():
 
 def test_quick_start_deals_a_two_seat_play_nine_table_against_a_greedy_bot():
     ana = make_player()
-    table = services.quick_start(player=ana)
+    table = lobby.quick_start(player=ana)
     assert table.status == Table.Status.PLAYING and table.variant == "play-nine"
     assert [(s.player, s.bot_level) for s in table.seats.order_by("position")] == [
         (ana, ""),
@@ -552,7 +552,7 @@ def test_quick_start_deals_a_two_seat_play_nine_table_against_a_greedy_bot():
 
 def test_a_quick_start_is_a_practice_game_no_one_is_offered_to_watch():
     ana = make_player()
-    table = services.quick_start(player=ana)
+    table = lobby.quick_start(player=ana)
     assert not table.is_public
     assert table not in selectors.watchable_tables()
     assert table in selectors.my_tables(ana)
@@ -568,38 +568,38 @@ def test_a_match_no_one_moved_at_for_the_idle_limit_is_abandoned(settings):
     """Past FAIRWAY_IDLE_HOURS without a move a match in play ends as abandoned: no
     longer listed as being played nor among its players' tables, no move accepted."""
     settings.FAIRWAY_IDLE_HOURS = 24
-    idle, ana, ben = two_player_table()
-    busy = services.create_table(
+    left, ana, ben = two_player_table()
+    busy = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ben]
     )
-    services.start_match(table=busy, by=ana)
-    _idle_for(idle, 25)
+    lobby.start_match(table=busy, by=ana)
+    _idle_for(left, 25)
     _idle_for(busy, 23)
-    version = Table.objects.get(pk=idle.pk).version
-    assert set(selectors.watchable_tables()) == {idle, busy}
+    version = Table.objects.get(pk=left.pk).version
+    assert set(selectors.watchable_tables()) == {left, busy}
 
-    assert services.abandon_idle_tables() == [idle.pk]
-    idle.refresh_from_db()
+    assert idle.abandon_idle_tables() == [left.pk]
+    left.refresh_from_db()
     busy.refresh_from_db()
-    assert idle.status == Table.Status.ABANDONED and idle.finished_at is not None
-    assert idle.version == version + 1  # the viewers are told
+    assert left.status == Table.Status.ABANDONED and left.finished_at is not None
+    assert left.version == version + 1  # the viewers are told
     assert busy.status == Table.Status.PLAYING
     assert list(selectors.watchable_tables()) == [busy]
-    assert idle not in selectors.my_tables(ana)
-    _, _, state = current(idle.pk)
+    assert left not in selectors.my_tables(ana)
+    _, _, state = current(left.pk)
     with pytest.raises(services.GameError):
         services.apply_move(
-            table_id=idle.pk,
+            table_id=left.pk,
             player=ana,
             action=quick_action(state, next_actor(state)),
-            version=idle.version,
+            version=left.version,
         )
-    assert services.abandon_idle_tables() == []
+    assert idle.abandon_idle_tables() == []
 
 
 def test_the_idle_limit_is_a_setting_and_league_tables_are_left_to_the_organiser(settings):
     table, ana, ben = two_player_table()
-    league = services.create_table(
+    league = lobby.create_table(
         host=ana,
         variant="play-nine",
         seat_count=2,
@@ -607,13 +607,13 @@ def test_the_idle_limit_is_a_setting_and_league_tables_are_left_to_the_organiser
         is_public=False,
         seats_assigned=True,
     )
-    services.start_match(table=league, by=ana)
+    lobby.start_match(table=league, by=ana)
     _idle_for(table, 25)
     _idle_for(league, 100)
     settings.FAIRWAY_IDLE_HOURS = 30
-    assert services.abandon_idle_tables() == []
+    assert idle.abandon_idle_tables() == []
     settings.FAIRWAY_IDLE_HOURS = 2
-    assert services.abandon_idle_tables() == [table.pk]
+    assert idle.abandon_idle_tables() == [table.pk]
     league.refresh_from_db()
     assert league.status == Table.Status.PLAYING
 
@@ -632,10 +632,10 @@ def test_the_driver_reads_waiting_tables_in_a_fixed_number_of_queries(settings):
         return len(queries)
 
     def bot_table():
-        table = services.create_table(
+        table = lobby.create_table(
             host=host, variant="play-nine", seat_count=2, bots={0: "greedy", 1: "greedy"}
         )
-        services.start_match(table=table, by=host)
+        lobby.start_match(table=table, by=host)
 
     bot_table()
     one = sweep_queries()
@@ -703,9 +703,7 @@ def test_on_postgresql_a_burst_of_play_now_from_one_player_opens_only_the_limit(
         def play_now() -> str:
             start.wait()
             try:
-                services.create_table(
-                    host=player, variant="golf-6", seat_count=2, bots={1: "greedy"}
-                )
+                lobby.create_table(host=player, variant="golf-6", seat_count=2, bots={1: "greedy"})
                 return "opened"
             except services.GameError:
                 return "refused"

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import services, store
+from games import lobby, store
 from games.models import Hole, Move, Table
 from tests.factories import make_player
 
@@ -17,8 +17,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 @pytest.fixture
 def hole() -> Hole:
     ana, ben = make_player("ana"), make_player("ben")
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
-    services.start_match(table=table, by=ana)
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    lobby.start_match(table=table, by=ana)
     return table.holes.get()
 
 

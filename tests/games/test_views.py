@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import selectors, services
+from games import idle, lobby, selectors, services
 from games.models import Table
 from tests import driving
 from tests.factories import make_player
@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 
 def test_the_lobby_lists_open_public_tables_and_hides_private_ones(client):
     ana = make_player(display_name="Ana")
-    public = services.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana])
-    private = services.create_table(
+    public = lobby.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana])
+    private = lobby.create_table(
         host=ana, variant="golf-6", seat_count=3, players=[ana], is_public=False
     )
     client.force_login(make_player())
@@ -64,10 +64,10 @@ def test_a_seat_count_outside_the_game_s_range_is_refused(client):
 
 def test_the_table_page_shows_face_down_cards_only_as_face_down(client):
     ana = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="golf-6", seat_count=2, bots={1: "greedy"}, players=[ana]
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     client.force_login(ana)
     html = client.get(table.get_absolute_url()).content.decode()
     assert html.count('aria-label="face down"') == 12
@@ -77,10 +77,10 @@ def test_the_table_page_shows_face_down_cards_only_as_face_down(client):
 
 def test_the_replay_steps_through_a_finished_hole_as_a_spectator_saw_it(client):
     host = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=host, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
-    services.start_match(table=table, by=host)
+    lobby.start_match(table=table, by=host)
     driving.play_out(table_id=table.pk)
     client.force_login(make_player())
     url = reverse("games:replay", args=[table.pk, 1])
@@ -105,8 +105,8 @@ def test_the_seats_of_one_version_share_one_read_and_a_new_version_is_read_again
     django_assert_max_num_queries,
 ):
     ana, bea = make_player(), make_player()
-    table = services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, bea])
-    services.start_match(table=table, by=ana)
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, bea])
+    lobby.start_match(table=table, by=ana)
     version = Table.objects.get(pk=table.pk).version
     driving.render_frame(table.pk, ana, version=version)
     with django_assert_max_num_queries(0):
@@ -126,19 +126,19 @@ def test_the_seats_of_one_version_share_one_read_and_a_new_version_is_read_again
 
 def _seated_table(**extra) -> tuple[Table, object, object]:
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="play-nine", seat_count=2, players=[ana, ben], **extra
     )
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     return table, ana, ben
 
 
 def test_the_player_a_leaving_host_hands_the_table_to_sees_they_host_it(client):
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="golf-6", seat_count=2, players=[ana], is_public=False
     )
-    services.join_table(table=table, player=ben)
+    lobby.join_table(table=table, player=ben)
     assert 'id="start-button"' not in driving.render_frame(table.pk, ben)
     client.force_login(ana)
     response = client.post(reverse("games:leave", args=[table.pk]), headers={"HX-Request": "true"})
@@ -158,10 +158,10 @@ def test_the_turn_timer_s_deadline_is_rendered_as_seconds_left(client):
     assert 55 <= seconds <= 60
     assert f"{seconds} s left" in html and "js/table.js" in html
     # Without a timer nobody is hurried.
-    plain = services.create_table(
+    plain = lobby.create_table(
         host=ana, variant="golf-6", seat_count=2, bots={1: "greedy"}, players=[ana]
     )
-    services.start_match(table=plain, by=ana)
+    lobby.start_match(table=plain, by=ana)
     assert "s left" not in client.get(plain.get_absolute_url()).content.decode()
 
 
@@ -197,10 +197,10 @@ def test_the_final_results_show_places_the_winner_a_rematch_and_the_lobby(client
 
 def test_the_lobby_lists_a_player_s_finished_matches_with_their_result_and_house_rules(client):
     table, ana, ben = _seated_table()
-    casual = services.create_table(
+    casual = lobby.create_table(
         host=ana, variant="golf-6", house_rules=["last-turns"], seat_count=2, players=[ana, ben]
     )
-    services.start_match(table=casual, by=ana)
+    lobby.start_match(table=casual, by=ana)
     for finished in (table, casual):
         services.leave_match(table=finished, player=ana)
         services.leave_match(table=finished, player=ben)
@@ -256,7 +256,7 @@ def test_the_home_page_lists_the_player_s_tables_in_progress(client):
 
 def test_an_open_table_offers_its_invite_link_with_a_copy_button(client):
     ana = make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="golf-6", seat_count=2, players=[ana], is_public=False
     )
     client.force_login(ana)
@@ -289,7 +289,7 @@ def test_a_seat_that_is_not_one_of_the_table_s_is_refused_clearly_and_changes_no
     client, position, message
 ):
     ana = make_player()
-    table = services.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana])
+    table = lobby.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana])
     before = table.version
     client.force_login(make_player())
     url = reverse("games:join", args=[table.pk])
@@ -305,7 +305,7 @@ def test_a_seat_that_is_not_one_of_the_table_s_is_refused_clearly_and_changes_no
 
 def test_a_plain_seat_number_or_none_at_all_takes_a_seat(client):
     ana = make_player()
-    table = services.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana])
+    table = lobby.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana])
     ben, cy = make_player(), make_player()
     client.force_login(ben)
     client.post(reverse("games:join", args=[table.pk]), {"position": "2"})
@@ -332,11 +332,11 @@ def test_play_now_and_the_lobby_form_say_when_the_player_hosts_enough_tables(cli
 def test_an_abandoned_match_says_so_and_offers_no_move(client, settings):
     settings.FAIRWAY_IDLE_HOURS = 1
     ana = make_player()
-    table = services.quick_start(player=ana)
+    table = lobby.quick_start(player=ana)
     Table.objects.filter(pk=table.pk).update(
         turn_started_at=table.turn_started_at.replace(year=2000)
     )
-    assert services.abandon_idle_tables() == [table.pk]
+    assert idle.abandon_idle_tables() == [table.pk]
     client.force_login(ana)
     page = client.get(table.get_absolute_url()).content.decode()
     assert "Match abandoned" in page
@@ -347,14 +347,14 @@ def test_an_abandoned_match_says_so_and_offers_no_move(client, settings):
 def test_bots_go_by_short_golf_names_with_their_level_as_a_chip(client):
     """A bot's name fits a scorecard's row; how well it plays is a chip beside it."""
     ana = make_player(display_name="Ana")
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana, variant="golf-4", seat_count=3, players=[ana], bots={1: "greedy", 2: "expert"}
     )
     client.force_login(ana)
     waiting = client.get(table.get_absolute_url()).content.decode()
     assert 'Bogey <span class="chip bot">greedy bot</span>' in waiting
     assert 'Eagle <span class="chip bot">expert bot</span>' in waiting
-    services.start_match(table=table, by=ana)
+    lobby.start_match(table=table, by=ana)
     assert [card.name for card in table.scorecards.order_by("position")] == [
         "Ana",
         "Bogey",
@@ -368,7 +368,7 @@ def test_bots_go_by_short_golf_names_with_their_level_as_a_chip(client):
 
 def test_the_host_of_a_quick_game_may_let_others_watch_it(client):
     ana, ben = make_player(), make_player()
-    table = services.quick_start(player=ana)
+    table = lobby.quick_start(player=ana)
     url = reverse("games:open_to_watchers", args=[table.pk])
     client.force_login(ben)
     assert client.post(url, HTTP_HX_REQUEST="true").status_code == 404  # private: not his
@@ -395,7 +395,7 @@ def test_the_host_of_a_quick_game_may_let_others_watch_it(client):
 
 def test_a_league_table_is_never_opened_to_watchers():
     ana, ben = make_player(), make_player()
-    table = services.create_table(
+    table = lobby.create_table(
         host=ana,
         variant="play-nine",
         seat_count=2,
@@ -404,6 +404,6 @@ def test_a_league_table_is_never_opened_to_watchers():
         seats_assigned=True,
     )
     with pytest.raises(services.GameError, match="league night"):
-        services.open_to_watchers(table=table, by=ana)
+        lobby.open_to_watchers(table=table, by=ana)
     table.refresh_from_db()
     assert not table.is_public and table.version == 0

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
+from games import lobby
 from games import services as game_services
 from games.engine.bots import BOT_LEVELS
 from games.models import Scorecard, Seat, Table
@@ -298,7 +299,7 @@ def test_a_member_who_leaves_a_live_league_table_is_played_out_by_the_league_s_b
     night.players.set([ann, bea])
     (night_table,) = seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     table = night_table.table
-    game_services.start_match(table=table, by=organiser)
+    lobby.start_match(table=table, by=organiser)
     game_services.leave_match(table=table, player=ann)
     assert Seat.objects.get(table=table, player=ann).bot_level == level
     _play_out(table)

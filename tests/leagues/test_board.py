@@ -10,8 +10,7 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from games import announce
-from games import services as game_services
+from games import announce, lobby
 from games.models import Hole, ScorecardHole, Table
 from leagues import signals
 from leagues.board import selectors, services
@@ -134,7 +133,7 @@ def test_the_board_shows_each_finished_hole_where_each_table_is_and_the_standing
     assert [t.where for t in board.tables] == ["Not started", "Not started"]
     assert all(len(t.cards) == 2 for t in board.tables)
 
-    game_services.start_match(table=first.table, by=olive)
+    lobby.start_match(table=first.table, by=olive)
     finish_hole(first.table_id, people_of(first))
     board = selectors.night_board(night)
     hole_1 = ScorecardHole.objects.filter(scorecard__table=first.table, number=1)
@@ -149,7 +148,7 @@ def test_the_board_shows_each_finished_hole_where_each_table_is_and_the_standing
 
 def test_a_hole_in_play_shows_no_strokes_and_its_column_is_marked():
     night, olive, (first, _second) = live_night()
-    game_services.start_match(table=first.table, by=olive)
+    lobby.start_match(table=first.table, by=olive)
     board = selectors.night_board(night)
     (table,) = [t for t in board.tables if t.number == 1]
     assert table.where == "Hole 1" and table.playing == 1
@@ -176,7 +175,7 @@ def test_the_stamp_changes_with_what_the_board_shows_and_only_then():
     night, olive, (first, _second) = live_night()
     before = selectors.night_board(night).stamp
     assert selectors.night_board(night).stamp == before
-    game_services.start_match(table=first.table, by=olive)
+    lobby.start_match(table=first.table, by=olive)
     started = selectors.night_board(night).stamp
     assert started != before
     finish_hole(first.table_id, people_of(first))
@@ -189,7 +188,7 @@ def test_on_a_duplicate_night_no_table_shows_a_deal_another_table_still_plays():
     night, olive, (first, second) = live_night(duplicate=True)
     assert first.table.deal_seed == second.table.deal_seed
     for night_table in (first, second):
-        game_services.start_match(table=night_table.table, by=olive)
+        lobby.start_match(table=night_table.table, by=olive)
     finish_hole(first.table_id, people_of(first))
     board = selectors.night_board(night)
     assert strokes_shown(board, 1) == [] and strokes_shown(board, 2) == []
@@ -214,7 +213,7 @@ def test_on_a_duplicate_night_no_table_shows_a_deal_another_table_still_plays():
 
 def test_net_strokes_show_where_the_league_has_handicaps():
     night, olive, (first, _second) = live_night()
-    game_services.start_match(table=first.table, by=olive)
+    lobby.start_match(table=first.table, by=olive)
     finish_hole(first.table_id, people_of(first))
     assert not selectors.night_board(night).show_net
     player = first.table.seats.get(position=0).player
@@ -272,7 +271,7 @@ def test_a_live_tables_finished_hole_tells_the_nights_boards(
     sent, django_capture_on_commit_callbacks
 ):
     night, olive, (first, _second) = live_night()
-    game_services.start_match(table=first.table, by=olive)
+    lobby.start_match(table=first.table, by=olive)
     with django_capture_on_commit_callbacks(execute=True):
         finish_hole(first.table_id, people_of(first))
     assert board_news(sent, night) == [{"type": "night.changed"}]
@@ -280,7 +279,7 @@ def test_a_live_tables_finished_hole_tells_the_nights_boards(
 
 def test_a_casual_tables_hole_costs_the_board_not_one_query(django_assert_num_queries):
     ana = make_player("ana")
-    table = game_services.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana])
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana])
     hole = Hole(table=table, number=1, dealer=0)
     with django_assert_num_queries(0):
         signals.board_shows_finished_hole(sender=Hole, hole=hole, seats={}, table=table)
@@ -298,7 +297,7 @@ def test_the_board_page_carries_no_card_and_no_inline_script_or_style(client):
     from tests.test_content_security_policy import INLINE
 
     night, olive, (first, _second) = live_night()
-    game_services.start_match(table=first.table, by=olive)
+    lobby.start_match(table=first.table, by=olive)
     board = services.create_board(night=night, by=olive)
     page = client.get(board.get_absolute_url()).content.decode()
     assert not INLINE.findall(page)
@@ -368,7 +367,7 @@ def test_on_a_duplicate_night_a_paper_table_and_a_live_one_wait_for_each_other()
     Table.objects.filter(pk=paper.table_id).update(deal_seed=first.table.deal_seed)
     report = paper.report
     for night_table in (first, second):
-        game_services.start_match(table=night_table.table, by=olive)
+        lobby.start_match(table=night_table.table, by=olive)
         finish_hole(night_table.table_id, people_of(night_table))
     board = selectors.night_board(night)
     assert strokes_shown(board, first.number) == []  # the paper table has yet to play it

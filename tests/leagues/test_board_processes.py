@@ -13,7 +13,7 @@ from datetime import date
 import pytest
 from websockets.sync.client import connect
 
-from games import services as game_services
+from games import lobby
 from games.models import ScorecardHole, Table
 from leagues.board import services
 from leagues.results.services import enter_hand_results
@@ -95,7 +95,7 @@ def test_boards_on_two_processes_show_a_hole_finished_on_one_and_results_saved_e
     (live,) = seat_night(
         night=night, by=olive, seats_per_table=2, kind=Table.Kind.LIVE, rng=random.Random(1)
     )
-    game_services.start_match(table=live.table, by=olive)
+    lobby.start_match(table=live.table, by=olive)
     board = services.create_board(night=night, by=olive)
     seated = {s.position: s.player for s in live.table.seats.select_related("player")}
 

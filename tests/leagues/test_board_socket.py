@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from config.asgi import application
-from games import services as game_services
+from games import lobby
 from games.models import ScorecardHole, Table
 from leagues.board import services
 from leagues.board.consumers import CLOSE_GONE, CLOSE_NOT_FOUND, board_thread
@@ -62,7 +62,7 @@ def night_of_live_tables(duplicate: bool):
     )
     tables.sort(key=lambda nt: nt.number)
     for night_table in tables:
-        game_services.start_match(table=night_table.table, by=olive)
+        lobby.start_match(table=night_table.table, by=olive)
     board = services.create_board(night=night, by=olive)
     return night, olive, tables, board
 

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.asgi import application
+from games import lobby
 from games import services as game_services
 from games.consumers import CLOSE_NOT_FOUND
 from games.models import ScorecardHole, Table
@@ -51,7 +52,7 @@ def seat_duplicate_night() -> Night:
     (own,) = [nt for nt in tables if nt.table.seats.filter(player=olive).exists()]
     (other,) = [nt for nt in tables if nt != own]
     assert own.table.deal_seed == other.table.deal_seed
-    game_services.start_match(table=other.table, by=olive)
+    lobby.start_match(table=other.table, by=olive)
     finish_hole(other.table.pk, {s.position: s.player for s in other.table.seats.all()})
     partner = own.table.seats.exclude(player=olive).get().player
     return Night(night, olive, own, other, partner)
@@ -187,7 +188,7 @@ def test_the_night_page_and_its_csv_leave_out_holes_still_to_play(client, duplic
     assert "deals what yours has yet to play" in page
 
     own = duplicate_night.own.table
-    game_services.start_match(table=own, by=duplicate_night.organiser)
+    lobby.start_match(table=own, by=duplicate_night.organiser)
     finish_hole(own.pk, {s.position: s.player for s in own.seats.all()})
     rows = other_rows()
     assert [int(r["hole_1"]) for r in rows] == other_strokes(duplicate_night)
@@ -245,7 +246,7 @@ def test_the_admin_lists_no_hole_or_card_of_a_deal_still_to_play(client, duplica
     the league's; a superuser seated at the night finds neither its holes nor cards."""
     night = duplicate_night
     other_card = night.other.table.scorecards.first()
-    game_services.start_match(table=night.own.table, by=night.organiser)
+    lobby.start_match(table=night.own.table, by=night.organiser)
     own_card = night.own.table.scorecards.first()
     client.force_login(night.organiser)
     cards = reverse("admin:leagues_leaguescorecard_changelist")

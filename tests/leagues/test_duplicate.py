@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import scorecards
+from games import lobby, scorecards
 from games import selectors as game_selectors
 from games import services as game_services
 from games.engine import card_text
@@ -262,7 +262,7 @@ def test_a_paper_table_is_dealt_the_courses_a_live_table_plays(client):
     )
     assert (live.table.kind, paper.table.kind) == (Table.Kind.LIVE, Table.Kind.HAND)
     assert live.table.deal_seed == paper.table.deal_seed
-    game_services.start_match(table=live.table, by=organiser)
+    lobby.start_match(table=live.table, by=organiser)
     dealt = Hole.objects.get(table=live.table, number=1)
     sheet = sheets.deal_sheet(paper)
     assert len(sheet) == 9
@@ -366,7 +366,7 @@ def play_out(table: Table, host) -> None:
 
     A server's driver may act for the same table meanwhile: its version then wins.
     """
-    game_services.start_match(table=table, by=host)
+    lobby.start_match(table=table, by=host)
     for seat in table.seats.all():
         game_services.leave_match(table=table, player=seat.player)
     act_until_finished(table, timezone.now() + timedelta(days=1))

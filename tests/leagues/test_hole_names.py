@@ -8,7 +8,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from games import services as play
+from games import lobby
 from games.models import ScorecardHole, hole_heading, hole_name
 from leagues.results.services import correct_score, enter_hand_results
 from tests import driving
@@ -85,10 +85,10 @@ def test_the_correction_form_and_log_name_the_playoff_holes(client, playoff_nigh
 
 def test_the_replay_page_names_a_playoff_hole(client):
     host = make_player()
-    table = play.create_table(
+    table = lobby.create_table(
         host=host, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
     )
-    play.start_match(table=table, by=host)
+    lobby.start_match(table=table, by=host)
     driving.play_out(table_id=table.pk)
     if not table.holes.filter(number=10).exists():
         # The same hole filed as the first playoff hole, as a tie would have dealt it.
@@ -115,8 +115,8 @@ def test_the_admin_names_the_playoff_holes(client, playoff_night):
 
 def test_the_live_table_names_a_playoff_hole_as_every_other_page_does(client):
     ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
-    table = play.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
-    play.start_match(table=table, by=ana)
+    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
+    lobby.start_match(table=table, by=ana)
     finish_hole(table.pk, {0: ana, 1: ben})
     # The finished hole and its strokes filed as the first playoff hole, as a tie after
     # nine would have dealt and scored it: the match is still in play.

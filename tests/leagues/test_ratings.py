@@ -182,6 +182,7 @@ def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_c
 
 def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on_commit_callbacks):
     """Through live play's own services: the move that ends the match tells the league."""
+    from games import lobby
     from games import services as play
     from games.models import Table
 
@@ -192,7 +193,7 @@ def test_a_live_night_table_played_to_its_end_rates_the_league(django_capture_on
     (night_table,) = seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.LIVE)
     table = night_table.table
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        play.start_match(table=table, by=organiser)
+        lobby.start_match(table=table, by=organiser)
         for player in (ann, bea):
             play.leave_match(table=table, player=player)
         assert not Rating.objects.exists()

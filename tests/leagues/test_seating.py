@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
+from games import lobby
 from games import services as game_services
 from games.models import Table
 from leagues.models import Rating
@@ -153,21 +154,21 @@ def test_a_seat_at_a_live_night_table_is_neither_given_up_nor_taken_by_another(c
         )
         assert message in response.content.decode()
     with pytest.raises(game_services.GameError, match=message):
-        game_services.join_table(table=table, player=outsider)
+        lobby.join_table(table=table, player=outsider)
     with pytest.raises(game_services.GameError, match=message):
-        game_services.leave_table(table=table, player=member)
+        lobby.leave_table(table=table, player=member)
 
     table.refresh_from_db()
     assert table.version == version
     assert [(s.position, s.player_id) for s in table.seats.order_by("position")] == seats
     # The organiser starts the match with the players seated.
-    game_services.start_match(table=table, by=organiser)
+    lobby.start_match(table=table, by=organiser)
     assert {c.player for c in table.scorecards.all()} == set(players)
 
 
 def test_a_table_opened_in_the_lobby_still_takes_and_gives_up_seats(client):
     host, guest = make_player(), make_player()
-    table = game_services.create_table(host=host, variant="golf-6", seat_count=2, players=[host])
+    table = lobby.create_table(host=host, variant="golf-6", seat_count=2, players=[host])
     assert not table.seats_assigned
     client.force_login(guest)
     assert "Sit here" in client.get(table.get_absolute_url()).content.decode()
