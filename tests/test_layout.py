@@ -1,12 +1,28 @@
-"""No import circle in games or config, for a reader as for Python: imports inside
-functions and those made for type checking only count too (the import-linter contracts
-leave the latter out)."""
+"""The project stays a house a newcomer can walk: no module too long to read through,
+and no import circle, for a reader as for Python: imports inside functions and those
+made for type checking only count too (the import-linter contracts leave the latter
+out). Both hold over every package of the project."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import grimp
 
-PACKAGES = ("games", "config")
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("games", "leagues", "config")
+LONGEST = 600
+
+
+def test_no_module_of_the_project_is_over_600_lines():
+    too_long = {
+        str(path.relative_to(ROOT)): lines
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+        and (lines := len(path.read_text().splitlines())) > LONGEST
+    }
+    assert too_long == {}
 
 
 def circles(graph: grimp.ImportGraph) -> list[list[str]]:
@@ -46,7 +62,7 @@ def circles(graph: grimp.ImportGraph) -> list[list[str]]:
     return found
 
 
-def test_no_module_of_games_or_config_imports_itself_round_a_circle():
+def test_no_module_of_the_project_imports_itself_round_a_circle():
     graph = grimp.build_graph(*PACKAGES, exclude_type_checking_imports=False, cache_dir=None)
     assert circles(graph) == []
 
