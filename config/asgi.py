@@ -20,6 +20,7 @@ from config.seams import (  # noqa: E402
     on_daphne_start,
     use_websocket_protocol,
 )
+from games.announce import serve_from_running_loop  # noqa: E402
 from games.autoplay import ensure_started  # noqa: E402
 from games.consumers import close_for_restart  # noqa: E402
 from games.reviews import start_child  # noqa: E402
@@ -29,6 +30,8 @@ from leagues.events.routing import websocket_urlpatterns as event_urlpatterns  #
 
 use_websocket_protocol(settings.FAIRWAY_WS_SLOW_SECONDS)
 on_daphne_shutdown(close_for_restart)
+# News made on the server's worker threads is handed to its event loop, known from here.
+on_daphne_start(serve_from_running_loop)
 # Bots, turn timers and next deals run from start-up, not from the first connection.
 on_daphne_start(ensure_started)
 # The reviews' child process starts with the server, not on the first hole's moves.

@@ -2,7 +2,7 @@
 sentence, and the upstream issue or missing API it stands for. Loading this module
 refuses versions these were not written for (`check`); `tests/test_seams.py` and
 `tests/test_channel_layer.py` fail for each one whose patch is taken away. Live play's
-own seams (asgiref, Django's cursors, channels' consumer loop) are in `games/seams.py`.
+own seam (channels' consumer loop) is in `games/seams.py`.
 
 daphne builds each WebSocket connection from its factory's `protocol` (Twisted's
 documented `Factory.protocol`); `use_websocket_protocol` points it at a subclass
@@ -56,8 +56,12 @@ logger = logging.getLogger(__name__)
 
 #: The versions each seam here was written for, as pinned in requirements.txt.
 WRITTEN_FOR = {
+    # `_get_layer`, the shards and their receive loop are private: django/channels_redis#399
+    # (bulk sends) and #406 (on_disconnect and on_reconnect never called).
     "channels-redis": {"4.3.0"},
+    # `WebSocketFactory.protocol` is swapped for a subclass: daphne has no setting for it.
     "daphne": {"4.2.3"},
+    # `sendCloseFrame` stands in for `sendClose`, which refuses the restart codes.
     "autobahn": {"26.11.1"},
 }
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from . import seams
 from .models import Table
 
 logger = logging.getLogger(__name__)
@@ -83,6 +83,26 @@ def group_changed(group: str, message: dict) -> None:
     transaction.on_commit(lambda: _send(group, message))
 
 
+#: The event loop this process serves from, once it runs (`serve_from_running_loop`).
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def serve_from_running_loop() -> None:
+    """This process serves from the running event loop: news made on its worker threads
+    (a consumer's or a view's write) is handed to it. Called as daphne starts
+    (`config.asgi`) and as a table's connection opens (any other ASGI server, tests)."""
+    global _server_loop
+    _server_loop = asyncio.get_running_loop()
+
+
+def _forget_server_loop() -> None:
+    # A forked child's copy of its parent's loop is not running in the child.
+    global _server_loop
+    _server_loop = None
+
+
+os.register_at_fork(after_in_child=_forget_server_loop)
+
 # Sends still on their way, so that none is collected before it is done.
 _sending: set[asyncio.Task] = set()
 
@@ -131,19 +151,21 @@ def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    # On a worker thread of the server's event loop (a consumer's or a view's call), hand
-    # the message to the loop and go on: waiting for it would hold this thread, and the
-    # moves queued behind it, until the loop gets round to it. Sends keep the order they
-    # are handed over in; should a table's announcements cross (moves commit on several
-    # threads), a late one finds its viewers' process holding a newer version already.
-    loop = seams.server_loop()
+    # While the server's event loop runs (a consumer's or a view's call on one of its
+    # worker threads), hand the message to the loop and go on: waiting for it would hold
+    # this thread, and the moves queued behind it, until the loop gets round to it. Sends
+    # keep the order they are handed over in; should a table's announcements cross
+    # (moves commit on several threads), a late one finds its viewers' process holding a
+    # newer version already.
+    loop = _server_loop
     if loop is not None and loop.is_running():
         loop.call_soon_threadsafe(_start, layer, group, message)
         return
-    # Off the event loop (a command, a test), or on a worker thread of a server whose loop
-    # has stopped: async_to_sync would wait on that loop for ever, so send from a loop
-    # of this thread's own. Sync code called from inside a running loop (a test driving a
-    # browser through playwright's sync API) can start no loop here: a thread sends.
+    # Off the server (a command, a test), or once its loop has stopped: send from a loop
+    # of this thread's own (async_to_sync waits on the loop of the `sync_to_async` call
+    # that made this thread, if any, or makes one). Sync code called from inside a running
+    # loop (a test driving a browser through playwright's sync API) can start no loop
+    # here: a thread sends.
     try:
         if _loop_runs_here():
             with ThreadPoolExecutor(max_workers=1) as sender:

@@ -220,6 +220,8 @@ class TableConsumer(LiveConsumer):
             int(getattr(settings, "FAIRWAY_WS_BURST", BURST)),
         )
         self.refused = 0
+        # Under a server other than daphne (or in tests) the loop is known from here on.
+        announce.serve_from_running_loop()
         await self.accept()
         self.is_open = True
         _open_consumers.add(self)

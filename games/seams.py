@@ -3,17 +3,16 @@ sentence, and what public way it waits for. `check()` runs when the app loads
 (`games.apps`) and refuses to start on versions these were not written for;
 `tests/test_seams.py` fails for each one whose patch is taken away.
 
-- `server_loop`: asgiref names the event loop behind a `sync_to_async` worker thread
-  only in a thread-local of `SyncToAsync`, and a write on such a thread hands its
-  announcement to that loop instead of waiting for it (no public accessor).
-- `bound_cursor`: Django binds parameters on the server only for a whole connection
-  (`OPTIONS["server_side_binding"]`, which would change every query of the ORM); the
-  statements of every move get a psycopg cursor of their own, wrapped as Django wraps
-  its cursors (with `make_cursor`, undocumented), so that psycopg prepares them.
-- `LiveConsumer`: channels' consumer loop starts a task per message and closes the
-  database connections on the database thread before every handler, queued behind
-  every table's moves; `dispatch` is a subclass hook, the loop (`__call__`) is copied
-  with `dispatch_all` in place of `channels.utils.await_many_dispatch` (no hook).
+- `LiveConsumer` (channels): channels' consumer loop starts a task per message and
+  closes the database connections on the database thread before every handler,
+  queued behind every table's moves; `dispatch` is a subclass hook, the loop
+  (`__call__`) is copied with `dispatch_all` in place of
+  `channels.utils.await_many_dispatch`, for which channels offers no hook.
+
+Django and asgiref are used through their public names alone, so their patch releases
+install with no change here: the server's event loop is recorded where daphne starts
+(`announce.serve_from_running_loop`), and the statement of every move goes through
+psycopg's own cursor on Django's connection (`store.bound_cursor`).
 
 The server's own seams (daphne, channels-redis) are in `config/seams.py`.
 """
@@ -23,11 +22,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import os
 from importlib.metadata import version
 
-import psycopg
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -36,9 +32,9 @@ from django.core.exceptions import ImproperlyConfigured
 
 #: The versions each seam here was written for, as pinned in requirements.txt.
 WRITTEN_FOR = {
+    # `LiveConsumer.__call__` copies `AsyncConsumer.__call__`, whose body may change in
+    # any release; channels offers no hook for the loop over a consumer's messages.
     "channels": {"4.3.2"},
-    "asgiref": {"3.13.0"},
-    "Django": {"5.2.19"},
 }
 
 
@@ -55,36 +51,6 @@ def check(written_for: dict[str, set[str]] = WRITTEN_FOR, where: str = "games/se
             "installed: " + "; ".join(wrong) + ". Check each seam against the new version "
             "(tests/test_seams.py) and update its WRITTEN_FOR."
         )
-
-
-# --- asgiref: the server's event loop ----------------------------------------------------
-
-
-def server_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop of the server that called this worker thread (through
-    `sync_to_async`), or None off such a thread."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is not None and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) not in (
-        None,
-        os.getpid(),
-    ):
-        return None  # a forked child's copy of its parent's loop
-    return loop
-
-
-# --- Django and psycopg: a cursor that binds values on the server ----------------------
-
-
-def bound_cursor(connection):
-    """A cursor of Django's PostgreSQL `connection` that sends parameters apart from the
-    statement, so that psycopg may prepare it, wrapped as Django wraps its own (errors,
-    execute wrappers, the query log when it is kept)."""
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    cursor = psycopg.Cursor(connection.connection)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
 
 
 # --- channels: a consumer's loop over its messages ---------------------------------------
