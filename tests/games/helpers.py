@@ -82,3 +82,12 @@ def ana_and_ben() -> tuple[Table, object, object]:
     ben = make_player("ben", display_name="Ben")
     table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana, ben])
     return lobby.start_match(table=table, by=ana), ana, ben
+
+
+def two_player_table(**extra) -> tuple[Table, object, object]:
+    ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
+    table = lobby.create_table(
+        host=ana, variant="play-nine", seat_count=2, players=[ana, ben], **extra
+    )
+    lobby.start_match(table=table, by=ana)
+    return table, ana, ben

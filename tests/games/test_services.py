@@ -1,4 +1,4 @@
-"""The service layer: the one door through which a game changes."""
+"""The play path (`games.services`): the one way a table changes in play."""
 
 from __future__ import annotations
 
@@ -11,25 +11,16 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import announce, engine, idle, lobby, plays, selectors, services
+from games import announce, engine, lobby, plays, selectors, services
 from games.engine import match, state_to_dict
-from games.models import Move, Scorecard, ScorecardHole, Table
+from games.models import Move, ScorecardHole, Table
 from games.selectors import replay_states
 from tests import driving
 from tests.factories import make_player
-from tests.games.helpers import current, next_actor, quick_action
+from tests.games.helpers import current, next_actor, quick_action, two_player_table
 
 # Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
 pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
-
-
-def two_player_table(**extra) -> tuple[Table, object, object]:
-    ana, ben = make_player("ana", display_name="Ana"), make_player("ben", display_name="Ben")
-    table = lobby.create_table(
-        host=ana, variant="play-nine", seat_count=2, players=[ana, ben], **extra
-    )
-    lobby.start_match(table=table, by=ana)
-    return table, ana, ben
 
 
 def play(table_id: int, players: dict[int, object]) -> services.MoveResult:
@@ -42,132 +33,6 @@ def play(table_id: int, players: dict[int, object]) -> services.MoveResult:
         action=quick_action(state, seat),
         version=table.version,
     )
-
-
-def test_create_table_fills_seats_in_order_and_places_bots():
-    ana, ben = make_player(), make_player()
-    table = lobby.create_table(
-        host=ana, variant="golf-6", seat_count=4, bots={1: "greedy"}, players=[ana, ben]
-    )
-    seats = list(table.seats.order_by("position"))
-    assert [s.player for s in seats] == [ana, None, ben, None]
-    assert [s.bot_level for s in seats] == ["", "greedy", "", ""]
-    assert table.status == Table.Status.OPEN
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"variant": "chess", "seat_count": 2}, "games on offer"),
-        ({"variant": "golf-4", "seat_count": 2}, "3 to 7 players"),
-        ({"variant": "play-nine", "seat_count": 2, "bots": {5: "greedy"}}, "no seat 6"),
-        ({"variant": "play-nine", "seat_count": 2, "bots": {1: "genius"}}, "levels"),
-        ({"variant": "play-nine", "seat_count": 2, "turn_timer": 7}, "timer"),
-    ],
-)
-def test_create_table_refuses_what_cannot_be_played(kwargs, message):
-    with pytest.raises(services.GameError, match=message):
-        lobby.create_table(host=make_player(), **kwargs)
-    assert not Table.objects.exists()
-
-
-def test_join_leave_and_start_follow_the_seats():
-    ana, ben, cy = make_player(), make_player(), make_player()
-    table = lobby.create_table(host=ana, variant="play-nine", seat_count=2, players=[ana])
-    with pytest.raises(services.GameError, match="every seat"):
-        lobby.start_match(table=table, by=ana)
-    seat = lobby.join_table(table=table, player=ben)
-    assert seat.position == 1
-    with pytest.raises(services.GameError, match="full"):
-        lobby.join_table(table=table, player=cy)
-    with pytest.raises(services.GameError, match="already"):
-        lobby.join_table(table=table, player=ben)
-    with pytest.raises(services.GameError, match="host"):
-        lobby.start_match(table=table, by=ben)
-    lobby.leave_table(table=table, player=ben)
-    lobby.join_table(table=table, player=cy, position=1)
-    lobby.start_match(table=table, by=ana)
-    table.refresh_from_db()
-    assert table.status == Table.Status.PLAYING and table.started_at is not None
-    assert table.holes.get().number == 1
-    assert Scorecard.objects.filter(table=table).count() == 2
-    with pytest.raises(services.GameError, match="started"):
-        lobby.leave_table(table=table, player=cy)
-
-
-def test_a_player_hosts_at_most_the_set_number_of_tables_open_or_in_play(settings):
-    settings.FAIRWAY_MAX_HOSTED_TABLES = 3
-    ana, ben = make_player(), make_player()
-    waiting = lobby.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana])
-    lobby.quick_start(player=ana)
-    bots_only = lobby.create_table(
-        host=ana, variant="golf-6", seat_count=2, bots={0: "greedy", 1: "greedy"}
-    )
-    lobby.start_match(table=bots_only, by=ana)
-    message = "You already have 3 tables open or in play. Finish one, or leave it, before"
-    for attempt in (
-        lambda: lobby.create_table(host=ana, variant="golf-6", seat_count=2, players=[ana]),
-        lambda: lobby.quick_start(player=ana),
-    ):
-        with pytest.raises(services.GameError, match=message):
-            attempt()
-    assert Table.objects.count() == 3
-    # Another player's limit is their own.
-    lobby.quick_start(player=ben)
-
-    # A finished match frees its place.
-    driving.play_out(table_id=bots_only.pk)
-    assert Table.objects.get(pk=bots_only.pk).status == Table.Status.FINISHED
-    lobby.quick_start(player=ana)
-    with pytest.raises(services.GameError, match=message):
-        lobby.quick_start(player=ana)
-    # So does a waiting table its host leaves empty: it closes.
-    lobby.leave_table(table=waiting, player=ana)
-    assert Table.objects.get(pk=waiting.pk).status == Table.Status.ABANDONED
-    lobby.quick_start(player=ana)
-    # A league's tables, seated by its organiser, are not the organiser's to play.
-    lobby.create_table(
-        host=ana, variant="golf-6", seat_count=2, players=[ben, make_player()], seats_assigned=True
-    )
-
-
-def test_a_host_who_leaves_a_table_others_sit_at_keeps_it_open():
-    ana, ben = make_player(), make_player()
-    table = lobby.create_table(host=ana, variant="golf-6", seat_count=3, players=[ana, ben])
-    lobby.leave_table(table=table, player=ana)
-    assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
-
-
-def test_a_host_who_leaves_hands_the_table_to_the_next_person_seated_after_them():
-    dan, ana, ben, cy = (make_player(name) for name in ("dan", "ana", "ben", "cy"))
-    # Seats: Dan, Ana (the host), a bot, Ben; a free one.
-    table = lobby.create_table(
-        host=ana, variant="golf-6", seat_count=5, players=[dan, ana, ben], bots={2: "greedy"}
-    )
-    lobby.leave_table(table=table, player=ana)
-    table.refresh_from_db()
-    # The bot after Ana's seat is passed over; Dan, before it, comes round last.
-    assert (table.status, table.host_id) == (Table.Status.OPEN, ben.pk)
-    lobby.join_table(table=table, player=cy)
-    lobby.join_table(table=table, player=ana)
-    for someone in (ana, dan):
-        with pytest.raises(services.GameError, match="Only the host"):
-            lobby.start_match(table=table, by=someone)
-    lobby.start_match(table=table, by=ben)
-    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
-
-
-def test_the_table_goes_round_to_the_first_seat_and_closes_when_no_person_is_left():
-    ana, ben = make_player(), make_player()
-    table = lobby.create_table(
-        host=ben, variant="golf-6", seat_count=3, players=[ana, ben], bots={2: "greedy"}
-    )
-    lobby.leave_table(table=table, player=ben)
-    table.refresh_from_db()
-    assert (table.status, table.host_id) == (Table.Status.OPEN, ana.pk)
-    lobby.leave_table(table=table, player=ana)
-    table.refresh_from_db()
-    assert (table.status, table.host_id) == (Table.Status.ABANDONED, ana.pk)
 
 
 def test_a_move_with_a_stale_version_is_refused_and_changes_nothing():
@@ -364,25 +229,6 @@ def test_the_turn_timer_plays_for_a_late_player_and_says_so(settings):
     assert all("played by the timer" in m.summary for m in moves)
 
 
-def test_rematch_seats_the_same_players_at_a_new_table():
-    host = make_player()
-    table = lobby.create_table(
-        host=host, variant="golf-6", seat_count=2, bots={1: "greedy"}, players=[host]
-    )
-    lobby.start_match(table=table, by=host)
-    with pytest.raises(services.GameError, match="after the match"):
-        lobby.rematch(table=table, by=host)
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
-    table.refresh_from_db()
-    new = lobby.rematch(table=table, by=host)
-    assert new.rematch_of == table and new.status == Table.Status.PLAYING
-    assert [(s.player, s.bot_level) for s in new.seats.order_by("position")] == [
-        (host, ""),
-        (None, "greedy"),
-    ]
-    assert lobby.rematch(table=table, by=host) == new
-
-
 def test_state_snapshots_round_trip_exactly():
     state = engine.new_hole("golf-9-3deck", 3, seed=7)
     from games.engine import state_from_dict
@@ -523,99 +369,6 @@ def test_the_player_takes_the_seat_back_by_acting_or_by_asking():
     waiting = lobby.create_table(host=ben, variant="golf-6", seat_count=2, players=[ben])
     with pytest.raises(services.GameError, match="not in play"):
         services.leave_match(table=waiting, player=ben)
-
-
-def test_a_rematch_seats_a_player_who_had_left_in_person_again():
-    table, ana, ben = two_player_table()
-    services.leave_match(table=table, player=ana)
-    services.leave_match(table=table, player=ben)
-    driving.play_out(table_id=table.pk)
-    table.refresh_from_db()
-    assert table.status == Table.Status.FINISHED
-    new = lobby.rematch(table=table, by=ben)
-    assert [(s.player, s.bot_level) for s in new.seats.order_by("position")] == [
-        (ana, ""),
-        (ben, ""),
-    ]
-
-
-def test_quick_start_deals_a_two_seat_play_nine_table_against_a_greedy_bot():
-    ana = make_player()
-    table = lobby.quick_start(player=ana)
-    assert table.status == Table.Status.PLAYING and table.variant == "play-nine"
-    assert [(s.player, s.bot_level) for s in table.seats.order_by("position")] == [
-        (ana, ""),
-        (None, "greedy"),
-    ]
-    assert table.holes.count() == 1
-
-
-def test_a_quick_start_is_a_practice_game_no_one_is_offered_to_watch():
-    ana = make_player()
-    table = lobby.quick_start(player=ana)
-    assert not table.is_public
-    assert table not in selectors.watchable_tables()
-    assert table in selectors.my_tables(ana)
-
-
-def _idle_for(table: Table, hours: float) -> None:
-    Table.objects.filter(pk=table.pk).update(
-        turn_started_at=timezone.now() - timedelta(hours=hours)
-    )
-
-
-def test_a_match_no_one_moved_at_for_the_idle_limit_is_abandoned(settings):
-    """Past FAIRWAY_IDLE_HOURS without a move a match in play ends as abandoned: no
-    longer listed as being played nor among its players' tables, no move accepted."""
-    settings.FAIRWAY_IDLE_HOURS = 24
-    left, ana, ben = two_player_table()
-    busy = lobby.create_table(
-        host=ana, variant="play-nine", seat_count=2, bots={1: "greedy"}, players=[ben]
-    )
-    lobby.start_match(table=busy, by=ana)
-    _idle_for(left, 25)
-    _idle_for(busy, 23)
-    version = Table.objects.get(pk=left.pk).version
-    assert set(selectors.watchable_tables()) == {left, busy}
-
-    assert idle.abandon_idle_tables() == [left.pk]
-    left.refresh_from_db()
-    busy.refresh_from_db()
-    assert left.status == Table.Status.ABANDONED and left.finished_at is not None
-    assert left.version == version + 1  # the viewers are told
-    assert busy.status == Table.Status.PLAYING
-    assert list(selectors.watchable_tables()) == [busy]
-    assert left not in selectors.my_tables(ana)
-    _, _, state = current(left.pk)
-    with pytest.raises(services.GameError):
-        services.apply_move(
-            table_id=left.pk,
-            player=ana,
-            action=quick_action(state, next_actor(state)),
-            version=left.version,
-        )
-    assert idle.abandon_idle_tables() == []
-
-
-def test_the_idle_limit_is_a_setting_and_league_tables_are_left_to_the_organiser(settings):
-    table, ana, ben = two_player_table()
-    league = lobby.create_table(
-        host=ana,
-        variant="play-nine",
-        seat_count=2,
-        players=[ana, ben],
-        is_public=False,
-        seats_assigned=True,
-    )
-    lobby.start_match(table=league, by=ana)
-    _idle_for(table, 25)
-    _idle_for(league, 100)
-    settings.FAIRWAY_IDLE_HOURS = 30
-    assert idle.abandon_idle_tables() == []
-    settings.FAIRWAY_IDLE_HOURS = 2
-    assert idle.abandon_idle_tables() == [table.pk]
-    league.refresh_from_db()
-    assert league.status == Table.Status.PLAYING
 
 
 def test_the_driver_reads_waiting_tables_in_a_fixed_number_of_queries(settings):
