@@ -207,7 +207,7 @@ def chat_frame(table_id: int, user, *, oob: bool = True) -> str:
 
 # --- rendering ahead --------------------------------------------------------------------
 #
-# A change made on the version this process holds (see `services._change`) is known
+# A change made on the version this process holds (see `moves`, `services`) is known
 # before it is written: while the database writes it, the event loop renders the
 # frames of this process's viewers of the table from the step the writer derived.
 # They are used only once the change is announced, with the same news; a change that

@@ -3,16 +3,24 @@ sentence, and what public way it waits for. `check()` runs when the app loads
 (`games.apps`) and refuses to start on versions these were not written for;
 `tests/test_seams.py` fails for each one whose patch is taken away.
 
+- `bound_cursor` (Django): Django binds parameters on the server only for a whole
+  connection (`OPTIONS["server_side_binding"]`, which would change every query of the
+  ORM, or a second database alias, whose connection would not see the writes of the
+  caller's transaction); the statement of every move gets a psycopg cursor of its own,
+  wrapped as Django wraps its cursors (`make_cursor`, undocumented but long-standing)
+  so that its errors, execute wrappers and query log are Django's.
 - `LiveConsumer` (channels): channels' consumer loop starts a task per message and
   closes the database connections on the database thread before every handler,
   queued behind every table's moves; `dispatch` is a subclass hook, the loop
   (`__call__`) is copied with `dispatch_all` in place of
   `channels.utils.await_many_dispatch`, for which channels offers no hook.
 
-Django and asgiref are used through their public names alone, so their patch releases
-install with no change here: the server's event loop is recorded where daphne starts
-(`announce.serve_from_running_loop`), and the statement of every move goes through
-psycopg's own cursor on Django's connection (`store.bound_cursor`).
+Django is checked by minor version only (5.2.*): its patch releases fix security and
+data-loss bugs and seldom touch the backend's cursor wrapping, and an operator must be
+able to take them the day they come out; a new minor version waits for
+`tests/test_seams.py`.
+asgiref is used through its public names alone: the server's event loop is recorded
+where daphne starts (`announce.serve_from_running_loop`).
 
 The server's own seams (daphne, channels-redis) are in `config/seams.py`.
 """
@@ -24,6 +32,7 @@ import contextlib
 import functools
 from importlib.metadata import version
 
+import psycopg
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -32,6 +41,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 #: The versions each seam here was written for, as pinned in requirements.txt.
 WRITTEN_FOR = {
+    # `bound_cursor`: `make_cursor` and `make_debug_cursor`, any 5.2 release.
+    "Django": {"5.2.*"},
     # `LiveConsumer.__call__` copies `AsyncConsumer.__call__`, whose body may change in
     # any release; channels offers no hook for the loop over a consumer's messages.
     "channels": {"4.3.2"},
@@ -43,7 +54,7 @@ def check(written_for: dict[str, set[str]] = WRITTEN_FOR, where: str = "games/se
     wrong = [
         f"{name} {version(name)} (written for {', '.join(sorted(known))})"
         for name, known in written_for.items()
-        if version(name) not in known
+        if not any(_matches(version(name), written) for written in known)
     ]
     if wrong:
         raise ImproperlyConfigured(
@@ -51,6 +62,28 @@ def check(written_for: dict[str, set[str]] = WRITTEN_FOR, where: str = "games/se
             "installed: " + "; ".join(wrong) + ". Check each seam against the new version "
             "(tests/test_seams.py) and update its WRITTEN_FOR."
         )
+
+
+def _matches(installed: str, written: str) -> bool:
+    """Whether `installed` is the version `written` for, or of its series ("5.2.*")."""
+    if written.endswith(".*"):
+        return installed.startswith(written[:-1])
+    return installed == written
+
+
+# --- Django and psycopg: a cursor that binds values on the server ----------------------
+
+
+def bound_cursor(connection):
+    """A cursor of Django's PostgreSQL `connection` that sends parameters apart from the
+    statement, so that psycopg may prepare it, wrapped as Django wraps its own (errors,
+    execute wrappers, the query log when it is kept)."""
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    cursor = psycopg.Cursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
 
 
 # --- channels: a consumer's loop over its messages ---------------------------------------

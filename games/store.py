@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-import psycopg
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 
+from . import seams
 from .models import Hole, Move, Scorecard, ScorecardHole, Seat, Table
 
 
@@ -34,22 +34,12 @@ def pipeline():
         yield
 
 
-@contextlib.contextmanager
-def bound_cursor() -> Iterator[psycopg.Cursor]:
-    """A cursor on Django's connection that sends parameters apart from the statement
-    and so may prepare it (PostgreSQL only), for the statement every move sends: the
+def bound_cursor():
+    """A cursor of Django's connection that sends parameters apart from the statement
+    and so may prepare it (PostgreSQL only), for the statements every move sends: the
     connection's own cursors quote each value into the text, in Python, and the server
-    plans every statement anew.
-
-    psycopg's own cursor, with Django's errors, as the event loop's writes are sent
-    (`loop_writes`): Django binds on the server only for a whole connection (its
-    `server_side_binding` option would change every query of the ORM), and wrapping a
-    cursor of one's own as Django wraps its own takes its undocumented `make_cursor`.
-    So the statement is in neither Django's query log nor its execute wrappers.
-    """
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        yield cursor
+    plans every statement anew."""
+    return seams.bound_cursor(connection)
 
 
 def discard_broken_connections() -> None:

@@ -13,14 +13,13 @@ from channels.db import database_sync_to_async
 from channels.testing import ApplicationCommunicator
 from daphne.ws_protocol import WebSocketFactory
 from django.core.exceptions import ImproperlyConfigured
-from django.db import DataError, connection, transaction
+from django.db import connection
 from packaging.requirements import Requirement
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from config import seams
 from games import seams as games_seams
-from games import store
 
 
 def test_another_version_stops_the_app_with_the_library_named(monkeypatch):
@@ -34,17 +33,22 @@ def test_another_version_stops_the_app_with_the_library_named(monkeypatch):
         games_seams.check()
 
 
-# --- Django and asgiref: public names alone -------------------------------------------------
+# --- Django and asgiref ------------------------------------------------------------------
 
 
-def test_a_patch_release_of_django_or_asgiref_starts_the_app(monkeypatch):
-    """Neither is pinned by a seam: an operator takes their patch releases as they come,
-    and only the next minor version of Django waits for a change of requirements.txt."""
+def test_a_patch_release_of_django_or_asgiref_starts_the_app_and_a_minor_one_does_not(
+    monkeypatch,
+):
+    """An operator takes their patch releases as they come; the next minor version of
+    Django waits for its seam to be checked (and for requirements.txt to allow it)."""
     installed = games_seams.version
     later = {"Django": "5.2.99", "asgiref": "3.99.0"}
     monkeypatch.setattr(games_seams, "version", lambda name: later.get(name) or installed(name))
     games_seams.check()
     seams.check()
+    later["Django"] = "5.3.0"
+    with pytest.raises(ImproperlyConfigured, match=r"Django 5\.3\.0 \(written for 5\.2\.\*\)"):
+        games_seams.check()
     lines = (Path(__file__).resolve().parents[1] / "requirements.txt").read_text().splitlines()
     django = next(Requirement(line) for line in lines if line.startswith("Django"))
     assert django.specifier.contains("5.2.99")
@@ -53,20 +57,26 @@ def test_a_patch_release_of_django_or_asgiref_starts_the_app(monkeypatch):
 
 @pytest.mark.postgres
 @pytest.mark.django_db
-def test_a_moves_statement_is_prepared_and_its_errors_are_djangos():
+def test_a_bound_cursor_has_its_statement_prepared_and_django_sees_it():
     if connection.vendor != "postgresql":
         pytest.fail("set DATABASE_URL (PostgreSQL): this runs in `make test-postgres`")
     statement = "SELECT %s::int + 1 AS fairway_seam"
-    for n in range(3):  # prepared from the second time (settings' prepare_threshold)
-        with store.bound_cursor() as cursor:
-            cursor.execute(statement, [n])
-            assert cursor.fetchone() == (n + 1,)
+    seen: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        for n in range(3):  # prepared from the second time (settings' prepare_threshold)
+            with games_seams.bound_cursor(connection) as cursor:
+                cursor.execute(statement, [n])
+                assert cursor.fetchone() == (n + 1,)
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
     assert [s for s in prepared if "fairway_seam" in s]
-    with pytest.raises(DataError), transaction.atomic(), store.bound_cursor() as cursor:
-        cursor.execute("SELECT %s::int", ["not a number"])
+    assert seen == [statement] * 3  # wrapped as Django wraps its own cursors
 
 
 # --- channels -----------------------------------------------------------------------------

@@ -535,7 +535,7 @@ def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
     now = timezone.now()
     for table in twins:  # a bot keeps Ben's seat, then he acts and takes it back
         step = plays.hand_over(selectors.snapshot(table.pk), 1, "greedy", now)
-        assert writes[table.pk](services._rows(step)) is not None
+        assert writes[table.pk](services.rows(step)) is not None
     assert _written(one) == _written(rows)
     assert Seat.objects.get(table=rows, position=1).bot_level == "greedy"
     for _ in range(1000):
@@ -547,9 +547,9 @@ def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
                 seat = next_actor(snapshot.state)
                 position = snapshot.hole.seat_positions[seat]
                 step = plays.play(snapshot, position, quick_action(snapshot.state, seat), at=now)
-            assert writes[table.pk](services._rows(step)) is not None
+            assert writes[table.pk](services.rows(step)) is not None
             # Written on an old version, it writes nothing either way.
-            assert writes[table.pk](services._rows(step)) is None
+            assert writes[table.pk](services.rows(step)) is None
         assert _written(one) == _written(rows)
         if step.match_over:
             break
