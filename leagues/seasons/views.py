@@ -24,19 +24,11 @@ from games.engine.match import HOLES
 from games.models import Table
 
 from .. import deal_results
+from ..attendance.forms import AbsenceForm, NightPlayersForm, SubstituteForm
 from ..attendance.selectors import absence_rule
 from ..board.selectors import live_board
 from ..checkin.selectors import arrivals, check_in_state
 from ..clubs.selectors import club_members
-from ..forms import (
-    AbsenceForm,
-    NightForm,
-    NightPlayersForm,
-    ScheduleForm,
-    SeasonForm,
-    SeatingForm,
-    SubstituteForm,
-)
 from ..guests import guest_seats
 from ..models import LeagueNight, Membership, Season
 from ..pages import (
@@ -51,10 +43,12 @@ from ..pages import (
 from ..ratings.selectors import league_ratings
 from ..reporting.selectors import night_reports
 from ..results.selectors import corrections_for, night_tables, table_view
+from ..seating.forms import SeatingForm
 from ..standings.selectors import TIE_BREAK_RULE, champions, points_rule
 from ..teams.selectors import left_out, night_teams, teammates_together
 from ..teams.standings import team_context
 from . import services
+from .forms import NightForm, ScheduleForm, SeasonForm
 
 
 def _league_page(request, league, *, season_form=None, status=200):
