@@ -3,7 +3,7 @@
 records (`models`), forms (`forms`) and admin (`admin`).
 
 accounts/    the home page, sign-up, a player's account, log-in limits
-clubs/       members and roles, a club's leagues and their rules
+clubs/       members, a club's leagues and their rules
 seasons/     a league's seasons, nights planned ahead, a night's page, a season's close
 attendance/  who is present, away or standing in; whom a result counts for
 checkin/     members checking in to a night, from its page or the door's sign
@@ -22,7 +22,8 @@ events/      a club's Swiss, knockout and round robin events
 teams/       a team league's teams, captains and line-ups, and team standings
 
 Beside them: `models` (every record, taken in from its room: Django loads an app's
-models from there), `guards` (the checks every write makes first), `pages` (what every
-page shares: access, lookups, breadcrumb) and `exports` (CSV). pyproject.toml's
-import-linter contracts keep pages over writes over reads.
+models from there), `roles` (a player's role in a club, which every room asks),
+`guards` (the checks every write makes first), `pages` (what every page shares:
+access, lookups, breadcrumb) and `exports` (CSV). pyproject.toml's import-linter
+contracts keep pages over writes over reads.
 """

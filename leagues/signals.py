@@ -13,10 +13,10 @@ from games.engine.match import HOLES
 from games.models import Hole, Table, hole_finished, match_finished, replay_links, runs_table
 
 from .board.services import announce_night_changed
-from .clubs.selectors import is_organiser, role_in
 from .events.services import table_finished
 from .models import Club, EventTable, LeagueNight, NightTable
 from .ratings.services import rate_match
+from .roles import is_organiser, role_in
 
 
 @receiver(match_finished, dispatch_uid="leagues_rate_finished_live_table")

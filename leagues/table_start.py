@@ -18,8 +18,8 @@ from games import services as game_services
 from games.models import Table
 
 from .board.services import announce_night_changed
-from .clubs.selectors import role_in
 from .models import NightTable
+from .roles import role_in
 
 
 @require_POST

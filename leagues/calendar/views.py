@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from ..clubs.selectors import role_in
 from ..models import League, Player
 from ..pages import crumbs, league_or_404, member_role
+from ..roles import role_in
 from . import feed, selectors, services
 
 

@@ -18,8 +18,8 @@ from django.template.loader import render_to_string
 
 from games.consumers import TokenBucket
 
-from ..clubs.selectors import role_in
 from ..models import Event
+from ..roles import role_in
 from ..screens import read_sync
 from . import selectors, services
 
