@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games.consumers import TokenBucket
+from games.ratelimit import TokenBucket
 
 from ..models import Event
 from ..roles import role_in
