@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from ..clubs.selectors import club_members
 from ..pages import night_or_404, organiser_only
-from ..seasons.views import night_page
+from ..seasons.pages import night_page
 from . import services
 from .forms import AbsenceForm, NightPlayersForm, SubstituteForm
 

@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from ..pages import SEATING_CHOICES_KEY, night_or_404, organiser_only
-from ..seasons.views import night_page
+from ..seasons.pages import night_page
 from ..teams.selectors import teammates_together
 from . import services
 from .forms import SeatingForm
