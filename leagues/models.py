@@ -37,6 +37,7 @@ from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange
 from .reporting.models import ReportedHole as ReportedHole
 from .reporting.models import TableReport as TableReport
+from .standings.models import CardResult as CardResult
 from .teams.models import LineUp as LineUp
 from .teams.models import Team as Team
 from .teams.models import TeamMember as TeamMember
