@@ -10,6 +10,7 @@ from django.contrib.auth.forms import UserCreationForm
 from games.engine.match import HOLES
 from games.forms import HouseRulesWidget, refused_house_rules
 from games.models import Table, hole_heading, hole_name, house_rule_choices
+from games.numbers import whole_number
 from games.scorecards import HandScoreError, check_hand_scores
 from games.text import validate_shown, validate_shown_lines
 
@@ -226,7 +227,10 @@ class NightPlayersForm(forms.Form):
 
     def clean_seen(self) -> set[int]:
         parts = self.cleaned_data["seen"].split(",")
-        return {int(part) for part in parts if part.strip().isdigit()}
+        numbers = {whole_number(part.strip()) for part in parts if part.strip()}
+        if None in numbers:
+            raise forms.ValidationError("The page was out of date: look again, then save.")
+        return numbers
 
 
 class SeatingForm(forms.Form):

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.engine.match import HOLES
 from games.models import Table, hole_name
+from games.numbers import whole_number
 from games.scorecards import HandScoreError
 
 from .. import deal_results
@@ -155,14 +156,15 @@ def _report_page(
     organiser = is_organiser(request.user, night_table.night.season.league.club)
     seated = selectors.is_seated(request.user, night_table.table)
     finished = night_table.table.status == Table.Status.FINISHED
-    asked = request.GET.get("dispute", "")
-    if dispute is None and asked.isdigit() and seated:
-        dispute = (int(asked), DisputeForm(initial={"version": _version(view, int(asked))}))
+    to_dispute = _asked_hole(request, "dispute", len(view.lines))
+    to_enter = _asked_hole(request, "hole", len(view.lines) + 1)
+    if to_dispute is None or to_enter is None:
+        messages.error(request, "That hole is not on this table's report: choose one below.")
+        status = 400
+    if dispute is None and to_dispute and seated:
+        dispute = (to_dispute, DisputeForm(initial={"version": _version(view, to_dispute)}))
     if form is None:
-        number = view.next_number
-        asked = request.GET.get("hole", "")
-        if asked.isdigit() and 1 <= int(asked) <= len(view.lines) + 1:
-            number = int(asked)
+        number = to_enter or view.next_number
         form = _blank_form(view, number) if number else None
     line = dispute and next((ln for ln in view.lines if ln.number == dispute[0]), None)
     changes = bool(form and (_was_confirmed(view, form.number, finished) or form["reason"].value()))
@@ -194,6 +196,15 @@ def _report_page(
         },
         status=_status(request, status),
     )
+
+
+def _asked_hole(request: HttpRequest, name: str, last: int) -> int | None:
+    """The hole a link of the page asks for in the query (`?hole=3`): 0 when it asks
+    for none, None when it names no hole from 1 to `last`."""
+    if name not in request.GET:
+        return 0
+    number = whole_number(request.GET[name], digits=3)
+    return number if number is not None and 1 <= number <= last else None
 
 
 def _cells_with_totals(view: selectors.ReportView, form: HoleForm) -> list[tuple]:

@@ -275,3 +275,21 @@ def test_a_confirmation_of_an_old_figure_or_of_ones_own_changes_nothing(client, 
     assert stale.status_code == 409 and "Noah entered it as" in stale.content.decode()
     assert client.post(hole_url(report, 1, "confirm"), {"version": "x"}).status_code == 302
     assert report.holes.get(number=1).state == ReportedHole.State.ENTERED
+
+
+def test_a_hole_asked_for_in_the_address_that_is_no_hole_is_refused(client, club_night, report):
+    """ "²" passes str.isdigit() but not int(): the page says the hole is not there (400),
+    as it does for a hole past the report's end, and shows the table as it stands."""
+    client.force_login(club_night.member)
+    post_hole(client, report, 1, [3, 4, 5])
+    for name in ("hole", "dispute"):
+        for bad in ("²", "１", "-1", "0", "x", "99", ""):
+            response = client.get(page(report), {name: bad})
+            assert response.status_code == 400, (name, bad)
+            html = response.content.decode()
+            assert "That hole is not on this table&#x27;s report" in html
+            assert "Enter hole 2" in html and "Dispute hole" not in html
+    assert "Enter hole 1" not in client.get(page(report), {"hole": "2"}).content.decode()
+    assert "Change hole 1" in client.get(page(report), {"hole": "1"}).content.decode()
+    client.force_login(club_night.others[0])
+    assert "Dispute hole 1" in client.get(page(report), {"dispute": "1"}).content.decode()
