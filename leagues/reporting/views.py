@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games.engine.match import HOLES
 from games.models import Table, hole_name
@@ -257,6 +257,25 @@ def report(request: HttpRequest, code: str) -> HttpResponse:
     return _report_page(request, report)
 
 
+def _form_address(request: HttpRequest, code: str, number: int, shows: str) -> HttpResponse:
+    """What a form's own address shows when read (a GET): the report with that hole's
+    form (`shows` "hole" or "dispute", as the page's links open them) or as it stands
+    ("page"). A refused form is shown at the address it was sent to: a reload after the
+    error, or going back to it, shows the page again rather than a refusal of the method."""
+    report = _report_or_404(request, code)
+    if report.night_table.table.kind != Table.Kind.HAND:
+        raise Http404("This table is played live.")
+    view = selectors.report_view(report)
+    if not 1 <= number <= len(view.lines) + 1:
+        raise Http404("That hole is not on this table's report.")
+    if shows == "hole":
+        return _report_page(request, report, form=_blank_form(view, number))
+    if shows == "dispute" and selectors.is_seated(request.user, report.night_table.table):
+        form = DisputeForm(initial={"version": _version(view, number)})
+        return _report_page(request, report, dispute=(number, form))
+    return _report_page(request, report)
+
+
 def _hole_form(request: HttpRequest, report: TableReport, number: int) -> HoleForm:
     view = selectors.report_view(report)
     line = next((line for line in view.lines if line.number == number), None)
@@ -323,10 +342,12 @@ def _overwrite_form(report: TableReport, hole: ReportedHole, mine: HoleForm) -> 
     return form
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def report_hole(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """A player enters (or changes) a hole's strokes."""
+    if request.method == "GET":
+        return _form_address(request, code, number, "hole")
     report = _report_or_404(request, code)
     form = _hole_form(request, report, number)
     if not form.is_valid():
@@ -347,10 +368,12 @@ def report_hole(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return _write(request, report, number, act, form)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def report_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """Another player confirms a hole as entered."""
+    if request.method == "GET":
+        return _form_address(request, code, number, "page")
     report = _report_or_404(request, code)
     form = VersionForm(request.POST)
     if not form.is_valid():
@@ -366,10 +389,12 @@ def report_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse
     return _write(request, report, number, act, form)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def report_dispute(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """Another player disputes a hole, saying why."""
+    if request.method == "GET":
+        return _form_address(request, code, number, "dispute")
     report = _report_or_404(request, code)
     form = DisputeForm(request.POST)
     if not form.is_valid():
@@ -388,10 +413,12 @@ def report_dispute(request: HttpRequest, code: str, number: int) -> HttpResponse
     return _write(request, report, number, act, form)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def report_settle(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The organiser settles a hole at the strokes that stand."""
+    if request.method == "GET":
+        return _form_address(request, code, number, "hole")
     report = _report_or_404(request, code)
     organiser_only(request, report.night_table.night.season.league.club)
     form = _hole_form(request, report, number)

@@ -293,3 +293,56 @@ def test_a_hole_asked_for_in_the_address_that_is_no_hole_is_refused(client, club
     assert "Change hole 1" in client.get(page(report), {"hole": "1"}).content.decode()
     client.force_login(club_night.others[0])
     assert "Dispute hole 1" in client.get(page(report), {"dispute": "1"}).content.decode()
+
+
+def test_every_refused_form_leaves_an_address_that_shows_the_page(client, club_night, report):
+    """A refused form is shown at the address it was posted to: reading that address
+    (a reload after the error, or going back to it) shows the page with the same form,
+    never a 405."""
+    cn = club_night
+    client.force_login(cn.member)
+
+    def shown_again(url: str, *expected: str) -> None:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert "<h1>Table 1</h1>" in html
+        for text in expected:
+            assert text in html, (url, text)
+
+    # Wrong strokes.
+    assert post_hole(client, report, 1, [3, "x", 5]).status_code == 400
+    shown_again(hole_url(report, 1), "Enter hole 1")
+    post_hole(client, report, 1, [3, 4, 5])
+    # Another phone's figure landed first.
+    client.force_login(cn.others[0])
+    assert post_hole(client, report, 1, [3, 6, 5], version=0).status_code == 409
+    shown_again(hole_url(report, 1), "Change hole 1", 'name="version" value="1"')
+    # A dispute without its reason.
+    empty = client.post(hole_url(report, 1, "dispute"), {"version": 1, "reason": ""})
+    assert empty.status_code == 400
+    shown_again(hole_url(report, 1, "dispute"), "Dispute hole 1", "What is wrong")
+    # A confirmation of a figure changed meanwhile.
+    client.force_login(cn.member)
+    post_hole(client, report, 1, [3, 4, 6], version=1)
+    client.force_login(cn.others[0])
+    assert client.post(hole_url(report, 1, "confirm"), {"version": 1}).status_code == 409
+    shown_again(hole_url(report, 1, "confirm"), "Confirm hole 1")
+    client.post(hole_url(report, 1, "confirm"), {"version": 2})
+    # A change to a confirmed hole without a reason.
+    response = post_hole(client, report, 1, [3, 4, 7], version=3)
+    assert response.status_code == 400 and "Why the confirmed strokes change" in (
+        response.content.decode()
+    )
+    shown_again(hole_url(report, 1), "Change hole 1")
+    # The organiser's settling, refused.
+    client.force_login(cn.organiser)
+    response = client.post(hole_url(report, 2, "settle"), {"version": 0, "s0": "x"})
+    assert response.status_code == 400
+    shown_again(hole_url(report, 2, "settle"), "Enter hole 2")
+    assert report.holes.get(number=1).strokes == [3, 4, 6]
+    assert not report.holes.filter(number=2).exists()
+    # Still no way in for anyone outside the table, nor to a hole the report lacks.
+    assert client.get(hole_url(report, 11)).status_code == 404
+    client.force_login(make_player("sam"))
+    assert client.get(hole_url(report, 1, "dispute")).status_code == 404
