@@ -29,7 +29,7 @@ from ..forms import typed_strokes
 from ..models import NightTable, ReportedHole, TableReport
 from ..pages import crumbs, night_or_404, night_table_or_404, organiser_only
 from ..qr import qr_svg
-from . import selectors, services
+from . import guesses, selectors, services
 from .forms import CodeForm, DisputeForm, HoleForm, VersionForm
 
 
@@ -103,17 +103,21 @@ def table_card(request: HttpRequest, night_table_id: int) -> HttpResponse:
 def report_code(request: HttpRequest) -> HttpResponse:
     """The page where a player types the code on their table's card."""
     form = CodeForm(request.GET or None)
+    status = 200
     if form.is_bound and form.is_valid():
-        report = selectors.report_by_code(form.cleaned_data["code"])
-        if report is not None:
-            return redirect("leagues:report", report.code)
-        form.add_error("code", "No table has that code: check it against the table card.")
-    return render(
-        request,
-        "leagues/report_code.html",
-        {"form": form},
-        status=400 if form.is_bound and form.errors else 200,
-    )
+        refused = guesses.refusal(request)
+        if refused:
+            form.add_error("code", refused)
+            status = 429
+        else:
+            report = selectors.report_by_code(form.cleaned_data["code"])
+            if report is not None:
+                return redirect("leagues:report", report.code)
+            guesses.count_miss(request)
+            form.add_error("code", "No table has that code: check it against the table card.")
+    if status == 200 and form.is_bound and form.errors:
+        status = 400
+    return render(request, "leagues/report_code.html", {"form": form}, status=status)
 
 
 def _report_or_404(request: HttpRequest, code: str) -> TableReport:

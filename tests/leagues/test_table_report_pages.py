@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.models import Table
 from leagues.models import ReportedHole, TableReport
-from leagues.reporting import selectors, services
+from leagues.reporting import guesses, selectors, services
 from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_club, make_night, make_player, open_table
 
@@ -346,3 +346,33 @@ def test_every_refused_form_leaves_an_address_that_shows_the_page(client, club_n
     assert client.get(hole_url(report, 11)).status_code == 404
     client.force_login(make_player("sam"))
     assert client.get(hole_url(report, 1, "dispute")).status_code == 404
+
+
+def test_codes_that_match_no_table_are_limited_per_account_and_address(client, club_night, report):
+    """Each wrong code counts; past the account's limit the box answers only the wait
+    (429), even to a right code, while another account still types codes; past the
+    address's limit no account from that address does."""
+    url = reverse("leagues:report_code")
+    right = selectors.shown_code(report.code)
+    client.force_login(club_night.member)
+    for _ in range(guesses.PER_ACCOUNT):
+        assert client.get(url, {"code": "XXXXXX"}).status_code == 400
+    for code in ("XXXXXX", right):
+        refused = client.get(url, {"code": code})
+        assert refused.status_code == 429
+        assert "Too many codes that match no table: try again in up to 15 minutes" in (
+            refused.content.decode()
+        )
+    # A right code costs nothing; another account at the same address goes on.
+    client.force_login(club_night.others[0])
+    assert client.get(url, {"code": right}).status_code == 302
+    # Another address, many accounts: the address runs out however many accounts share it.
+    other = {"REMOTE_ADDR": "203.0.113.9"}
+    players = iter(make_player(f"guesser{n}") for n in range(guesses.PER_ADDRESS))
+    for index in range(guesses.PER_ADDRESS):
+        if index % (guesses.PER_ACCOUNT - 1) == 0:
+            client.force_login(next(players))
+        assert client.get(url, {"code": "XXXXXX"}, **other).status_code == 400
+    client.force_login(next(players))
+    assert client.get(url, {"code": right}, **other).status_code == 429
+    assert client.get(url, {"code": right}).status_code == 302
