@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Table
-from leagues.models import ReportedHole, TableReport
+from leagues.models import LeagueNight, ReportedHole, TableReport
 from leagues.reporting import guesses, selectors, services
 from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_club, make_night, make_player, open_table
@@ -376,3 +376,42 @@ def test_codes_that_match_no_table_are_limited_per_account_and_address(client, c
     client.force_login(next(players))
     assert client.get(url, {"code": right}, **other).status_code == 429
     assert client.get(url, {"code": right}).status_code == 302
+
+
+def test_the_night_page_shows_the_holes_a_paper_table_confirmed_marked_not_final(
+    client, club_night, report
+):
+    cn = club_night
+    holes = even_holes(30, 35, 40)
+    for number, strokes in enumerate(holes[:8], start=1):
+        services.enter_hole(report=report, number=number, strokes=strokes, version=0, by=cn.member)
+        services.confirm_hole(report=report, number=number, version=1, by=cn.others[0])
+    # Hole 9 entered, not confirmed: it is no one's figure yet.
+    services.enter_hole(report=report, number=9, strokes=[7, 8, 9], version=0, by=cn.member)
+    client.force_login(cn.organiser)
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    card = html.split('id="table-1"')[1].split("</article>")[0]
+    rows = re.findall(r'<tr[^>]*>\s*<th scope="row">.*?</tr>', card, re.S)
+    assert len(rows) == 3
+    for row, strokes in zip(rows, zip(*holes[:8], strict=True), strict=True):
+        cells = re.findall(r'<td class="num[^"]*">([^<]*)</td>', row)
+        assert cells[:9] == [str(s) for s in strokes] + [""]
+        assert cells[9:] == ["", ""]  # no total, no place: not final
+    assert "confirmed from their phones: not final" in card
+    # On a night of duplicate deals, a player at a twin table still to play those holes
+    # sees none of them.
+    LeagueNight.objects.filter(pk=cn.night.pk).update(duplicate_deals=True)
+    ray = make_player("ray")
+    cn.club.memberships.create(player=ray)
+    twin = open_table(cn.night, [ray, make_player("sue")])
+    Table.objects.filter(pk=twin.table_id).update(deal_seed=cn.night_table.table.deal_seed)
+    client.force_login(ray)
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    card = html.split('id="table-1"')[1].split("</article>")[0]
+    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', card) == [""] * 33
+    client.force_login(cn.organiser)
+    # Once the results are in, the scorecard is the table's own, unmarked.
+    services.confirm_hole(report=report, number=9, version=1, by=cn.others[0])
+    assert Table.objects.get(pk=cn.night_table.table_id).status == Table.Status.FINISHED
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    assert "confirmed from their phones: not final" not in html
