@@ -8,7 +8,7 @@ import contextlib
 import json
 import time
 
-from games.consumers import TokenBucket
+from games.ratelimit import TokenBucket
 
 #: A watching page's messages are small; anything longer is not one.
 MAX_MESSAGE_BYTES = 512

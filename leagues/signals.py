@@ -1,7 +1,10 @@
-"""Live play's questions answered by leagues: when a live league table finishes, its
-match is rated; when one of its holes finishes, the night's boards show it; a night's
-table is run by its club's organisers too; a duplicate night's replays link to the
-night's deal comparison."""
+"""Where leagues hears news: live play's (`games.models`' signals) and its own
+(`leagues.news`).
+
+When a live league table finishes, its match is rated; when one of its holes finishes,
+that is the night's news; a night's news is shown on its boards; a night's table is run
+by its club's organisers too; a duplicate night's replays link to the night's deal
+comparison."""
 
 from __future__ import annotations
 
@@ -13,10 +16,11 @@ from games.engine.match import HOLES
 from games.models import Hole, Table, hole_finished, match_finished, replay_links, runs_table
 
 from .board.services import announce_night_changed
-from .clubs.selectors import is_organiser, role_in
 from .events.services import table_finished
 from .models import Club, EventTable, LeagueNight, NightTable
+from .news import night_changed, send_night_changed
 from .ratings.services import rate_match
+from .roles import is_organiser, role_in
 
 
 @receiver(match_finished, dispatch_uid="leagues_rate_finished_live_table")
@@ -50,7 +54,7 @@ def event_table_finished(sender, table: Table, **kwargs) -> None:
 
 @receiver(hole_finished, sender=Hole, dispatch_uid="leagues_board_shows_finished_hole")
 def board_shows_finished_hole(sender, hole: Hole, table: Table | None = None, **kwargs) -> None:
-    """A hole of a live night table finished: the night's boards show its strokes.
+    """A hole of a live night table finished: news of its night (its boards show it).
 
     A casual table costs nothing (its seats are not assigned: no query); a night's, one
     small read and one message after the commit.
@@ -60,7 +64,13 @@ def board_shows_finished_hole(sender, hole: Hole, table: Table | None = None, **
     night_id = NightTable.objects.filter(table_id=table.pk).values_list("night_id", flat=True)
     night_id = night_id.first()
     if night_id is not None:
-        announce_night_changed(night_id)
+        send_night_changed(night_id, sender=Hole)
+
+
+@receiver(night_changed, dispatch_uid="leagues_board_shows_night_changed")
+def board_shows_night_changed(sender, night_id: int, **kwargs) -> None:
+    """A night's holes changed: its open boards read it again, after the commit."""
+    announce_night_changed(night_id)
 
 
 @receiver(runs_table, dispatch_uid="leagues_organisers_run_night_tables")

@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games.consumers import TokenBucket
+from games.ratelimit import TokenBucket
 
 from ..screens import read_sync
 from . import selectors, services

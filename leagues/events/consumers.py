@@ -16,10 +16,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games.consumers import TokenBucket
+from games.ratelimit import TokenBucket
 
-from ..clubs.selectors import role_in
 from ..models import Event
+from ..roles import role_in
 from ..screens import read_sync
 from . import selectors, services
 

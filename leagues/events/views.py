@@ -17,9 +17,9 @@ from games.numbers import whole_number
 from games.scorecards import HandScoreError
 
 from ..clubs.selectors import club_members
-from ..forms import HandResultsForm
 from ..models import Club, Event, EventEntry, EventTable
 from ..pages import member_role, organiser_only
+from ..results.forms import HandResultsForm
 from . import selectors, services
 from .forms import ApartForm, EntryForm, EventForm
 

@@ -14,8 +14,8 @@ from games.engine.match import HOLES, match_status
 from games.models import Seat, Table, hole_name
 from games.scorecards import HandScoreError, check_hand_scores
 
-from ..clubs.selectors import is_organiser
 from ..models import LeagueNight, NightTable, Player, ReportedHole, TableReport
+from ..roles import is_organiser
 
 if TYPE_CHECKING:
     from ..results.selectors import TableView

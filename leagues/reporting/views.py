@@ -22,13 +22,13 @@ from games.numbers import whole_number
 from games.scorecards import HandScoreError
 
 from .. import deal_results
-from ..clubs.selectors import is_organiser, role_in
 from ..duplicate import sheets
 from ..duplicate.selectors import unfinished_table_of
-from ..forms import typed_strokes
 from ..models import NightTable, ReportedHole, TableReport
 from ..pages import crumbs, night_or_404, night_table_or_404, organiser_only
 from ..qr import qr_svg
+from ..results.forms import typed_strokes
+from ..roles import is_organiser, role_in
 from . import guesses, selectors, services
 from .forms import CodeForm, DisputeForm, HoleForm, VersionForm
 

@@ -20,9 +20,9 @@ from games import scorecards
 from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 
-from ..board.services import announce_night_changed
 from ..guards import require_open, require_organiser
 from ..models import NightTable, Player, ScoreCorrection
+from ..news import send_night_changed
 from ..ratings.services import rebuild_ratings
 from . import selectors
 
@@ -48,7 +48,7 @@ def record_paper_results(
     require_open(night_table.night.season)
     scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
     rebuild_ratings(league=league)
-    announce_night_changed(night_table.night_id)
+    send_night_changed(night_table.night_id)
 
 
 @dataclass(frozen=True)
@@ -180,5 +180,5 @@ def record_correction(
         corrected_by=by,
     )
     rebuild_ratings(league=league)
-    announce_night_changed(night_table.night_id)
+    send_night_changed(night_table.night_id)
     return Correction(changed=changed, removed=removed)

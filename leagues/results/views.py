@@ -17,7 +17,6 @@ from games.scorecards import HandScoreError
 
 from .. import deal_results
 from ..exports import csv_response
-from ..forms import CorrectionForm, HandResultsForm
 from ..guests import as_played, guests_on
 from ..pages import (
     crumbs,
@@ -29,6 +28,7 @@ from ..pages import (
 )
 from ..reporting.selectors import reported_results
 from . import selectors, services
+from .forms import CorrectionForm, HandResultsForm
 
 
 @require_GET
