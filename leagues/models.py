@@ -35,6 +35,7 @@ from .results.models import ScoreCorrection as ScoreCorrection
 from .seasons.models import LeagueNight as LeagueNight
 from .seasons.models import Season as Season
 from .seating.models import NightTable as NightTable
+from .standings.models import CardResult as CardResult
 from .standings.models import FrozenStanding as FrozenStanding
 from .teams.models import LineUp as LineUp
 from .teams.models import Team as Team
