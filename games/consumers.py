@@ -39,6 +39,7 @@ from django.utils import timezone
 from . import announce, autoplay, frames, live, loop_writes, services, store
 from .chat import hide_chat_message, say, set_chat
 from .models import Table
+from .numbers import whole_number
 from .ratelimit import TokenBucket
 from .seams import LiveConsumer
 from .selectors import chat_stamp, made_since, may_watch, signed_in, table_version
@@ -76,12 +77,10 @@ LOST = (OperationalError, InterfaceError)
 
 
 def _number(value: Any, what: str) -> int:
-    if type(value) is int:
-        return value
-    # Plain digits only: isdigit() passes "²", which int() refuses, and int() reads "１" as 1.
-    if isinstance(value, str) and value.isascii() and value.isdecimal() and len(value) < 10:
-        return int(value)
-    raise services.GameError(f"{what} must be a whole number.")
+    number = whole_number(value)
+    if number is None:
+        raise services.GameError(f"{what} must be a whole number.")
+    return number
 
 
 def parse_message(data: Any) -> tuple[str, dict, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from games.numbers import whole_number
 from games.text import validate_shown
 
 from ..models import Player
@@ -35,7 +36,10 @@ class NightPlayersForm(forms.Form):
 
     def clean_seen(self) -> set[int]:
         parts = self.cleaned_data["seen"].split(",")
-        return {int(part) for part in parts if part.strip().isdigit()}
+        numbers = {whole_number(part.strip()) for part in parts if part.strip()}
+        if None in numbers:
+            raise forms.ValidationError("The page was out of date: look again, then save.")
+        return numbers
 
 
 class AbsenceForm(forms.Form):

@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from games.numbers import whole_number
+
 from ..clubs.selectors import club_members
 from ..models import Club, Event, EventEntry, EventTable
 from ..pages import member_role, organiser_only
@@ -151,10 +153,8 @@ def event_check_in(request: HttpRequest, event_id: int) -> HttpResponse:
     member_role(request, event.club)
     player = request.user
     if "entry" in request.POST:
-        number = request.POST["entry"]
-        entry = (
-            EventEntry.objects.filter(event=event, pk=number).first() if number.isdigit() else None
-        )
+        number = whole_number(request.POST["entry"])
+        entry = EventEntry.objects.filter(event=event, pk=number).first() if number else None
         if entry is None:
             return _refused(request, event, ValidationError("No such entrant."))
         player = entry.player
@@ -235,13 +235,13 @@ def event_close_round(request: HttpRequest, event_id: int) -> HttpResponse:
     """An organiser closes the round they saw: unfinished tables are forfeited."""
     event = event_or_404(event_id)
     organiser_only(request, event.club)
-    number = request.POST.get("round", "")
-    if not number.isdigit():
+    number = whole_number(request.POST.get("round", ""))
+    if number is None:
         return _refused(request, event, ValidationError("Say which round to close."))
     return _act(
         request,
         event,
-        lambda: services.close_round(event=event, number=int(number), by=request.user),
+        lambda: services.close_round(event=event, number=number, by=request.user),
         f"Round {number} is closed.",
     )
 

@@ -19,7 +19,7 @@ from ..checkin.selectors import arrivals, check_in_state
 from ..clubs.selectors import club_members
 from ..models import LeagueNight, Membership
 from ..pages import SEATING_CHOICES_KEY, crumbs, member_role
-from ..reporting.selectors import night_reports
+from ..reporting.selectors import night_reports, with_reported
 from ..results.selectors import corrections_for, night_tables, table_view
 from ..seating.forms import SeatingForm
 from ..teams.selectors import left_out, night_teams, teammates_together
@@ -49,7 +49,9 @@ def night_page(
     club = night.season.league.club
     role = member_role(request, club)
     members = club_members(club)
-    tables = deal_results.table_views([table_view(nt) for nt in night_tables(night)], request.user)
+    # A paper table still reporting shows the holes its phones confirmed (not final).
+    reported = with_reported([table_view(nt) for nt in night_tables(night)])
+    tables = deal_results.table_views(reported.views, request.user)
     here = arrivals(night)
     checked_in_ids = {arrival.player_id for arrival in here.here}
     teams = night_teams(night) if night.season.league.is_team_league else []

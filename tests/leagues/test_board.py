@@ -402,3 +402,38 @@ def test_on_a_duplicate_night_a_paper_table_and_a_live_one_wait_for_each_other()
     # Its second hole waits for the live tables' second.
     _reported_hole(report, 2, [2, 7], ann, bob)
     assert strokes_shown(selectors.night_board(night), paper.number) == [5, 3]
+
+
+def test_twin_paper_tables_reporting_from_phones_earn_matchpoints_on_the_board():
+    """Two paper tables dealt the same cards, both still reporting: the holes both have
+    confirmed are compared at once; a hole only one has played counts nowhere, nor does
+    one confirmed past a hole the other has not (the board still hides it)."""
+    olive = make_player("olive", display_name="Olive")
+    ann, bob, cy, di = (make_player(n.lower(), display_name=n) for n in ("Ann", "Bob", "Cy", "Di"))
+    club = make_club(organiser=olive, members=[ann, bob, cy, di])
+    night = make_night(make_season(make_league(club)), date(2026, 3, 1), duplicate_deals=True)
+    first, second = open_table(night, [ann, bob]), open_table(night, [cy, di])
+    Table.objects.filter(pk=second.table_id).update(deal_seed=first.table.deal_seed)
+    _reported_hole(first.report, 1, [3, 5], ann, bob)
+    board = selectors.night_board(night)
+    assert board.show_matchpoints
+    assert all(line.matchpoints == "" for line in board.standings)  # nothing to compare
+    for number, strokes in ((2, [4, 4]), (3, [1, 9]), (4, [2, 2])):
+        _reported_hole(first.report, number, strokes, ann, bob)
+    _reported_hole(second.report, 1, [4, 4], cy, di)
+    _reported_hole(second.report, 2, [4, 5], cy, di)
+    _reported_hole(second.report, 4, [9, 9], cy, di)  # its hole 3 is still to confirm
+    board = selectors.night_board(night)
+    # Hole 1: Ann 3 beats Cy 4, Di 4 beats Bob 5; hole 2: Ann and Cy tie, Bob 4 beats Di 5.
+    assert {line.name: line.matchpoints for line in board.standings} == {
+        "Ann": "75%",
+        "Bob": "50%",
+        "Cy": "25%",
+        "Di": "50%",
+    }
+    assert {line.name: line.thru for line in board.standings} == {
+        "Ann": 2,
+        "Bob": 2,
+        "Cy": 3,
+        "Di": 3,
+    }
