@@ -376,20 +376,21 @@ class BenchLeague:
         correct_score(**self.correction_args(night_table))
 
 
-def timed(
+def timed_write(
     action: Callable[[Any], object],
     *,
     prepare: Callable[[], object] = lambda: None,
     check: Callable[[object], bool] = lambda done: True,
+    repeats: int = REPEATS,
 ) -> float:
-    """The median milliseconds of `action` over REPEATS runs after one untimed, each in a
+    """The median milliseconds of `action` over `repeats` runs after one untimed, each in a
     transaction rolled back after it: `prepare` runs in it first, untimed, and what it
     returns is passed to `action`; `check` then says, untimed, whether `action` did
     what it is timed for (given what it returned)."""
     from django.db import transaction
 
     took = []
-    for _ in range(REPEATS + 1):
+    for _ in range(repeats + 1):
         with transaction.atomic():
             prepared = prepare()
             start = time.perf_counter()
@@ -401,11 +402,11 @@ def timed(
     return statistics.median(took[1:]) * 1000
 
 
-def timed_page(client, url: str) -> float:
-    """The median milliseconds of a GET of `url` over REPEATS after one untimed; each
+def timed_page(client, url: str, repeats: int = REPEATS) -> float:
+    """The median milliseconds of a GET of `url` over `repeats` after one untimed; each
     must answer 200."""
     took = []
-    for _ in range(REPEATS + 1):
+    for _ in range(repeats + 1):
         start = time.perf_counter()
         response = client.get(url)
         took.append(time.perf_counter() - start)
@@ -414,7 +415,7 @@ def timed_page(client, url: str) -> float:
     return statistics.median(took[1:]) * 1000
 
 
-def measure(league: BenchLeague, night, tables, label: str) -> Point:
+def measure(league: BenchLeague, night, tables, label: str, repeats: int = REPEATS) -> Point:
     """Time every figure on `night`, whose last table has no results yet (entered for
     good here, after the writes that need it open)."""
     from django.test import Client
@@ -443,6 +444,10 @@ def measure(league: BenchLeague, night, tables, label: str) -> Point:
 
     point = Point(label, load=os.getloadavg()[0])
     times = point.times
+
+    def timed(action, **kwargs) -> float:
+        return timed_write(action, repeats=repeats, **kwargs)
+
     organiser, last = league.organiser, tables[-1]
     holes = league.holes[last.pk]
 
@@ -580,7 +585,7 @@ def measure(league: BenchLeague, night, tables, label: str) -> Point:
         "public corrections page": (signed_out, url("public_corrections", league_id)),
     }
     for name, (client, address) in pages.items():
-        times[name] = timed_page(client, address)
+        times[name] = timed_page(client, address, repeats)
     return point
 
 
@@ -588,8 +593,9 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def run(size: Size, say: Callable[[str], None] = print) -> Outcome:
-    """Build the league of `size` and time every figure at its two points."""
+def run(size: Size, say: Callable[[str], None] = print, repeats: int = REPEATS) -> Outcome:
+    """Build the league of `size` and time every figure at its two points (the median
+    of `repeats` runs each)."""
     if size.tables < 2:
         raise ValueError(
             "A night needs two tables at least: table 1 is corrected, the last entered."
@@ -599,6 +605,7 @@ def run(size: Size, say: Callable[[str], None] = print) -> Outcome:
     building = 0.0  # seconds spent building, measuring left out
     early = late = None
     played = 0
+    in_the_end = plural(size.seasons, "season")
     for season_number in range(size.seasons):
         league.start_season(season_number)
         for night_number in range(size.nights):
@@ -610,9 +617,9 @@ def run(size: Size, say: Callable[[str], None] = print) -> Outcome:
             league.correct(tables[0])
             if point:
                 building += time.perf_counter() - started
-                label = plural(played, "night") if early is None else plural(size.seasons, "season")
+                label = plural(played, "night") if early is None else in_the_end
                 say(f"  {label} built ({building:.0f} s so far): timing")
-                measured = measure(league, night, tables, label)
+                measured = measure(league, night, tables, label, repeats)
                 if early is None:
                     early = measured
                 else:
@@ -620,7 +627,8 @@ def run(size: Size, say: Callable[[str], None] = print) -> Outcome:
                 started = time.perf_counter()
         if season_number < size.seasons - 1:
             league.close_season()
-        say(f"  season {season_number + 1} of {size.seasons} built")
+        so_far = building + time.perf_counter() - started
+        say(f"  season {season_number + 1} of {size.seasons} built ({so_far:.0f} s so far)")
     building += time.perf_counter() - started
     return Outcome(build_seconds=building, early=early, late=late)
 
