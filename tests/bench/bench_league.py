@@ -15,10 +15,11 @@ other ties happen by chance. Each season but the last is closed, the next starte
 Twice, once the first season has 4 nights and once the last season has all of its
 nights, it times the figures below in-process, the median of 5 after one untimed run:
 
-Writes, each inside `transaction.atomic()` and rolled back after it (so every
-repetition finds the same history, and the work of `transaction.on_commit` callbacks,
-which nobody waits for, is left out), on the night just played, whose last table is
-left for them to enter:
+Writes, each timed inside `transaction.atomic()` and rolled back after it, so that
+every repetition finds the same history; the commit and the work of
+`transaction.on_commit` callbacks (which nobody waits for) are left out. Each is
+checked, untimed and before the rollback, to have done what it is timed for. They
+are made on the night just played, whose last table is left for them to enter:
 - "enter one table's results (organiser)": `enter_hand_results` of the last table;
 - "table report, last confirmation": the phones' report of the last table, one
   player entering each hole and another confirming it (`leagues.reporting.services`);
