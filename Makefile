@@ -10,7 +10,7 @@ REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
 CHROMIUM ?= /usr/bin/chromium
 
 
-.PHONY: run serve test test-fast test-sqlite test-postgres test-e2e lint format bench bench-bots superuser clean
+.PHONY: run serve test test-fast test-sqlite test-postgres test-e2e lint format bench bench-league bench-bots superuser clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -92,11 +92,22 @@ bench: $(VENV)/.installed-dev | var
 	$(PY) tests/bench/bench_engine.py --timing
 	$(PY) tests/bench/bench_render.py
 	$(PY) tests/bench/bench_reviews.py
+	$(MAKE) bench-league
 	rm -f var/bench-load.jsonl
 	$(PY) tests/bench/bench_load.py --processes 1,2 --tables 25,100,250 --seconds 15 --scenarios echo,fanout,table,bots --record var/bench-load.jsonl
 	$(PY) tests/bench/bench_load.py --processes 1,2 --search --seconds 15 --record var/bench-load.jsonl
 	$(PY) tests/bench/bench_load.py --processes 2 --tables 100 --seconds 15 --scenarios fanout,table --route seat
 	@$(PY) tests/bench/goals.py var/bench-load.jsonl
+
+# A league's history (tests/bench/bench_league.py): results, corrections and pages
+# timed when the first season has 4 nights and after 3 seasons, on SQLite, then on
+# PostgreSQL (a database of its own, made and dropped: PG_BENCH_URL). Each figure's
+# goal is said, and whether it holds; the record is appended to var/bench-league.jsonl.
+PG_BENCH_URL ?= postgres://postgres@127.0.0.1:5432/fairway_bench_league
+bench-league: $(VENV)/.installed-dev | var
+	$(PY) tests/bench/bench_league.py --database sqlite --record var/bench-league.jsonl
+	DATABASE_URL=$(PG_BENCH_URL) $(PY) tests/bench/bench_league.py --database postgres \
+		--record var/bench-league.jsonl
 
 # The bots' strength matches (half an hour and more): the master against the experts
 # in every game, the expert and the greedy bot against weaker seats.

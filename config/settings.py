@@ -173,6 +173,17 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Counts that every worker must share (the table-code box's limit on guesses) live in
+# the cache: Redis when the site runs several workers, else the process's own memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("REDIS_PREFIX", "asgi"),
+        }
+    }
+
 # A WebSocket client that leaves over 64 KiB unread this long is dropped (it reconnects
 # and resyncs) rather than have the server buffer its frames without bound; 0: never.
 FAIRWAY_WS_SLOW_SECONDS = float(os.environ.get("FAIRWAY_WS_SLOW_SECONDS", "10"))

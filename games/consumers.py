@@ -39,6 +39,8 @@ from django.utils import timezone
 from . import announce, autoplay, frames, live, moves, services
 from .chat import hide_chat_message, say, set_chat
 from .models import Table
+from .numbers import whole_number
+from .ratelimit import TokenBucket
 from .seams import LiveConsumer
 from .selectors import chat_stamp, made_since, may_watch, signed_in, table_version
 
@@ -74,33 +76,11 @@ MOVE_UNKNOWN = (
 LOST = (OperationalError, InterfaceError)
 
 
-class TokenBucket:
-    """Allows `rate` events a second on average, and bursts of up to `burst`."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.at: float | None = None
-
-    def allow(self, now: float) -> bool:
-        """Take a token at time `now` (seconds, monotonic) if one is left."""
-        if self.at is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 def _number(value: Any, what: str) -> int:
-    if type(value) is int:
-        return value
-    # Plain digits only: isdigit() passes "²", which int() refuses, and int() reads "１" as 1.
-    if isinstance(value, str) and value.isascii() and value.isdecimal() and len(value) < 10:
-        return int(value)
-    raise services.GameError(f"{what} must be a whole number.")
+    number = whole_number(value)
+    if number is None:
+        raise services.GameError(f"{what} must be a whole number.")
+    return number
 
 
 def parse_message(data: Any) -> tuple[str, dict, int]:

@@ -8,6 +8,7 @@ from games import engine
 from games.engine.bots import BOT_LEVELS
 
 from .models import Table, house_rule_choices, house_rule_games, variant_choices
+from .numbers import whole_number
 
 MAX_SEATS = max(v.max_players for v in engine.VARIANTS.values())
 SEAT_CHOICES = [("open", "Open for a player")] + [(level, f"Bot: {level}") for level in BOT_LEVELS]
@@ -143,8 +144,7 @@ class JoinForm(forms.Form):
         value = self.cleaned_data["position"]
         if value == "":
             return None
-        # Plain digits only: isdigit() passes "²", which int() refuses, and int() reads
-        # "１" as 1.
-        if not (value.isascii() and value.isdecimal() and len(value) <= 2):
+        position = whole_number(value, digits=2)
+        if position is None:
             raise forms.ValidationError("Choose a seat by its number.")
-        return int(value)
+        return position

@@ -21,6 +21,7 @@ from . import lobby as lobby_service
 from .cards import Controls
 from .forms import CreateTableForm, JoinForm
 from .models import Hole, Seat, Table, replay_links
+from .numbers import whole_number
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:
@@ -215,10 +216,12 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     table = _watchable(request, table_id)
     hole = get_object_or_404(Hole, table=table, number=number, finished_at__isnull=False)
     states = selectors.replay_states(hole)
-    try:
-        step = min(max(int(request.GET.get("move", 0)), 0), len(states) - 1)
-    except ValueError:
-        step = 0
+    asked = whole_number(request.GET.get("move", "0"))
+    status = 200
+    if asked is None:
+        messages.error(request, "Choose a move by its number: the replay starts at the deal.")
+        asked, status = 0, 400
+    step = min(asked, len(states) - 1)
     state, move = states[step]
     view = engine.view(state, None)
     seats = list(table.seats.select_related("player"))
@@ -262,6 +265,7 @@ def replay(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
                 for link in links or ()
             ],
         },
+        status=status,
     )
 
 

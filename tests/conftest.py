@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 
 from tests import services
 
@@ -56,6 +57,8 @@ def _nothing_held_of_earlier_tables() -> Iterator[None]:
 
     frames.forget()
     reviews.forget()
+    # Nor any count an earlier test left in the cache (the table-code box's guesses).
+    cache.clear()
     yield
     # Nor any connection of a test's event loop, which would hold the test database.
     loop_writes.forget()

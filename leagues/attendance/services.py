@@ -15,6 +15,8 @@ from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
 from ..models import GUEST_MARK, Absence, Club, LeagueNight, Membership, Player, Substitute
+from ..ratings.services import rate_from
+from ..standings.services import score_night
 
 
 def set_night_players(
@@ -92,7 +94,8 @@ def clear_absence(*, night: LeagueNight, player: Player, by: Player) -> None:
     require_organiser(by, night.season.league.club)
     require_open(night.season)
     night.absences.filter(player=player).delete()
-    night.substitutes.filter(member=player).delete()
+    if night.substitutes.filter(member=player).delete()[0]:
+        _rescore(night)
 
 
 @transaction.atomic
@@ -140,6 +143,17 @@ def set_substitute(
         night.players.add(member)
     # The substitute's result, by the league's rule, takes the place of an absence.
     night.absences.filter(player=member).delete()
-    return Substitute.objects.create(
+    substitute = Substitute.objects.create(
         night=night, member=member, player=player, guest_name=guest_name
     )
+    _rescore(night)
+    return substitute
+
+
+def _rescore(night: LeagueNight) -> None:
+    """Whom the night's results count for changed: its tables are scored again, and
+    their matches and those after them rated again."""
+    score_night(night)
+    first = night.tables.filter(card_results__isnull=False).order_by("number").first()
+    if first is not None:
+        rate_from(night_table=first)

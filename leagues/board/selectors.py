@@ -23,7 +23,7 @@ from .. import deal_results
 from ..duplicate import matchpoints
 from ..handicaps import selectors as handicaps
 from ..models import League, LeagueNight, NightBoard
-from ..reporting.selectors import counted_strokes
+from ..reporting.selectors import with_reported
 from ..results.selectors import TableView, night_tables, table_view
 from ..teams.standings import counted_words, night_team_scores
 
@@ -248,43 +248,6 @@ def _standings(
     return standings
 
 
-def _reported(views: list[TableView]) -> tuple[list[TableView], dict[int, int]]:
-    """The views with the strokes paper tables' players confirmed from their phones,
-    for tables whose results are not written yet; and how many holes in a row from
-    the first each of those tables has reported, by table id."""
-    paper = {
-        v.night_table.pk: v
-        for v in views
-        if v.table.kind == Table.Kind.HAND and v.table.status != Table.Status.FINISHED
-    }
-    counted = counted_strokes(list(paper)) if paper else {}
-    played: dict[int, int] = {}
-    shown = []
-    for view in views:
-        holes = counted.get(view.night_table.pk)
-        if not holes:
-            shown.append(view)
-            continue
-        played[view.table.pk] = next(n for n in range(1, HOLES + 2) if n not in holes) - 1
-        order = sorted(c.card.position for c in view.cards)
-        cards = [
-            replace(
-                card,
-                holes=[
-                    _seat_strokes(holes.get(number), order.index(card.card.position))
-                    for number in range(1, HOLES + 1)
-                ],
-            )
-            for card in view.cards
-        ]
-        shown.append(replace(view, cards=cards))
-    return shown, played
-
-
-def _seat_strokes(strokes: list[int | None] | None, index: int) -> int | None:
-    return None if strokes is None or index >= len(strokes) else strokes[index]
-
-
 def _teams(night: LeagueNight, views: deal_results.RoomViews) -> tuple[TeamLine, ...]:
     """A team league's running team scores, by the team standings' own rule, from the
     tables the board shows whole: a table still hiding a hole counts nothing yet, and
@@ -305,8 +268,8 @@ def _teams(night: LeagueNight, views: deal_results.RoomViews) -> tuple[TeamLine,
 def night_board(night: LeagueNight) -> Board:
     """The night as its board shows it, with the stamp of what it shows."""
     league = night.season.league
-    views, played = _reported([table_view(nt) for nt in night_tables(night)])
-    views = deal_results.room_views(views, played)
+    reported = with_reported([table_view(nt) for nt in night_tables(night)])
+    views = deal_results.room_views(reported.views, reported.played)
     latest: dict[int, tuple[int, bool]] = {}
     holes = Hole.objects.filter(table_id__in=[v.table.pk for v in views])
     for table_id, number, finished_at in holes.values_list("table_id", "number", "finished_at"):
@@ -327,7 +290,7 @@ def night_board(night: LeagueNight) -> Board:
                 waiting=view.hidden,
             )
         )
-    night_handicaps = handicaps.by_night(league).get(night.pk, {})
+    night_handicaps = handicaps.frozen(night)
     show_matchpoints = night.duplicate_deals
     percentages: dict[int, Fraction | None] = {}
     if show_matchpoints:
@@ -336,6 +299,7 @@ def night_board(night: LeagueNight) -> Board:
             league=league,
             handicaps=night_handicaps if league.by_net else None,
             visible=views.unplayed.may_see_hole,
+            reported=reported.strokes,
         )
         percentages = {r.card.pk: r.percentage for r in comparison.results}
     people = list(_people(views))

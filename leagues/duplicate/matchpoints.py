@@ -15,7 +15,7 @@ dealt to the tied players alone.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -164,11 +164,22 @@ def _tables(night: LeagueNight, finished_only: bool) -> list[NightTable]:
     return tables
 
 
-def _played(night_table: NightTable, position: int, number: int):
-    """The card at `position` of the table and its strokes on hole `number` (or None)."""
-    for card in night_table.table.scorecards.all():
+def _played(
+    night_table: NightTable,
+    position: int,
+    number: int,
+    reported: Mapping[int, Mapping[int, list[int | None]]],
+):
+    """The card at `position` of the table and its strokes on hole `number` (or None):
+    from its scorecard, else as its players confirmed the hole from their phones."""
+    cards = night_table.table.scorecards.all()
+    for card in cards:
         if card.position == position:
             strokes = next((h.strokes for h in card.holes.all() if h.number == number), None)
+            on_phones = reported.get(night_table.pk, {}).get(number)
+            if strokes is None and on_phones:
+                index = sorted(c.position for c in cards).index(position)
+                strokes = on_phones[index] if index < len(on_phones) else None
             return card, strokes
     return None, None
 
@@ -180,6 +191,7 @@ def compare(
     league: League | None = None,
     handicaps: dict[int, Fraction] | None = None,
     visible: Callable[[Table, int], bool] | None = None,
+    reported: Mapping[int, Mapping[int, list[int | None]]] | None = None,
 ):
     """The night's traveller and matchpoints, with places and points across the night.
 
@@ -190,6 +202,10 @@ def compare(
     across the night, ties sharing a place; bots are compared but not ranked; a card
     with nothing to be compared with has no percentage and no place. `visible(table,
     number)` leaves out the strokes a screen may not show yet (the night's board).
+    `reported`: the strokes paper tables still reporting have confirmed from their
+    phones, by night table id and hole number (seat order), compared as their
+    scorecards' would be (`reporting.selectors.with_reported`); `visible` holds for them
+    too.
     """
     league = league or night.season.league
     by_deal: dict[tuple[int, int], list[NightTable]] = defaultdict(list)
@@ -207,7 +223,7 @@ def compare(
             for position in range(seats):
                 entries = []
                 for night_table in night_tables:
-                    card, strokes = _played(night_table, position, number)
+                    card, strokes = _played(night_table, position, number, reported or {})
                     if visible is not None and not visible(night_table.table, number):
                         strokes = None
                     if strokes is not None:

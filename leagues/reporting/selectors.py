@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
@@ -13,8 +14,11 @@ from games.engine.match import HOLES, match_status
 from games.models import Seat, Table, hole_name
 from games.scorecards import HandScoreError, check_hand_scores
 
-from ..clubs.selectors import is_organiser
 from ..models import LeagueNight, NightTable, Player, ReportedHole, TableReport
+from ..roles import is_organiser
+
+if TYPE_CHECKING:
+    from ..results.selectors import TableView
 
 #: The characters of a short code: no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B that a hand or a
 #: font could confuse.
@@ -224,3 +228,56 @@ def counted_strokes(night_table_ids: Sequence[int]) -> dict[int, dict[int, list[
     for night_table_id, number, strokes in holes:
         counted.setdefault(night_table_id, {})[number] = strokes
     return counted
+
+
+@dataclass
+class Reported:
+    """A night's scorecards with the holes its paper tables' players confirmed from
+    their phones (`with_reported`)."""
+
+    #: The scorecards, a paper table still reporting with its confirmed holes filled in
+    #: and marked `reported`: they are not final until its results are in.
+    views: list[TableView]
+    #: How many holes in a row from the first each of those tables has reported, by
+    #: table id: what `games.deal_visibility` counts as played.
+    played: dict[int, int]
+    #: The confirmed strokes, by night table id and hole number (seat order).
+    strokes: dict[int, dict[int, list[int | None]]]
+
+
+def with_reported(views: Sequence[TableView]) -> Reported:
+    """`views` (a night's `results.selectors.table_view`s) with what their paper tables
+    have confirmed from the players' phones, for tables whose results are not written
+    yet. The holes a viewer may not see are the caller's to mask, after this."""
+    paper = [
+        v.night_table.pk
+        for v in views
+        if v.table.kind == Table.Kind.HAND and v.table.status != Table.Status.FINISHED
+    ]
+    counted = counted_strokes(paper) if paper else {}
+    played: dict[int, int] = {}
+    shown = []
+    for view in views:
+        holes = counted.get(view.night_table.pk)
+        if not holes:
+            shown.append(view)
+            continue
+        played[view.table.pk] = next(n for n in range(1, HOLES + 2) if n not in holes) - 1
+        order = sorted(c.card.position for c in view.cards)
+        cards = [
+            replace(
+                card,
+                holes=[
+                    seat_strokes(holes.get(number), order.index(card.card.position))
+                    for number in range(1, HOLES + 1)
+                ],
+            )
+            for card in view.cards
+        ]
+        shown.append(replace(view, cards=cards, reported=True))
+    return Reported(shown, played, counted)
+
+
+def seat_strokes(strokes: list[int | None] | None, index: int) -> int | None:
+    """The strokes of the seat at `index` (seat order) on a reported hole, if any."""
+    return None if strokes is None or index >= len(strokes) else strokes[index]

@@ -14,21 +14,22 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games.engine.match import HOLES
 from games.models import Table, hole_name
+from games.numbers import whole_number
 from games.scorecards import HandScoreError
 
 from .. import deal_results
-from ..clubs.selectors import is_organiser, role_in
 from ..duplicate import sheets
 from ..duplicate.selectors import unfinished_table_of
-from ..forms import typed_strokes
 from ..models import NightTable, ReportedHole, TableReport
 from ..pages import crumbs, night_or_404, night_table_or_404, organiser_only
 from ..qr import qr_svg
-from . import selectors, services
+from ..results.forms import typed_strokes
+from ..roles import is_organiser, role_in
+from . import guesses, selectors, services
 from .forms import CodeForm, DisputeForm, HoleForm, VersionForm
 
 
@@ -102,17 +103,21 @@ def table_card(request: HttpRequest, night_table_id: int) -> HttpResponse:
 def report_code(request: HttpRequest) -> HttpResponse:
     """The page where a player types the code on their table's card."""
     form = CodeForm(request.GET or None)
+    status = 200
     if form.is_bound and form.is_valid():
-        report = selectors.report_by_code(form.cleaned_data["code"])
-        if report is not None:
-            return redirect("leagues:report", report.code)
-        form.add_error("code", "No table has that code: check it against the table card.")
-    return render(
-        request,
-        "leagues/report_code.html",
-        {"form": form},
-        status=400 if form.is_bound and form.errors else 200,
-    )
+        refused = guesses.refusal(request)
+        if refused:
+            form.add_error("code", refused)
+            status = 429
+        else:
+            report = selectors.report_by_code(form.cleaned_data["code"])
+            if report is not None:
+                return redirect("leagues:report", report.code)
+            guesses.count_miss(request)
+            form.add_error("code", "No table has that code: check it against the table card.")
+    if status == 200 and form.is_bound and form.errors:
+        status = 400
+    return render(request, "leagues/report_code.html", {"form": form}, status=status)
 
 
 def _report_or_404(request: HttpRequest, code: str) -> TableReport:
@@ -155,14 +160,15 @@ def _report_page(
     organiser = is_organiser(request.user, night_table.night.season.league.club)
     seated = selectors.is_seated(request.user, night_table.table)
     finished = night_table.table.status == Table.Status.FINISHED
-    asked = request.GET.get("dispute", "")
-    if dispute is None and asked.isdigit() and seated:
-        dispute = (int(asked), DisputeForm(initial={"version": _version(view, int(asked))}))
+    to_dispute = _asked_hole(request, "dispute", len(view.lines))
+    to_enter = _asked_hole(request, "hole", len(view.lines) + 1)
+    if to_dispute is None or to_enter is None:
+        messages.error(request, "That hole is not on this table's report: choose one below.")
+        status = 400
+    if dispute is None and to_dispute and seated:
+        dispute = (to_dispute, DisputeForm(initial={"version": _version(view, to_dispute)}))
     if form is None:
-        number = view.next_number
-        asked = request.GET.get("hole", "")
-        if asked.isdigit() and 1 <= int(asked) <= len(view.lines) + 1:
-            number = int(asked)
+        number = to_enter or view.next_number
         form = _blank_form(view, number) if number else None
     line = dispute and next((ln for ln in view.lines if ln.number == dispute[0]), None)
     changes = bool(form and (_was_confirmed(view, form.number, finished) or form["reason"].value()))
@@ -194,6 +200,15 @@ def _report_page(
         },
         status=_status(request, status),
     )
+
+
+def _asked_hole(request: HttpRequest, name: str, last: int) -> int | None:
+    """The hole a link of the page asks for in the query (`?hole=3`): 0 when it asks
+    for none, None when it names no hole from 1 to `last`."""
+    if name not in request.GET:
+        return 0
+    number = whole_number(request.GET[name], digits=3)
+    return number if number is not None and 1 <= number <= last else None
 
 
 def _cells_with_totals(view: selectors.ReportView, form: HoleForm) -> list[tuple]:
@@ -243,6 +258,25 @@ def report(request: HttpRequest, code: str) -> HttpResponse:
     report = _report_or_404(request, code)
     if report.night_table.table.kind != Table.Kind.HAND:
         raise Http404("This table is played live.")
+    return _report_page(request, report)
+
+
+def _form_address(request: HttpRequest, code: str, number: int, shows: str) -> HttpResponse:
+    """What a form's own address shows when read (a GET): the report with that hole's
+    form (`shows` "hole" or "dispute", as the page's links open them) or as it stands
+    ("page"). A refused form is shown at the address it was sent to: a reload after the
+    error, or going back to it, shows the page again rather than a refusal of the method."""
+    report = _report_or_404(request, code)
+    if report.night_table.table.kind != Table.Kind.HAND:
+        raise Http404("This table is played live.")
+    view = selectors.report_view(report)
+    if not 1 <= number <= len(view.lines) + 1:
+        raise Http404("That hole is not on this table's report.")
+    if shows == "hole":
+        return _report_page(request, report, form=_blank_form(view, number))
+    if shows == "dispute" and selectors.is_seated(request.user, report.night_table.table):
+        form = DisputeForm(initial={"version": _version(view, number)})
+        return _report_page(request, report, dispute=(number, form))
     return _report_page(request, report)
 
 
@@ -312,10 +346,12 @@ def _overwrite_form(report: TableReport, hole: ReportedHole, mine: HoleForm) -> 
     return form
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def report_hole(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """A player enters (or changes) a hole's strokes."""
+    if request.method == "GET":
+        return _form_address(request, code, number, "hole")
     report = _report_or_404(request, code)
     form = _hole_form(request, report, number)
     if not form.is_valid():
@@ -336,10 +372,12 @@ def report_hole(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return _write(request, report, number, act, form)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def report_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """Another player confirms a hole as entered."""
+    if request.method == "GET":
+        return _form_address(request, code, number, "page")
     report = _report_or_404(request, code)
     form = VersionForm(request.POST)
     if not form.is_valid():
@@ -355,10 +393,12 @@ def report_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse
     return _write(request, report, number, act, form)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def report_dispute(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """Another player disputes a hole, saying why."""
+    if request.method == "GET":
+        return _form_address(request, code, number, "dispute")
     report = _report_or_404(request, code)
     form = DisputeForm(request.POST)
     if not form.is_valid():
@@ -377,10 +417,12 @@ def report_dispute(request: HttpRequest, code: str, number: int) -> HttpResponse
     return _write(request, report, number, act, form)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def report_settle(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The organiser settles a hole at the strokes that stand."""
+    if request.method == "GET":
+        return _form_address(request, code, number, "hole")
     report = _report_or_404(request, code)
     organiser_only(request, report.night_table.night.season.league.club)
     form = _hole_form(request, report, number)

@@ -55,6 +55,9 @@ class TableView:
     playoff_numbers: list[int]
     #: The table deals what the viewer has yet to play (`deal_results`).
     hidden: bool = False
+    #: The holes are those its players confirmed from their phones, its results not in
+    #: yet (`reporting.selectors.with_reported`): not final.
+    reported: bool = False
 
     @property
     def table(self) -> Table:

@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300, help="Moves timed in each case.")
     moves = parser.parse_args().moves
     setup()
-    from games import reviews, selectors, services
+    from games import lobby, reviews, selectors, services
     from games.engine.evaluate import review_seat
     from games.models import Table
     from leagues.models import Player
@@ -68,8 +68,8 @@ def main() -> None:
 
     def new_table() -> tuple[Table, dict]:
         a, b = (Player.objects.create_user(username=f"bench-{run}-{next(names)}") for _ in range(2))
-        table = services.create_table(host=a, variant="golf-6", seat_count=2, players=[a, b])
-        return services.start_match(table=table, by=a), {0: a, 1: b}
+        table = lobby.create_table(host=a, variant="golf-6", seat_count=2, players=[a, b])
+        return lobby.start_match(table=table, by=a), {0: a, 1: b}
 
     def play(table: Table, players: dict, count: int, stop_at_hole_end: bool = False) -> list:
         """Seconds of each of up to `count` moves (deals untimed)."""

@@ -23,6 +23,7 @@ from tests.factories import (
     make_night,
     make_player,
     make_season,
+    open_table,
     played_table,
 )
 
@@ -228,3 +229,60 @@ def test_a_whole_hole_played_live_breaks_no_policy(daphne_server, playwright_bro
     bens.check()
     anas.context.close()
     bens.context.close()
+
+
+def test_a_paper_tables_report_page_breaks_no_policy(daphne_server, playwright_browser):
+    """Two phones report a paper table: each save, refusal, confirmation and dispute is
+    an htmx swap of the page, and the holes refresh on their own; the browser refuses
+    nothing on either phone."""
+    organiser = make_player("olive", display_name="Olive")
+    ann = make_player("ann", display_name="Ann")
+    bea = make_player("bea", display_name="Bea")
+    club = make_club("Green Club", organiser=organiser, members=[ann, bea])
+    night = make_night(make_season(make_league(club)), date(2026, 3, 10))
+    report = open_table(night, [ann, bea]).report
+    url = f"/leagues/report/{report.code}/"
+
+    anns = Watched(playwright_browser, daphne_server)
+    anns.sign_in("ann")
+    anns.visit(url)
+    a = anns.page
+    entry = a.locator("#entry")
+    entry.get_by_label("Ann", exact=True).fill("3")
+    entry.get_by_label("Bea", exact=True).fill("x")
+    # A browser's autofill, an extension or any script styling a cell through the CSSOM
+    # (which the policy allows) leaves it an empty style attribute: a swap must not
+    # copy that attribute onto the cell it brings in.
+    entry.locator("input.stroke-input").evaluate_all(
+        "cells => cells.forEach(c => { c.style.color = 'red'; c.style.color = ''; })"
+    )
+    a.get_by_role("button", name="Save hole 1").click()
+    expect(a.locator("#hole-errors")).to_contain_text("must be a whole number")
+    entry.get_by_label("Bea", exact=True).fill("4")
+    a.get_by_role("button", name="Save hole 1").click()
+    expect(a.get_by_text("Hole 1 entered")).to_be_visible()
+    entry.get_by_label("Ann", exact=True).fill("5")
+    entry.get_by_label("Bea", exact=True).fill("6")
+    a.get_by_role("button", name="Save hole 2").click()
+    expect(a.get_by_text("Hole 2 entered")).to_be_visible()
+
+    beas = Watched(playwright_browser, daphne_server)
+    beas.sign_in("bea")
+    beas.visit(url)
+    b = beas.page
+    b.get_by_role("button", name="Confirm hole 1").click()
+    expect(b.get_by_text("Hole 1 confirmed.")).to_be_visible()
+    b.locator("#hole-2").get_by_role("link", name="Dispute").click()
+    b.get_by_role("button", name="Dispute", exact=True).click()
+    expect(b.locator("#entry")).to_contain_text("This field is required")
+    b.get_by_label("What is wrong").fill("I took 7")
+    b.get_by_role("button", name="Dispute", exact=True).click()
+    expect(b.locator("#hole-2")).to_contain_text("Disputed")
+    # Ann's page refreshes its holes on its own, with what Bea did.
+    expect(a.locator("#hole-2")).to_contain_text("Disputed", timeout=15_000)
+    entry.get_by_label("Ann", exact=True).fill("2")
+    a.wait_for_timeout(6_000)  # another refresh of the holes, with a form being typed
+    anns.check()
+    beas.check()
+    anns.context.close()
+    beas.context.close()

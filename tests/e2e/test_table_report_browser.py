@@ -40,6 +40,14 @@ def log_in(page, username: str) -> None:
     page.get_by_role("button", name="Log in").click()
 
 
+def reload_shows_the_page(page, heading: str) -> None:
+    """A reload of the address the page stands at (after a refused form) shows the report
+    with the same form, not a refusal of the method."""
+    response = page.reload()
+    assert response is not None and response.status == 200, page.url
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+
+
 def fill_hole(page, strokes: dict[str, str]) -> None:
     entry = page.locator("#entry")
     for name, value in strokes.items():
@@ -64,6 +72,11 @@ def test_two_players_on_two_phones_enter_and_confirm_holes(daphne_server, playwr
     log_in(a, "ann")
     expect(a).to_have_url(url)
     expect(a.get_by_role("heading", name="Enter hole 1")).to_be_visible()
+    # Wrong strokes are refused; a reload (pull to refresh) shows the page again.
+    fill_hole(a, {"Ann": "3", "Bea": "x", "Cat": "5"})
+    a.get_by_role("button", name="Save hole 1").click()
+    expect(a.locator("#hole-errors")).to_contain_text("must be a whole number")
+    reload_shows_the_page(a, "Enter hole 1")
     # The strokes cells bring up the numeric keypad and are easy to hit with a thumb.
     cell = a.locator("#entry").get_by_label("Bea", exact=True)
     expect(cell).to_have_attribute("inputmode", "numeric")
@@ -113,13 +126,21 @@ def test_two_players_on_two_phones_enter_and_confirm_holes(daphne_server, playwr
     expect(b.get_by_role("heading", name="Hole 3 changed while you typed")).to_be_visible()
     expect(b.get_by_role("alert")).to_contain_text("Ann entered it as")
     no_sideways_scroll(b)
-    b.get_by_role("button", name="Overwrite with mine").click()
+    # A reload shows the hole as Ann entered it, to change; Bea sends hers over it.
+    reload_shows_the_page(b, "Change hole 3")
+    expect(b.locator('#entry input[name="s1"]')).to_have_value("1")
+    fill_hole(b, {"Ann": "1", "Bea": "2", "Cat": "1"})
+    b.get_by_role("button", name="Save hole 3").click()
     expect(b.get_by_text("Hole 3 entered")).to_be_visible()
     hole = ReportedHole.objects.get(report=report, number=3)
     assert hole.strokes == [1, 2, 1] and hole.entered_by == bea and hole.version == 2
     # Ann disputes Bea's figure, saying why.
     a.reload()
     a.locator("#hole-3").get_by_role("link", name="Dispute").click()
+    # A dispute without its reason is refused; a reload keeps the dispute's form.
+    a.get_by_role("button", name="Dispute", exact=True).click()
+    expect(a.locator("#entry")).to_contain_text("This field is required")
+    reload_shows_the_page(a, "Dispute hole 3")
     a.get_by_label("What is wrong").fill("Bea took 1")
     a.get_by_role("button", name="Dispute", exact=True).click()
     expect(a.locator("#hole-3")).to_contain_text("Disputed")

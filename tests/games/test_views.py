@@ -92,6 +92,11 @@ def test_the_replay_steps_through_a_finished_hole_as_a_spectator_saw_it(client):
     assert 'aria-label="face down"' not in end  # the hole's end: all cards up
     middle = client.get(url, {"move": 1}).content.decode()
     assert "teed off" in middle
+    # A move that is no number is refused with the reason, at the deal.
+    for bad in ("²", "-1", "１", "x"):
+        refused = client.get(url, {"move": bad})
+        assert refused.status_code == 400, bad
+        assert "Choose a move by its number" in refused.content.decode()
 
 
 def test_the_rules_page_explains_every_game(client):

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games import announce, lobby
 from games.models import Hole, ScorecardHole, Table
-from leagues import signals
+from leagues import news, signals
 from leagues.board import selectors, services
 from leagues.models import League, LeagueNight, NightBoard, NightHandicap, NightTable, Player
 from leagues.reporting import services as reporting
@@ -267,6 +267,29 @@ def test_results_entered_and_corrected_tell_the_nights_boards_after_the_commit(
     assert board_news(sent, night)[-1] == {"type": "night.changed"}
 
 
+def test_a_nights_news_reaches_any_room_that_hears_it_without_the_writes_knowing_it():
+    """Results entered and corrected, and a live table teeing off, are sent as the
+    night's news: a room that starts showing a night connects, and no write changes."""
+    night, olive, (first, _second) = live_night()
+    paper = open_table(night, list(night.players.all()[:2]))
+    heard: list[int] = []
+
+    def listen(sender, night_id: int, **kwargs) -> None:
+        heard.append(night_id)
+
+    news.night_changed.connect(listen)
+    try:
+        enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
+        correct_score(
+            scorecard=paper.table.scorecards.first(), number=3, strokes=2, reason="Typo", by=olive
+        )
+        lobby.start_match(table=first.table, by=olive)
+        finish_hole(first.table_id, people_of(first))
+    finally:
+        news.night_changed.disconnect(listen)
+    assert heard == [night.pk] * 3
+
+
 def test_a_live_tables_finished_hole_tells_the_nights_boards(
     sent, django_capture_on_commit_callbacks
 ):
@@ -378,3 +401,38 @@ def test_on_a_duplicate_night_a_paper_table_and_a_live_one_wait_for_each_other()
     # Its second hole waits for the live tables' second.
     _reported_hole(report, 2, [2, 7], ann, bob)
     assert strokes_shown(selectors.night_board(night), paper.number) == [5, 3]
+
+
+def test_twin_paper_tables_reporting_from_phones_earn_matchpoints_on_the_board():
+    """Two paper tables dealt the same cards, both still reporting: the holes both have
+    confirmed are compared at once; a hole only one has played counts nowhere, nor does
+    one confirmed past a hole the other has not (the board still hides it)."""
+    olive = make_player("olive", display_name="Olive")
+    ann, bob, cy, di = (make_player(n.lower(), display_name=n) for n in ("Ann", "Bob", "Cy", "Di"))
+    club = make_club(organiser=olive, members=[ann, bob, cy, di])
+    night = make_night(make_season(make_league(club)), date(2026, 3, 1), duplicate_deals=True)
+    first, second = open_table(night, [ann, bob]), open_table(night, [cy, di])
+    Table.objects.filter(pk=second.table_id).update(deal_seed=first.table.deal_seed)
+    _reported_hole(first.report, 1, [3, 5], ann, bob)
+    board = selectors.night_board(night)
+    assert board.show_matchpoints
+    assert all(line.matchpoints == "" for line in board.standings)  # nothing to compare
+    for number, strokes in ((2, [4, 4]), (3, [1, 9]), (4, [2, 2])):
+        _reported_hole(first.report, number, strokes, ann, bob)
+    _reported_hole(second.report, 1, [4, 4], cy, di)
+    _reported_hole(second.report, 2, [4, 5], cy, di)
+    _reported_hole(second.report, 4, [9, 9], cy, di)  # its hole 3 is still to confirm
+    board = selectors.night_board(night)
+    # Hole 1: Ann 3 beats Cy 4, Di 4 beats Bob 5; hole 2: Ann and Cy tie, Bob 4 beats Di 5.
+    assert {line.name: line.matchpoints for line in board.standings} == {
+        "Ann": "75%",
+        "Bob": "50%",
+        "Cy": "25%",
+        "Di": "50%",
+    }
+    assert {line.name: line.thru for line in board.standings} == {
+        "Ann": 2,
+        "Bob": 2,
+        "Cy": 3,
+        "Di": 3,
+    }

@@ -188,6 +188,21 @@ def test_saving_players_present_keeps_a_check_in_the_organiser_had_not_seen(toni
     assert set(night.players.all()) == {bea, cat}
 
 
+def test_a_players_form_whose_seen_check_ins_are_no_ids_changes_nothing(client, tonight):
+    """ "²" passes str.isdigit() but not int(): the form says the page was out of date."""
+    night, olive, (ann, bea, cat, dan) = tonight
+    services.check_in(night=night, player=ann)
+    client.force_login(olive)
+    url = reverse("leagues:night_players", args=[night.pk])
+    for seen in ("²", f"{ann.pk},²", "１", "x"):
+        response = client.post(url, {"players": [cat.pk], "seen": seen})
+        assert response.status_code == 400, seen
+        assert "The page was out of date" in response.content.decode()
+        assert set(night.players.all()) == {ann}
+    response = client.post(url, {"players": [cat.pk], "seen": f"{ann.pk}"})
+    assert response.status_code == 302 and set(night.players.all()) == {cat}
+
+
 def test_the_door_sign_s_qr_code_is_inline_svg_with_a_name():
     svg = qr_svg("https://club.example/leagues/nights/1/check-in/", title="Check <in>")
     assert svg.startswith('<svg role="img" viewBox=')

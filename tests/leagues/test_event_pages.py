@@ -105,7 +105,7 @@ def test_a_member_enters_checks_in_and_withdraws_themselves(client, setting):
     other = EventEntry.objects.get(event=event, player=people[1])
     response = client.post(reverse("leagues:event_check_in", args=[event.pk]), {"entry": other.pk})
     assert response.status_code == 403
-    for bad in ("x", "0"):
+    for bad in ("x", "0", "²", "１", "-1"):
         response = client.post(reverse("leagues:event_check_in", args=[event.pk]), {"entry": bad})
         assert response.status_code == 400 and "No such entrant." in response.content.decode()
     client.post(reverse("leagues:event_withdraw", args=[event.pk]))
@@ -171,8 +171,11 @@ def test_closing_a_round_needs_its_number_and_answers_htmx_with_a_reload(client,
     services.start_event(event=event, by=olive)
     client.force_login(olive)
     close = reverse("leagues:event_close_round", args=[event.pk])
-    response = client.post(close, {"round": "first"})
-    assert response.status_code == 400 and "Say which round to close." in response.content.decode()
+    for bad in ("first", "²", "１", "-1", ""):
+        response = client.post(close, {"round": bad})
+        assert response.status_code == 400, bad
+        assert "Say which round to close." in response.content.decode()
+    assert selectors.current_round(event).number == 1
     response = client.post(close, {"round": "1"}, HTTP_HX_REQUEST="true")
     assert response["HX-Redirect"] == event.get_absolute_url()
     assert selectors.current_round(event).number == 2

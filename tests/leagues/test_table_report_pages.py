@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Table
-from leagues.models import ReportedHole, TableReport
-from leagues.reporting import selectors, services
+from leagues.models import LeagueNight, ReportedHole, TableReport
+from leagues.reporting import guesses, selectors, services
 from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_club, make_night, make_player, open_table
 
@@ -275,3 +275,143 @@ def test_a_confirmation_of_an_old_figure_or_of_ones_own_changes_nothing(client, 
     assert stale.status_code == 409 and "Noah entered it as" in stale.content.decode()
     assert client.post(hole_url(report, 1, "confirm"), {"version": "x"}).status_code == 302
     assert report.holes.get(number=1).state == ReportedHole.State.ENTERED
+
+
+def test_a_hole_asked_for_in_the_address_that_is_no_hole_is_refused(client, club_night, report):
+    """ "²" passes str.isdigit() but not int(): the page says the hole is not there (400),
+    as it does for a hole past the report's end, and shows the table as it stands."""
+    client.force_login(club_night.member)
+    post_hole(client, report, 1, [3, 4, 5])
+    for name in ("hole", "dispute"):
+        for bad in ("²", "１", "-1", "0", "x", "99", ""):
+            response = client.get(page(report), {name: bad})
+            assert response.status_code == 400, (name, bad)
+            html = response.content.decode()
+            assert "That hole is not on this table&#x27;s report" in html
+            assert "Enter hole 2" in html and "Dispute hole" not in html
+    assert "Enter hole 1" not in client.get(page(report), {"hole": "2"}).content.decode()
+    assert "Change hole 1" in client.get(page(report), {"hole": "1"}).content.decode()
+    client.force_login(club_night.others[0])
+    assert "Dispute hole 1" in client.get(page(report), {"dispute": "1"}).content.decode()
+
+
+def test_every_refused_form_leaves_an_address_that_shows_the_page(client, club_night, report):
+    """A refused form is shown at the address it was posted to: reading that address
+    (a reload after the error, or going back to it) shows the page with the same form,
+    never a 405."""
+    cn = club_night
+    client.force_login(cn.member)
+
+    def shown_again(url: str, *expected: str) -> None:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert "<h1>Table 1</h1>" in html
+        for text in expected:
+            assert text in html, (url, text)
+
+    # Wrong strokes.
+    assert post_hole(client, report, 1, [3, "x", 5]).status_code == 400
+    shown_again(hole_url(report, 1), "Enter hole 1")
+    post_hole(client, report, 1, [3, 4, 5])
+    # Another phone's figure landed first.
+    client.force_login(cn.others[0])
+    assert post_hole(client, report, 1, [3, 6, 5], version=0).status_code == 409
+    shown_again(hole_url(report, 1), "Change hole 1", 'name="version" value="1"')
+    # A dispute without its reason.
+    empty = client.post(hole_url(report, 1, "dispute"), {"version": 1, "reason": ""})
+    assert empty.status_code == 400
+    shown_again(hole_url(report, 1, "dispute"), "Dispute hole 1", "What is wrong")
+    # A confirmation of a figure changed meanwhile.
+    client.force_login(cn.member)
+    post_hole(client, report, 1, [3, 4, 6], version=1)
+    client.force_login(cn.others[0])
+    assert client.post(hole_url(report, 1, "confirm"), {"version": 1}).status_code == 409
+    shown_again(hole_url(report, 1, "confirm"), "Confirm hole 1")
+    client.post(hole_url(report, 1, "confirm"), {"version": 2})
+    # A change to a confirmed hole without a reason.
+    response = post_hole(client, report, 1, [3, 4, 7], version=3)
+    assert response.status_code == 400 and "Why the confirmed strokes change" in (
+        response.content.decode()
+    )
+    shown_again(hole_url(report, 1), "Change hole 1")
+    # The organiser's settling, refused.
+    client.force_login(cn.organiser)
+    response = client.post(hole_url(report, 2, "settle"), {"version": 0, "s0": "x"})
+    assert response.status_code == 400
+    shown_again(hole_url(report, 2, "settle"), "Enter hole 2")
+    assert report.holes.get(number=1).strokes == [3, 4, 6]
+    assert not report.holes.filter(number=2).exists()
+    # Still no way in for anyone outside the table, nor to a hole the report lacks.
+    assert client.get(hole_url(report, 11)).status_code == 404
+    client.force_login(make_player("sam"))
+    assert client.get(hole_url(report, 1, "dispute")).status_code == 404
+
+
+def test_codes_that_match_no_table_are_limited_per_account_and_address(client, club_night, report):
+    """Each wrong code counts; past the account's limit the box answers only the wait
+    (429), even to a right code, while another account still types codes; past the
+    address's limit no account from that address does."""
+    url = reverse("leagues:report_code")
+    right = selectors.shown_code(report.code)
+    client.force_login(club_night.member)
+    for _ in range(guesses.PER_ACCOUNT):
+        assert client.get(url, {"code": "XXXXXX"}).status_code == 400
+    for code in ("XXXXXX", right):
+        refused = client.get(url, {"code": code})
+        assert refused.status_code == 429
+        assert "Too many codes that match no table: try again in up to 15 minutes" in (
+            refused.content.decode()
+        )
+    # A right code costs nothing; another account at the same address goes on.
+    client.force_login(club_night.others[0])
+    assert client.get(url, {"code": right}).status_code == 302
+    # Another address, many accounts: the address runs out however many accounts share it.
+    other = {"REMOTE_ADDR": "203.0.113.9"}
+    players = iter(make_player(f"guesser{n}") for n in range(guesses.PER_ADDRESS))
+    for index in range(guesses.PER_ADDRESS):
+        if index % (guesses.PER_ACCOUNT - 1) == 0:
+            client.force_login(next(players))
+        assert client.get(url, {"code": "XXXXXX"}, **other).status_code == 400
+    client.force_login(next(players))
+    assert client.get(url, {"code": right}, **other).status_code == 429
+    assert client.get(url, {"code": right}).status_code == 302
+
+
+def test_the_night_page_shows_the_holes_a_paper_table_confirmed_marked_not_final(
+    client, club_night, report
+):
+    cn = club_night
+    holes = even_holes(30, 35, 40)
+    for number, strokes in enumerate(holes[:8], start=1):
+        services.enter_hole(report=report, number=number, strokes=strokes, version=0, by=cn.member)
+        services.confirm_hole(report=report, number=number, version=1, by=cn.others[0])
+    # Hole 9 entered, not confirmed: it is no one's figure yet.
+    services.enter_hole(report=report, number=9, strokes=[7, 8, 9], version=0, by=cn.member)
+    client.force_login(cn.organiser)
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    card = html.split('id="table-1"')[1].split("</article>")[0]
+    rows = re.findall(r'<tr[^>]*>\s*<th scope="row">.*?</tr>', card, re.S)
+    assert len(rows) == 3
+    for row, strokes in zip(rows, zip(*holes[:8], strict=True), strict=True):
+        cells = re.findall(r'<td class="num[^"]*">([^<]*)</td>', row)
+        assert cells[:9] == [str(s) for s in strokes] + [""]
+        assert cells[9:] == ["", ""]  # no total, no place: not final
+    assert "confirmed from their phones: not final" in card
+    # On a night of duplicate deals, a player at a twin table still to play those holes
+    # sees none of them.
+    LeagueNight.objects.filter(pk=cn.night.pk).update(duplicate_deals=True)
+    ray = make_player("ray")
+    cn.club.memberships.create(player=ray)
+    twin = open_table(cn.night, [ray, make_player("sue")])
+    Table.objects.filter(pk=twin.table_id).update(deal_seed=cn.night_table.table.deal_seed)
+    client.force_login(ray)
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    card = html.split('id="table-1"')[1].split("</article>")[0]
+    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', card) == [""] * 33
+    client.force_login(cn.organiser)
+    # Once the results are in, the scorecard is the table's own, unmarked.
+    services.confirm_hole(report=report, number=9, version=1, by=cn.others[0])
+    assert Table.objects.get(pk=cn.night_table.table_id).status == Table.Status.FINISHED
+    html = client.get(cn.night.get_absolute_url()).content.decode()
+    assert "confirmed from their phones: not final" not in html
