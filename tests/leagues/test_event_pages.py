@@ -161,8 +161,10 @@ def test_results_with_a_mistake_save_nothing_and_good_ones_seat_the_next_round(c
         assert response.status_code == 302
     assert selectors.current_round(event).number == 2
     page = client.get(event.get_absolute_url()).content.decode()
-    assert "Round 2 in play" in page and "Head to head" in page
+    assert "Round 2 in play" in page and "Strokes per hole" in page
     assert "1 for 1st" in page and "opponents" in page
+    # The order is stated in words, bye included.
+    assert "fewest strokes per hole played" in page and "a bye counts as" in page
 
 
 def test_closing_a_round_needs_its_number_and_answers_htmx_with_a_reload(client, setting):
