@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from games.text import validate_shown
 
+from ..checkin.services import announce_arrivals
 from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
@@ -50,6 +51,7 @@ def set_night_players(
         night.players.set(players)
         # Someone present is no longer away.
         night.absences.filter(player__in=players).exclude(kind=Absence.Kind.BYE).delete()
+        announce_arrivals(night.pk)
 
 
 def _require_member(player: Player, club: Club) -> None:
@@ -79,6 +81,7 @@ def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player)
     if night.substitutes.filter(member=player).exists():
         raise ValidationError(f"{player.name} has a substitute tonight: remove that first.")
     night.players.remove(player)
+    announce_arrivals(night.pk)
     kind = Absence.Kind.NOTICE if notice else Absence.Kind.NO_NOTICE
     absence, _ = Absence.objects.update_or_create(
         night=night, player=player, defaults={"kind": kind}
@@ -93,6 +96,7 @@ def clear_absence(*, night: LeagueNight, player: Player, by: Player) -> None:
     require_open(night.season)
     night.absences.filter(player=player).delete()
     night.substitutes.filter(member=player).delete()
+    announce_arrivals(night.pk)
 
 
 @transaction.atomic
@@ -140,6 +144,7 @@ def set_substitute(
         night.players.add(member)
     # The substitute's result, by the league's rule, takes the place of an absence.
     night.absences.filter(player=member).delete()
+    announce_arrivals(night.pk)
     return Substitute.objects.create(
         night=night, member=member, player=player, guest_name=guest_name
     )

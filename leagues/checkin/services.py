@@ -13,10 +13,24 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from games import announce
+
 from ..locks import hold_season
 from ..models import Absence, CheckIn, LeagueNight, Membership, Player
 from ..teams.selectors import left_out_of_line_up
 from .selectors import closed_reason
+
+
+def arrivals_group(night_id: int) -> str:
+    """The channel-layer group of a night's pages open on its arrivals."""
+    return f"night_arrivals_{night_id}"
+
+
+def announce_arrivals(night_id: int) -> None:
+    """After the commit, tell the night's open pages that who is here changed: a
+    check-in or its undoing, the players present saved, an absence, a substitute, or
+    the night seated (which closes check-in)."""
+    announce.group_changed(arrivals_group(night_id), {"type": "arrivals.changed"})
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,7 @@ def check_in(*, night: LeagueNight, player: Player) -> Arrival:
         # The first check-in stands, and so does what the organiser did since.
         return Arrival(check_in=arrival, again=True)
     night.players.add(player)
+    announce_arrivals(night.pk)
     absence = night.absences.filter(player=player).exclude(kind=Absence.Kind.BYE).first()
     was_away = ""
     if absence is not None:
@@ -87,4 +102,5 @@ def undo_check_in(*, night: LeagueNight, player: Player) -> bool:
     deleted, _ = CheckIn.objects.filter(night=night, player=player).delete()
     if deleted:
         night.players.remove(player)
+        announce_arrivals(night.pk)
     return bool(deleted)

@@ -3,7 +3,7 @@ player types a table's code, and the table's report page, where its players ente
 strokes hole by hole, confirm or dispute each other's, and the organiser settles.
 
 Every page is plain forms; htmx swaps the page's main part instead of loading it anew,
-and refreshes the holes while the table plays.
+and the holes stay current over the report's socket (`consumers`) while the table plays.
 """
 
 from __future__ import annotations
@@ -116,19 +116,24 @@ def report_code(request: HttpRequest) -> HttpResponse:
 
 
 def _report_or_404(request: HttpRequest, code: str) -> TableReport:
-    """The report of `code`: 404 for a code no table has or anyone outside the club,
-    403 for a member who is neither seated at the table nor an organiser."""
+    return report_for(request.user, code)
+
+
+def report_for(user, code: str) -> TableReport:
+    """The report of `code` as `user` may see it (its page, or its socket): 404 for a
+    code no table has or anyone outside the club, 403 for a member who is neither
+    seated at the table nor an organiser."""
     report = selectors.report_by_code(code)
     if report is None:
         raise Http404("No table has that code.")
     night_table = report.night_table
-    if role_in(request.user, night_table.night.season.league.club) is None and not (
-        selectors.is_seated(request.user, night_table.table)
+    if role_in(user, night_table.night.season.league.club) is None and not (
+        selectors.is_seated(user, night_table.table)
     ):
         raise Http404("No table has that code.")
-    if not selectors.may_report(request.user, night_table):
+    if not selectors.may_report(user, night_table):
         raise PermissionDenied(services.NOT_SEATED)
-    if deal_results.hides_any(night_table.table, request.user):
+    if deal_results.hides_any(night_table.table, user):
         raise PermissionDenied(
             "You are seated at a table still playing these deals: ask another organiser "
             "to settle this one."

@@ -14,6 +14,7 @@ from games import scorecards
 from games import services as game_services
 from games.models import Table
 
+from ..checkin.services import announce_arrivals
 from ..guards import require_open, require_organiser
 from ..handicaps.services import freeze
 from ..locks import hold_season
@@ -263,4 +264,5 @@ def seat_night(
         created.append(night_table)
     # Handicaps are the night's from here on, whatever is corrected before it later.
     freeze(night, [player.pk for table_players in seated for player in table_players])
+    announce_arrivals(night.pk)  # check-in closes: the night's pages say so
     return created
