@@ -17,6 +17,7 @@ from .accounts import selectors
 from .clubs.services import LEAGUE_RULES
 from .models import League, LeagueNight, Membership, Player, Season
 from .usernames import USERNAME_TAKEN, username_key
+from .words import possessive
 
 PLAYOFF_ROWS = 3
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,4}$")
@@ -219,7 +220,8 @@ class NightPlayersForm(forms.Form):
         self.fields["players"].queryset = members
         left_out = left_out or {}
         self.fields["players"].label_from_instance = lambda player: (
-            f"{player} (not in {left_out[player.pk]}'s line-up: plays, but not for the team)"
+            f"{player} (not in {possessive(left_out[player.pk])} line-up: plays, but not for "
+            "the team)"
             if player.pk in left_out
             else str(player)
         )

@@ -18,6 +18,7 @@ from games import announce
 from ..locks import hold_season
 from ..models import Absence, CheckIn, LeagueNight, Membership, Player
 from ..teams.selectors import left_out_of_line_up
+from ..words import possessive
 from .selectors import closed_reason
 
 
@@ -76,7 +77,7 @@ def check_in(*, night: LeagueNight, player: Player) -> Arrival:
     left_out = left_out_of_line_up(night, player)
     if left_out is not None:
         raise ValidationError(
-            f"{left_out.name}'s line-up tonight leaves you out: ask your captain (or an "
+            f"{possessive(left_out.name)} line-up tonight leaves you out: ask your captain (or an "
             "organiser) to put you in it."
         )
     arrival, created = CheckIn.objects.get_or_create(night=night, player=player)

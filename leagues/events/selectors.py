@@ -240,6 +240,8 @@ class SeatView:
     strokes: int | None
     points: float | None
     through: bool = False
+    #: The knockout's winner, at the final's table (where nobody goes "through").
+    champion: bool = False
 
 
 @dataclass(frozen=True)
@@ -316,7 +318,9 @@ def event_view(event: Event) -> EventView:
     knockout = event.format == Event.Format.KNOCKOUT
     rounds = []
     for event_round in event.event_rounds.all():
-        following = in_round.get(event_round.number + 1, winner) if knockout else set()
+        # The final sends nobody through: its winner is the champion, marked as such.
+        following = in_round.get(event_round.number + 1, set()) if knockout else set()
+        final = knockout and event_round.number + 1 not in in_round
         views = []
         for t in (t for t in tables if t.round_id == event_round.pk):
             result = results.get(t.pk)
@@ -336,6 +340,7 @@ def event_view(event: Event) -> EventView:
                             result.strokes.get(key) if result else None,
                             None if result is None or knockout else result.points[key],
                             key in following,
+                            final and key in winner,
                         )
                         for key in seats.get(t.pk, [])
                     ],

@@ -69,6 +69,10 @@ def test_two_players_on_two_phones_enter_and_confirm_holes(daphne_server, playwr
     expect(cell).to_have_attribute("inputmode", "numeric")
     a.wait_for_load_state("load")  # measured with its stylesheets applied
     assert cell.bounding_box()["height"] >= 44
+    # The table's code is read as one word: it never breaks across two lines on a phone.
+    code = a.locator(".report-head .table-code")
+    assert code.evaluate("e => getComputedStyle(e).whiteSpace") == "nowrap"
+    assert code.evaluate("e => e.getClientRects().length") == 1
     fill_hole(a, {"Ann": "3", "Bea": "4", "Cat": "5"})
     a.get_by_role("button", name="Save hole 1").click()
     expect(a.get_by_text("Hole 1 entered")).to_be_visible()

@@ -154,6 +154,9 @@ def test_results_with_a_mistake_save_nothing_and_good_ones_seat_the_next_round(c
     bad["h4_s1"] = "x"
     response = client.post(url, bad)
     assert response.status_code == 400 and "must be a whole number" in response.content.decode()
+    # The form's template comment stays a comment: never printed on the page.
+    assert "{#" not in response.content.decode()
+    assert "hole by hole, as the results form takes them" not in response.content.decode()
     assert Table.objects.get(pk=tables[0].table_id).status == Table.Status.PLAYING
     for event_table in tables:
         good = {f"h{n}_s{p}": str(3 + p) for n in range(1, 10) for p in range(2)}

@@ -127,6 +127,12 @@ def test_a_knockout_of_sixteen_at_tables_of_four_plays_off_a_tie_and_names_a_cha
     assert selectors.champions(event) == [people[0]]
     view = selectors.event_view(event)
     assert any(seat.through for seat in view.rounds[0].tables[0].seats)
+    # The final sends nobody through: its winner wears the champion's badge alone, and
+    # only there.
+    final = view.rounds[-1].tables[0].seats
+    assert not any(seat.through for seat in final)
+    assert [seat.name for seat in final if seat.champion] == [people[0].name]
+    assert not any(seat.champion for r in view.rounds[:-1] for t in r.tables for seat in t.seats)
 
 
 def test_a_round_robin_at_tables_of_two_meets_everyone_once():
