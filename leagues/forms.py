@@ -14,6 +14,7 @@ from games.scorecards import HandScoreError, check_hand_scores
 from games.text import validate_shown, validate_shown_lines
 
 from .accounts import selectors
+from .bounds import MAX_PAPER_TABLES
 from .clubs.services import LEAGUE_RULES
 from .models import League, LeagueNight, Membership, Player, Season
 from .usernames import USERNAME_TAKEN, username_key
@@ -242,7 +243,7 @@ class SeatingForm(forms.Form):
     )
     paper_tables = forms.IntegerField(
         min_value=0,
-        max_value=50,
+        max_value=MAX_PAPER_TABLES,
         initial=0,
         required=False,
         label="Of the live tables, how many play on paper",
