@@ -224,3 +224,16 @@ def test_the_admin_shows_an_organiser_their_own_club_s_events_only(client, setti
     page = client.get(f"/admin/leagues/event/{event.pk}/change/")
     assert page.status_code == 200 and "P0" in page.content.decode()
     assert client.get("/admin/leagues/eventround/").status_code == 200
+
+
+def test_starting_says_who_was_dropped_for_not_checking_in(client, setting):
+    club, olive, people, event = setting
+    entered(event, people[:2])
+    entered(event, people[2:], check_in=False)
+    client.force_login(olive)
+    response = client.post(reverse("leagues:event_start", args=[event.pk]), follow=True)
+    page = response.content.decode()
+    assert "Round 1 is seated. Dropped, not checked in: P2 and P3." in page
+    # On the page of the event in play, no entry section and the apart form below it all.
+    assert 'id="event-entry"' not in page and "Withdraw" not in page
+    assert page.index('id="event-live"') < page.index('id="event-apart"')
