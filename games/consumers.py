@@ -39,6 +39,7 @@ from django.utils import timezone
 from . import announce, autoplay, frames, live, loop_writes, services, store
 from .chat import hide_chat_message, say, set_chat
 from .models import Table
+from .ratelimit import TokenBucket
 from .seams import LiveConsumer
 from .selectors import chat_stamp, made_since, may_watch, signed_in, table_version
 
@@ -72,26 +73,6 @@ MOVE_UNKNOWN = (
 )
 #: The errors of a database connection that broke (PostgreSQL restarting or gone).
 LOST = (OperationalError, InterfaceError)
-
-
-class TokenBucket:
-    """Allows `rate` events a second on average, and bursts of up to `burst`."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.at: float | None = None
-
-    def allow(self, now: float) -> bool:
-        """Take a token at time `now` (seconds, monotonic) if one is left."""
-        if self.at is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 def _number(value: Any, what: str) -> int:

@@ -67,6 +67,10 @@ def new_deal_seed() -> int:
 #: Sent once a live match's end is written, with `table`: what listens (a league's
 #: ratings) hears it here, as the write itself sends no model signal.
 match_finished = Signal()
+#: Sent inside the write's transaction once a finished match's cards were written by
+#: hand or corrected, with `table`: what keeps figures from them (a league's standings
+#: and ratings) follows in the same transaction.
+results_recorded = Signal()
 #: Sent once the end of a hole in play is written, with `hole`, `seats` (the table's
 #: seats as play reads them, by position) and `table`: its reviews can be worked out
 #: from then on, and a league's night board shows its strokes.

@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.engine import Variant, get_variant, hole_score_range, with_house_rules
 from games.engine.match import HOLES, MatchStatus, match_status
 
-from .models import Scorecard, ScorecardHole, Seat, Table, hole_name
+from .models import Scorecard, ScorecardHole, Seat, Table, hole_name, results_recorded
 
 
 def open_scorecards(*, table: Table) -> list[Scorecard]:
@@ -343,6 +343,7 @@ def record_hand_results(*, table: Table, hole_scores: Sequence[Sequence[object]]
     table.status = Table.Status.FINISHED
     table.finished_at = timezone.now()
     table.save(update_fields=["status", "finished_at"])
+    results_recorded.send(sender=Table, table=table)
     return status
 
 
@@ -367,4 +368,6 @@ def correct_hole(*, scorecard: Scorecard, number: int, strokes: int) -> int:
         if not low <= strokes <= high:
             raise HandScoreError([ScoreProblem(f"A hole scores {low} to {high}.", number)])
     refresh_results(table=table)
+    if table.status == Table.Status.FINISHED:
+        results_recorded.send(sender=Table, table=table)
     return old

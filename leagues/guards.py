@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from .clubs.selectors import is_organiser
 from .models import Club, Player, Season
+from .roles import is_organiser
 
 
 def require_organiser(by: Player, club: Club) -> None:

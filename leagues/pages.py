@@ -12,8 +12,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .clubs.selectors import role_in
 from .models import Club, League, LeagueNight, NightTable, Season
+from .roles import role_in
 
 #: The session key under which the seating form's last choices are offered again.
 SEATING_CHOICES_KEY = "leagues:seating"

@@ -1,39 +1,112 @@
-"""Live play's questions answered by leagues: when a live league table finishes, its
-match is rated; when one of its holes finishes, the night's boards show it; a night's
-table is run by its club's organisers too; a duplicate night's replays link to the
-night's deal comparison."""
+"""Where leagues hears news: live play's (`games.models`' signals) and its own
+(`leagues.news`).
+
+When a live league table finishes, its match is rated; when one of its holes finishes,
+that is the night's news; a night's news is shown on its boards; a night's table is run
+by its club's organisers too; a duplicate night's replays link to the night's deal
+comparison."""
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.urls import reverse
 
 from games.engine.match import HOLES
-from games.models import Hole, Table, hole_finished, match_finished, replay_links, runs_table
+from games.models import (
+    Hole,
+    Table,
+    hole_finished,
+    match_finished,
+    replay_links,
+    results_recorded,
+    runs_table,
+)
 
 from .board.services import announce_night_changed
-from .clubs.selectors import is_organiser, role_in
+from .checkin.services import announce_arrivals
 from .events.services import table_finished
-from .models import Club, EventTable, LeagueNight, NightTable
-from .ratings.services import rate_match
+from .models import Club, EventTable, League, LeagueNight, NightTable
+from .news import arrivals_changed, night_changed, send_night_changed
+from .ratings.services import rate_match, rebuild_ratings
+from .roles import is_organiser, role_in
+from .standings.services import score_open_seasons, score_table
 
 
 @receiver(match_finished, dispatch_uid="leagues_rate_finished_live_table")
 def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
-    """Rate a live night table's match once it is over, on top of the league's ratings
-    (`ratings.services.rate_match`): the move that ends it waits for no more than that match.
+    """A live night table's match is over: its cards are scored as the league scores
+    them in the move's own transaction (`standings.services.score_table`), and once
+    committed its match is rated on top of the league's ratings
+    (`ratings.services.rate_match`): the move that ends it waits for no more than that.
 
-    Hand-entered tables are rated by the service that records them.
+    Hand-entered tables are scored and rated by the service that records them.
     """
     if table.kind != Table.Kind.LIVE:
         return
     night_table = (
-        NightTable.objects.filter(table=table).select_related("night__season", "table").first()
+        NightTable.objects.filter(table=table)
+        .select_related("night__season__league", "table")
+        .first()
     )
-    # Rate its match once.
-    if night_table is not None and not night_table.rating_changes.exists():
-        transaction.on_commit(lambda: rate_match(night_table=night_table))
+    # A match finishes once: scored and rated then.
+    if night_table is None or night_table.card_results.exists():
+        return
+    score_table(night_table)
+    transaction.on_commit(lambda: rate_match(night_table=night_table))
+
+
+@receiver(results_recorded, dispatch_uid="leagues_score_recorded_results")
+def score_recorded_results(sender, table: Table, **kwargs) -> None:
+    """A paper table's results were entered, reported or corrected: in the same
+    transaction its cards are scored as the league scores them and its match rated on
+    top of the league's ratings (with the matches after it, where there are any)."""
+    night_table = (
+        NightTable.objects.filter(table=table)
+        .select_related("night__season__league", "table")
+        .first()
+    )
+    if night_table is None:
+        return
+    score_table(night_table)
+    rate_match(night_table=night_table)
+
+
+#: A league's settings that change how a card scores (and so the stored figures), and
+#: those that change which matches and results are rated.
+SCORING_SETTINGS = (
+    "points_per_place",
+    "night_points",
+    "points_from",
+    "substitute_counts",
+    "stand_in_counts",
+)
+RATING_SETTINGS = ("variant", "house_rules", "substitute_counts", "stand_in_counts")
+
+
+@receiver(pre_save, sender=League, dispatch_uid="leagues_league_settings_before")
+def league_settings_before(sender, instance: League, **kwargs) -> None:
+    """Note the settings a league had, so that a change of them can be followed."""
+    if instance.pk is None:
+        return
+    fields = sorted({*SCORING_SETTINGS, *RATING_SETTINGS})
+    instance._settings_before = League.objects.filter(pk=instance.pk).values(*fields).first()
+
+
+@receiver(post_save, sender=League, dispatch_uid="leagues_league_settings_changed")
+def league_settings_changed(sender, instance: League, created: bool, **kwargs) -> None:
+    """A league's scoring rules changed: its open seasons are scored again (a closed
+    season keeps what it closed with); its rating rules changed: it is rated again."""
+    before = getattr(instance, "_settings_before", None)
+    instance._settings_before = None
+    if created or before is None:
+        return
+    changed = {name for name, value in before.items() if getattr(instance, name) != value}
+    if changed & set(SCORING_SETTINGS):
+        score_open_seasons(instance)
+    if changed & set(RATING_SETTINGS):
+        rebuild_ratings(league=instance)
 
 
 @receiver(match_finished, dispatch_uid="leagues_event_table_finished")
@@ -50,7 +123,7 @@ def event_table_finished(sender, table: Table, **kwargs) -> None:
 
 @receiver(hole_finished, sender=Hole, dispatch_uid="leagues_board_shows_finished_hole")
 def board_shows_finished_hole(sender, hole: Hole, table: Table | None = None, **kwargs) -> None:
-    """A hole of a live night table finished: the night's boards show its strokes.
+    """A hole of a live night table finished: news of its night (its boards show it).
 
     A casual table costs nothing (its seats are not assigned: no query); a night's, one
     small read and one message after the commit.
@@ -60,7 +133,19 @@ def board_shows_finished_hole(sender, hole: Hole, table: Table | None = None, **
     night_id = NightTable.objects.filter(table_id=table.pk).values_list("night_id", flat=True)
     night_id = night_id.first()
     if night_id is not None:
-        announce_night_changed(night_id)
+        send_night_changed(night_id, sender=Hole)
+
+
+@receiver(night_changed, dispatch_uid="leagues_board_shows_night_changed")
+def board_shows_night_changed(sender, night_id: int, **kwargs) -> None:
+    """A night's holes changed: its open boards read it again, after the commit."""
+    announce_night_changed(night_id)
+
+
+@receiver(arrivals_changed, dispatch_uid="leagues_pages_show_arrivals")
+def pages_show_arrivals(sender, night_id: int, **kwargs) -> None:
+    """Who is here changed: the night's open pages show it, after the commit."""
+    announce_arrivals(night_id)
 
 
 @receiver(runs_table, dispatch_uid="leagues_organisers_run_night_tables")

@@ -17,9 +17,9 @@ from django.views.decorators.http import require_POST
 from games import services as game_services
 from games.models import Table
 
-from .board.services import announce_night_changed
-from .clubs.selectors import role_in
 from .models import NightTable
+from .news import send_night_changed
+from .roles import role_in
 
 
 @require_POST
@@ -44,6 +44,6 @@ def start_table(request: HttpRequest, night_table_id: int) -> HttpResponse:
     except game_services.GameError as error:
         messages.error(request, str(error))
     else:
-        announce_night_changed(night.pk)
+        send_night_changed(night.pk)
         messages.success(request, f"Table {night_table.number} has teed off.")
     return redirect(night)

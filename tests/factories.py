@@ -7,7 +7,9 @@ from itertools import count
 
 from games import scorecards
 from leagues.models import Club, League, LeagueNight, Membership, NightTable, Player, Season
+from leagues.ratings.services import rate_from
 from leagues.reporting.codes import give_code
+from leagues.standings.services import score_night
 
 PASSWORD = "a-long-test-passphrase-42"
 _numbers = count(1)
@@ -63,6 +65,15 @@ def played_table(night: LeagueNight, players, holes) -> NightTable:
     night_table = open_table(night, players)
     scorecards.record_hand_results(table=night_table.table, hole_scores=holes)
     return night_table
+
+
+def settle(night: LeagueNight) -> None:
+    """Score and rate `night`'s finished tables as the site's writes do, for tests that
+    make its tables' records directly (the site's own writes score as they go)."""
+    score_night(night)
+    first = night.tables.filter(card_results__isnull=False).order_by("number").first()
+    if first is not None:
+        rate_from(night_table=first)
 
 
 def even_holes(*totals: int, playoff=()) -> list[list[int | None]]:

@@ -86,7 +86,7 @@ class Variant:
     values: Mapping[Card, int] = field(default_factory=dict, compare=False, repr=False)
     #: What makes two cards a pair (Play Nine: the value; standard decks: the rank).
     ranks: Mapping[Card, Card] = field(default_factory=dict, compare=False, repr=False)
-    #: The house rules in force (none: the game as RULES.md tells it).
+    #: The house rules in force (none: the game as its rules page tells it).
     house_rules: tuple[HouseRule, ...] = ()
     #: The master bot's weights, in the order of `bots.MASTER_FEATURES`, as printed by
     #: `python -m games.engine.train` (None: the master plays as expert). House rules

@@ -16,9 +16,9 @@ from games import engine
 from games import selectors as games_selectors
 
 from ..events.selectors import upcoming_entries
-from ..forms import AccountForm, SignUpForm
 from ..models import Player
 from . import services
+from .forms import AccountForm, SignUpForm
 
 WELCOME_TAG = "welcome"
 

@@ -90,6 +90,37 @@ def credited_to(league: League, cards: Iterable[Scorecard]) -> dict[int, int | N
     return credit
 
 
+def rated_cards(
+    league: League, cards: Iterable[Scorecard], credit: dict[int, int | None] | None = None
+) -> set[int]:
+    """The cards (annotated `night_id`) whose result moves their player's rating and
+    handicap: only a result that counts for the person who played it does. A guest's
+    card (in a member's name), a member substitute's whose result counts for the member
+    away, and a result that counts for nobody move no one's."""
+    cards = list(cards)
+    if credit is None:
+        credit = credited_to(league, cards)
+    guests = set(
+        Substitute.objects.filter(
+            night_id__in={card.night_id for card in cards}, player__isnull=True
+        ).values_list("night_id", "member_id")
+    )
+    return {
+        card.pk
+        for card in cards
+        if credit[card.pk] is not None
+        and credit[card.pk] == card.player_id
+        and (card.night_id, card.player_id) not in guests
+    }
+
+
+RATED_RULE = (
+    "A result moves a rating and a handicap only when it counts for the person who played "
+    "it: a guest's, a substitute's that counts for the member away, and one that counts "
+    "for nobody move no one's."
+)
+
+
 def missed_points(how: str, fixed: int, average: Fraction) -> int:
     """What a night missed earns: nothing, a fixed number, or the average (halves up)."""
     if how == League.Missed.FIXED:

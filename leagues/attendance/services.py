@@ -11,11 +11,13 @@ from django.db.models import Q
 
 from games.text import validate_shown
 
-from ..checkin.services import announce_arrivals
 from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
 from ..models import GUEST_MARK, Absence, Club, LeagueNight, Membership, Player, Substitute
+from ..news import send_arrivals_changed
+from ..ratings.services import rate_from
+from ..standings.services import score_night
 
 
 def set_night_players(
@@ -51,7 +53,7 @@ def set_night_players(
         night.players.set(players)
         # Someone present is no longer away.
         night.absences.filter(player__in=players).exclude(kind=Absence.Kind.BYE).delete()
-        announce_arrivals(night.pk)
+        send_arrivals_changed(night.pk)
 
 
 def _require_member(player: Player, club: Club) -> None:
@@ -81,7 +83,7 @@ def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player)
     if night.substitutes.filter(member=player).exists():
         raise ValidationError(f"{player.name} has a substitute tonight: remove that first.")
     night.players.remove(player)
-    announce_arrivals(night.pk)
+    send_arrivals_changed(night.pk)
     kind = Absence.Kind.NOTICE if notice else Absence.Kind.NO_NOTICE
     absence, _ = Absence.objects.update_or_create(
         night=night, player=player, defaults={"kind": kind}
@@ -95,8 +97,9 @@ def clear_absence(*, night: LeagueNight, player: Player, by: Player) -> None:
     require_organiser(by, night.season.league.club)
     require_open(night.season)
     night.absences.filter(player=player).delete()
-    night.substitutes.filter(member=player).delete()
-    announce_arrivals(night.pk)
+    if night.substitutes.filter(member=player).delete()[0]:
+        _rescore(night)
+    send_arrivals_changed(night.pk)
 
 
 @transaction.atomic
@@ -144,7 +147,18 @@ def set_substitute(
         night.players.add(member)
     # The substitute's result, by the league's rule, takes the place of an absence.
     night.absences.filter(player=member).delete()
-    announce_arrivals(night.pk)
-    return Substitute.objects.create(
+    substitute = Substitute.objects.create(
         night=night, member=member, player=player, guest_name=guest_name
     )
+    _rescore(night)
+    send_arrivals_changed(night.pk)
+    return substitute
+
+
+def _rescore(night: LeagueNight) -> None:
+    """Whom the night's results count for changed: its tables are scored again, and
+    their matches and those after them rated again."""
+    score_night(night)
+    first = night.tables.filter(card_results__isnull=False).order_by("number").first()
+    if first is not None:
+        rate_from(night_table=first)

@@ -11,10 +11,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from ..clubs.selectors import club_members
-from ..forms import AbsenceForm, NightPlayersForm, SubstituteForm
 from ..pages import night_or_404, organiser_only
-from ..seasons.views import night_page
+from ..seasons.pages import night_page
 from . import services
+from .forms import AbsenceForm, NightPlayersForm, SubstituteForm
 
 
 @require_POST

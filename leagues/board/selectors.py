@@ -327,7 +327,7 @@ def night_board(night: LeagueNight) -> Board:
                 waiting=view.hidden,
             )
         )
-    night_handicaps = handicaps.by_night(league).get(night.pk, {})
+    night_handicaps = handicaps.frozen(night)
     show_matchpoints = night.duplicate_deals
     percentages: dict[int, Fraction | None] = {}
     if show_matchpoints:

@@ -3,6 +3,8 @@ buttons on the night's page that make, renew and revoke that link."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -42,7 +44,15 @@ def board(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
-def _back(night) -> HttpResponse:
+def _organiser_does(
+    request: HttpRequest, night_id: int, write: Callable[..., object], done: str
+) -> HttpResponse:
+    """An organiser's button on the night's page: `write` the board's link, say `done`,
+    and go back to the night's board section."""
+    night = night_or_404(night_id)
+    organiser_only(request, night.season.league.club)
+    write(night=night, by=request.user)
+    messages.success(request, done)
     return redirect(f"{night.get_absolute_url()}#board")
 
 
@@ -50,30 +60,30 @@ def _back(night) -> HttpResponse:
 @login_required
 def board_create(request: HttpRequest, night_id: int) -> HttpResponse:
     """An organiser makes the night's board link (or is shown the one it has)."""
-    night = night_or_404(night_id)
-    organiser_only(request, night.season.league.club)
-    services.create_board(night=night, by=request.user)
-    messages.success(request, "The board's link is ready: open it on the room's screen.")
-    return _back(night)
+    return _organiser_does(
+        request,
+        night_id,
+        services.create_board,
+        "The board's link is ready: open it on the room's screen.",
+    )
 
 
 @require_POST
 @login_required
 def board_renew(request: HttpRequest, night_id: int) -> HttpResponse:
     """An organiser gives the board a new link; the old one stops working."""
-    night = night_or_404(night_id)
-    organiser_only(request, night.season.league.club)
-    services.renew_board(night=night, by=request.user)
-    messages.success(request, "The board has a new link: the old one no longer works.")
-    return _back(night)
+    return _organiser_does(
+        request,
+        night_id,
+        services.renew_board,
+        "The board has a new link: the old one no longer works.",
+    )
 
 
 @require_POST
 @login_required
 def board_revoke(request: HttpRequest, night_id: int) -> HttpResponse:
     """An organiser stops the board's link working; open boards close."""
-    night = night_or_404(night_id)
-    organiser_only(request, night.season.league.club)
-    services.revoke_board(night=night, by=request.user)
-    messages.success(request, "The board's link no longer works.")
-    return _back(night)
+    return _organiser_does(
+        request, night_id, services.revoke_board, "The board's link no longer works."
+    )

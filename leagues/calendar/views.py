@@ -8,13 +8,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from ..clubs.selectors import role_in
-from ..models import League, Player
+from ..models import Player
 from ..pages import crumbs, league_or_404, member_role
-from . import feed, selectors, services
+from ..roles import role_in
+from . import selectors, services
+from .pages import feed_response
 
 
 @require_GET
@@ -38,15 +38,6 @@ def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
             "feed_url": feed,
         },
     )
-
-
-def feed_response(request: HttpRequest, league: League) -> HttpResponse:
-    body = feed.league_calendar(
-        league,
-        selectors.league_nights(league),
-        lambda night: request.build_absolute_uri(night.get_absolute_url()),
-    )
-    return feed.ics_response(body, f"{slugify(league.name)}.ics")
 
 
 @require_GET

@@ -1,4 +1,5 @@
-"""Check-ins in the admin: read only, scoped to the organiser's clubs."""
+"""Check-ins in the admin: read only, scoped to the organiser's clubs, and shown on the
+night too (`CheckInInline`)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,16 @@ class CheckInAdmin(ClubScoped, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class CheckInInline(ClubScoped, admin.TabularInline):
+    """Read only: members check in themselves, from the night's page or its door sign."""
+
+    model = CheckIn
+    club_path = "night__season__league__club"
+    parent_club_path = "season__league__club"
+    organiser_can_add = False
+    extra = 0
+    fields = ("player", "checked_in_at")
+    readonly_fields = fields
+    can_delete = False

@@ -15,8 +15,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from ..clubs.selectors import role_in
 from ..models import LeagueNight
+from ..roles import role_in
 from . import selectors, services
 
 #: Sign in first; no such night, or not a member of its club.

@@ -17,6 +17,7 @@ from games import announce
 
 from ..locks import hold_season
 from ..models import Absence, CheckIn, LeagueNight, Membership, Player
+from ..news import send_arrivals_changed
 from ..teams.selectors import left_out_of_line_up
 from ..words import possessive
 from .selectors import closed_reason
@@ -28,9 +29,8 @@ def arrivals_group(night_id: int) -> str:
 
 
 def announce_arrivals(night_id: int) -> None:
-    """After the commit, tell the night's open pages that who is here changed: a
-    check-in or its undoing, the players present saved, an absence, a substitute, or
-    the night seated (which closes check-in)."""
+    """After the commit, tell the night's open pages that who is here changed
+    (`leagues.news.arrivals_changed`, connected in `leagues.signals`)."""
     announce.group_changed(arrivals_group(night_id), {"type": "arrivals.changed"})
 
 
@@ -85,7 +85,7 @@ def check_in(*, night: LeagueNight, player: Player) -> Arrival:
         # The first check-in stands, and so does what the organiser did since.
         return Arrival(check_in=arrival, again=True)
     night.players.add(player)
-    announce_arrivals(night.pk)
+    send_arrivals_changed(night.pk)
     absence = night.absences.filter(player=player).exclude(kind=Absence.Kind.BYE).first()
     was_away = ""
     if absence is not None:
@@ -103,5 +103,5 @@ def undo_check_in(*, night: LeagueNight, player: Player) -> bool:
     deleted, _ = CheckIn.objects.filter(night=night, player=player).delete()
     if deleted:
         night.players.remove(player)
-        announce_arrivals(night.pk)
+        send_arrivals_changed(night.pk)
     return bool(deleted)

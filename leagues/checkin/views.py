@@ -12,10 +12,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ..clubs.selectors import role_in
 from ..models import LeagueNight, Membership
 from ..pages import crumbs, member_role, night_or_404, organiser_only
 from ..qr import qr_svg
+from ..roles import role_in
 from . import selectors, services
 
 NOT_A_MEMBER = "Only the club's members can check in here: ask an organiser to add you."

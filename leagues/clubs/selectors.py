@@ -1,5 +1,5 @@
-"""Reads about clubs: a player's role in a club, the clubs they belong to or organise,
-who may see whom in a league, and a club's members."""
+"""Reads about clubs: the clubs a player belongs to or organises, who may see whom in a
+league, and a club's members. A player's role in a club is `leagues.roles`'."""
 
 from __future__ import annotations
 
@@ -8,25 +8,6 @@ from django.db.models import QuerySet
 from games.models import Scorecard
 
 from ..models import Club, League, Membership, Player
-
-
-def role_in(player: Player, club: Club) -> str | None:
-    """The player's role in `club` ("player" or "organiser"), or None for a non-member.
-
-    A superuser counts as an organiser of every club.
-    """
-    if not player.is_authenticated:
-        return None
-    if player.is_superuser:
-        return Membership.Role.ORGANISER
-    return (
-        Membership.objects.filter(club=club, player=player).values_list("role", flat=True).first()
-    )
-
-
-def is_organiser(player: Player, club: Club) -> bool:
-    """Whether the player may change the club's leagues."""
-    return role_in(player, club) == Membership.Role.ORGANISER
 
 
 def clubs_of(player: Player) -> QuerySet[Club]:

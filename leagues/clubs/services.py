@@ -7,23 +7,7 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 
 from ..guards import require_organiser
-from ..models import Club, League, Membership, Player
-
-#: The league's settings for nights missed and seats played by someone else.
-LEAGUE_RULES = (
-    "absence_points",
-    "absence_fixed_points",
-    "absence_needs_notice",
-    "bye_points",
-    "bye_fixed_points",
-    "substitute_counts",
-    "stand_in_counts",
-    "stand_in_level",
-    # A team league's: its team size (0: no teams) and how a team's night score is made.
-    "team_size",
-    "team_score",
-    "team_counted",
-)
+from ..models import LEAGUE_RULES, Club, League, Membership, Player
 
 
 def add_member(

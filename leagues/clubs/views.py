@@ -9,10 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..forms import LeagueForm, MemberForm
 from ..models import Club, League
 from ..pages import member_role, organiser_only
 from . import selectors, services
+from .forms import LeagueForm, MemberForm
 
 
 @require_GET

@@ -53,7 +53,7 @@ def deal_comparison(night: LeagueNight, viewer: Player, *, public: bool = False)
     )
     comparison = None
     if waiting is None and not in_play:
-        night_handicaps = handicaps.by_night(league).get(night.pk, {}) if league.by_net else None
+        night_handicaps = handicaps.frozen(night) if league.by_net else None
         comparison = matchpoints.compare(night, handicaps=night_handicaps)
     replayable = {
         night_table.table_id

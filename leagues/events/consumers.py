@@ -4,23 +4,20 @@ tables, standings or bracket, champion) on connecting and whenever the event cha
 (`services.announce_event_changed`: an entry, a round seated, a table's result, a round
 closed).
 
-The page holds no state: each frame is the event read afresh and rendered into the same
-partial the page shows, stamped with a digest of what it shows. The page sends
-`{"type": "sync", "stamp": S}` every 20 seconds; a stamp that no longer holds (news
-lost) is answered with the part again.
+The page holds no state (`leagues.screens.WatchingConsumer`): each frame is the event
+read afresh and rendered into the same partial the page shows, stamped with a digest of
+what it shows. The page sends `{"type": "sync", "stamp": S}` every 20 seconds; a stamp
+that no longer holds (news lost) is answered with the part again.
 """
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games.consumers import TokenBucket
-
-from ..clubs.selectors import role_in
 from ..models import Event
-from ..screens import read_sync
+from ..roles import role_in
+from ..screens import WatchingConsumer
 from . import selectors, services
 
 #: Syncs a second and burst: a page asks every 20 seconds.
@@ -53,47 +50,24 @@ def live_frame(event_id: int, organiser: bool) -> tuple[str, str] | None:
     return f"{view.stamp}{int(organiser)}", html
 
 
-class EventConsumer(AsyncWebsocketConsumer):
+class EventConsumer(WatchingConsumer):
     """A member's live connection to one event's page."""
 
-    group: str | None = None
-    stamp: str | None = None
+    rate, burst = RATE, BURST
 
-    async def connect(self) -> None:
+    async def admit(self) -> tuple[str | None, int]:
         self.event_id = int(self.scope["url_route"]["kwargs"]["event_id"])
         organiser, code = await database_sync_to_async(_access)(self.event_id, self.scope["user"])
-        await self.accept()
         if organiser is None:
-            await self.close(code=code)
-            return
+            return None, code
         self.organiser = organiser
-        self.bucket = TokenBucket(RATE, BURST)
-        self.group = services.event_group(self.event_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        # htmx's ws extension reconnects without resyncing: start from a full render.
-        await self.send_live()
+        return services.event_group(self.event_id), 0
 
-    async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+    async def frame(self) -> tuple[str, str] | None:
+        return await database_sync_to_async(live_frame)(self.event_id, self.organiser)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Only syncs; anything else is ignored."""
-        is_sync, stamp = read_sync(text_data, self.bucket)
-        if is_sync:
-            self.stamp = stamp
-            await self.send_live()
+    async def gone(self) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)
 
     async def event_changed(self, message: dict) -> None:
-        await self.send_live()
-
-    async def send_live(self) -> None:
-        frame = await database_sync_to_async(live_frame)(self.event_id, self.organiser)
-        if frame is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        stamp, html = frame
-        if stamp != self.stamp:
-            self.stamp = stamp
-            await self.send(text_data=html)
+        self.changed()

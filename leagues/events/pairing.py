@@ -2,12 +2,15 @@
 
 Nothing here reads the database: an event's pages and writes hand in the entrants as
 they stand and the meetings so far, and take back a `Round`, tables of entrants' keys
-(player ids) with the byes and whatever could not be met of what was asked.
+(player ids) with the byes and whatever could not be met of what was asked. These rules
+decide who meets whom; the tables' sizes, who has a bye and how pairs are kept apart
+are dealing's, as for a league night (`leagues.seating.dealing`).
 
 - **Swiss**: entrants in the order of the standings sit with those nearest them in the
   standings whom they have not met, and apart from those they must be kept apart from
   (family, teammates). A repeat meeting and a pair kept together are each allowed only
   where no seating avoids them, and then reported (`Round.repeats`, `Round.together`).
+  A bye goes to the lowest placed of those who have had fewest.
 - **Knockout**: tables seeded in a snake by rating, so that the best seeds meet last;
   the best `advance` of each table go through (`through`), a tie at the cut played off.
 - **Round robin**: at tables of two, everyone meets everyone once (the circle method);
@@ -21,12 +24,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-#: A pair of entrants kept together costs this many repeat meetings: a family or two
-#: teammates at one table is worse than two entrants meeting again.
-APART_WEIGHT = 10
-#: Seatings tried before the best found so far is taken (a round of 40 entrants is
-#: seated well within it; a round that cannot avoid every meeting stops there).
-SEARCH_BUDGET = 50_000
+from ..seating import dealing
+from ..seating.dealing import pair
+from ..standings.places import place_in_order
 
 
 @dataclass(frozen=True)
@@ -54,10 +54,6 @@ class Round:
     together: tuple[frozenset[int], ...] = ()
 
 
-def pair(a: int, b: int) -> frozenset[int]:
-    return frozenset((a, b))
-
-
 def meetings(tables: Iterable[Sequence[int]]) -> dict[frozenset[int], int]:
     """How often each pair of entrants sat at one table, over `tables`."""
     met: dict[frozenset[int], int] = {}
@@ -67,34 +63,9 @@ def meetings(tables: Iterable[Sequence[int]]) -> dict[frozenset[int], int]:
     return met
 
 
-def table_sizes(entrants: int, most: int, fewest: int | None = None) -> tuple[list[int], int]:
-    """Tables of `fewest` to `most` seats for `entrants` (as even as can be, largest
-    first), and how many sit out (byes) because the numbers do not fit."""
-    if not 2 <= (fewest or most) <= most:
-        raise ValueError("A table seats from two players up.")
-    fewest = fewest or most
-    if entrants < fewest:
-        return [], entrants
-    tables = -(-entrants // most)
-    while tables and entrants // tables < fewest:
-        tables -= 1  # too few for that many tables: seat fewer, the rest have a bye
-    seated = min(entrants, tables * most)
-    base, extra = divmod(seated, tables)
-    return [base + 1] * extra + [base] * (tables - extra), entrants - seated
-
-
 def standing_order(entrants: Iterable[Entrant]) -> list[Entrant]:
     """Best first: most points, then fewest strokes, then the higher rating."""
     return sorted(entrants, key=lambda e: (-e.points, e.strokes, -e.rating, e.key))
-
-
-def _byes(ordered: list[Entrant], count: int) -> list[Entrant]:
-    """Who sits out: the lowest placed of those with fewest byes so far."""
-    if not count:
-        return []
-    # Fewest byes first, the lowest placed first among them.
-    by_need = sorted(range(len(ordered)), key=lambda i: (ordered[i].byes, -i))
-    return [ordered[i] for i in by_need[:count]]
 
 
 def swiss_round(
@@ -105,11 +76,20 @@ def swiss_round(
     apart: Iterable[frozenset[int]] = (),
 ) -> Round:
     """Seat a Swiss round: see the module's docstring."""
-    ordered = standing_order(entrants)
-    sizes, bye_count = table_sizes(len(ordered), most, fewest)
-    byes = tuple(e.key for e in _byes(ordered, bye_count))
-    seated = [e.key for e in ordered if e.key not in byes]
-    return _seat(seated, sizes, met, set(apart), byes)
+    ordered = [e.key for e in standing_order(entrants)]
+    sizes, bye_count = dealing.deal_sizes(len(ordered), most, fewest)
+    had = {e.key: e.byes for e in entrants}
+    byes = tuple(dealing.choose_byes(ordered, bye_count, had))
+    seated = [key for key in ordered if key not in byes]
+    apart = set(apart)
+    tables = dealing.least_cost_seating(seated, sizes, met, apart)
+    pairs = [pair(a, b) for t in tables for a, b in itertools.combinations(t, 2)]
+    return Round(
+        tables,
+        byes,
+        repeats=tuple(p for p in pairs if met.get(p)),
+        together=tuple(dealing.together(tables, apart)),
+    )
 
 
 def round_robin_pairs(keys: Sequence[int]) -> list[Round]:
@@ -150,16 +130,8 @@ def mixing_round(
 def knockout_round(seeds: Sequence[int], most: int, fewest: int = 2) -> Round:
     """A knockout round: `seeds` best first, dealt to tables in a snake (1, 2, 3, 3, 2,
     1, ...), so that each table has a share of the best; no byes while two can sit."""
-    sizes, byes = table_sizes(len(seeds), most, fewest)
-    seated = list(seeds[: len(seeds) - byes])
-    tables: list[list[int]] = [[] for _ in sizes]
-    order = list(range(len(sizes)))
-    forward = True
-    while seated:
-        for index in order if forward else reversed(order):
-            if seated and len(tables[index]) < sizes[index]:
-                tables[index].append(seated.pop(0))
-        forward = not forward
+    sizes, byes = dealing.deal_sizes(len(seeds), most, fewest)
+    tables = dealing.snake_order(seeds[: len(seeds) - byes], sizes)
     # The lowest seeds sit out when the numbers do not fit (they go through unplayed
     # only if the event says so).
     return Round(tuple(tuple(t) for t in tables), tuple(seeds[len(seeds) - byes :]))
@@ -212,15 +184,6 @@ class Standing:
         return Fraction(self.strokes, self.holes) if self.holes else None
 
 
-def _competition_places(values: Sequence[tuple]) -> list[int]:
-    """Places for `values`, sorted best first: equal values share a place, the next
-    one down skips the places they take (1, 1, 3: one plus the count of those better)."""
-    places: list[int] = []
-    for index, value in enumerate(values):
-        places.append(places[-1] if index and value == values[index - 1] else index + 1)
-    return places
-
-
 def standings(
     points: Mapping[int, float],
     results: Iterable[Mapping[int, int]],
@@ -251,86 +214,8 @@ def standings(
         return (-points[key], -opponents[key], per_hole)
 
     ordered = sorted(points, key=lambda k: (*level(k), k))
-    places = _competition_places([level(k) for k in ordered])
+    places = place_in_order(ordered, level)
     return [
         Standing(key, place, points[key], strokes[key], holes.get(key, 0), opponents[key])
         for key, place in zip(ordered, places, strict=True)
     ]
-
-
-# --- the search --------------------------------------------------------------------------
-
-
-class _Search:
-    """The seating of least cost (repeat meetings, and pairs kept together weighed
-    `APART_WEIGHT` each), nearest the standings among those of that cost."""
-
-    def __init__(self, sizes: list[int], met: Mapping, apart: set[frozenset[int]]) -> None:
-        self.sizes, self.met, self.apart = sizes, met, apart
-        self.best: list[tuple[int, ...]] = []
-        self.best_cost = float("inf")
-        self.nodes = 0
-
-    def cost(self, a: int, b: int) -> int:
-        key = pair(a, b)
-        return self.met.get(key, 0) + (APART_WEIGHT if key in self.apart else 0)
-
-    def greedy(self, seated: list[int]) -> None:
-        """Each table headed by the best placed left, then filled with whoever adds least
-        cost (the best placed of them): a first seating for the search to better."""
-        pool, tables, total = list(seated), [], 0
-        for size in self.sizes:
-            table = [pool.pop(0)]
-            while len(table) < size:
-                added = [sum(self.cost(m, c) for m in table) for c in pool]
-                index = added.index(min(added))
-                total += added[index]
-                table.append(pool.pop(index))
-            tables.append(tuple(table))
-        self.best, self.best_cost = tables, total
-
-    def search(self, pool: list[int], start: int, done: list, table: list[int], cost: int) -> None:
-        """Depth first in standing order: each table is headed by the best placed left,
-        its other seats taken in standing order, so each seating is tried once."""
-        self.nodes += 1
-        if cost >= self.best_cost or self.nodes > SEARCH_BUDGET:
-            return
-        size = self.sizes[len(done)]
-        if len(table) == size:
-            done = [*done, tuple(table)]
-            if len(done) == len(self.sizes):
-                self.best, self.best_cost = done, cost
-                return
-            self.search(pool[1:], 0, done, [pool[0]], cost)
-            return
-        need = size - len(table)
-        for index in range(start, len(pool) - need + 1):
-            candidate = pool[index]
-            added = sum(self.cost(member, candidate) for member in table)
-            rest = pool[:index] + pool[index + 1 :]
-            self.search(rest, index, done, [*table, candidate], cost + added)
-            if self.best_cost == 0 or self.nodes > SEARCH_BUDGET:
-                return
-
-
-def _seat(
-    seated: list[int],
-    sizes: list[int],
-    met: Mapping[frozenset[int], int],
-    apart: set[frozenset[int]],
-    byes: tuple[int, ...],
-) -> Round:
-    if not sizes:
-        return Round((), byes)
-    search = _Search(sizes, met, apart)
-    search.greedy(seated)
-    if search.best_cost:
-        search.search(seated[1:], 0, [], [seated[0]], 0)
-    tables = tuple(search.best)
-    pairs = [pair(a, b) for t in tables for a, b in itertools.combinations(t, 2)]
-    return Round(
-        tables,
-        byes,
-        repeats=tuple(p for p in pairs if met.get(p)),
-        together=tuple(p for p in pairs if p in apart),
-    )

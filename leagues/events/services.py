@@ -15,7 +15,6 @@ dealt its first hole as it is seated: everyone has checked in.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -24,12 +23,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import announce, scorecards
-from games import services as game_services
 from games.models import Table
 
 from ..bounds import MAX_PAPER_TABLES
 from ..guards import require_organiser
 from ..models import Club, Event, EventApart, EventEntry, EventRound, EventTable, League, Player
+from ..seating import dealing
+from ..seating.tables import open_table
 from . import pairing, selectors
 
 #: Rounds an event may have at most, and tables of how many seats.
@@ -382,7 +382,7 @@ def _seat_round(event: Event, number: int, survivors: list[int] | None = None) -
     seating = _pairing(event, number, survivors)
     # A knockout's seating asks nothing of the pairs kept apart: its seeds decide.
     apart = selectors.apart_pairs(event)
-    together = sorted(sorted(pair) for t in seating.tables for pair in _pairs(t) if pair in apart)
+    together = sorted(sorted(two) for two in dealing.together(seating.tables, apart))
     event_round = EventRound.objects.create(
         event=event,
         number=number,
@@ -400,10 +400,6 @@ def _seat_round(event: Event, number: int, survivors: list[int] | None = None) -
     return event_round
 
 
-def _pairs(table: Sequence[int]) -> list[frozenset[int]]:
-    return [frozenset(p) for p in itertools.combinations(table, 2)]
-
-
 def _open_table(
     event: Event,
     event_round: EventRound,
@@ -413,25 +409,17 @@ def _open_table(
     playoff_of: EventTable | None = None,
     places: int = 0,
 ) -> EventTable:
-    host = event.created_by
-    if live:
-        table = game_services.create_table(
-            host=host,
-            variant=event.variant,
-            house_rules=event.house_rules,
-            seat_count=len(players),
-            players=players,
-            is_public=False,
-            seats_assigned=True,
-            # An absent player's turns are the timer's, not a hold on the round.
-            turn_timer=event.turn_timer,
-        )
+    table = open_table(
+        host=event.created_by,
+        variant=event.variant,
+        house_rules=event.house_rules,
+        players=players,
+        live=live,
+        # An absent player's turns are the timer's, not a hold on the round.
+        turn_timer=event.turn_timer,
         # Everyone checked in: the match is dealt as it is seated.
-        game_services.start_match(table=table, by=None)
-    else:
-        table = scorecards.open_hand_table(
-            variant=event.variant, house_rules=event.house_rules, players=players, host=host
-        )
+        tee_off=True,
+    )
     return EventTable.objects.create(
         round=event_round, table=table, number=number, playoff_of=playoff_of, places=places
     )

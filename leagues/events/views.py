@@ -7,19 +7,16 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import get_text_list
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.models import Table
-from games.scorecards import HandScoreError
-
 from ..clubs.selectors import club_members
-from ..forms import HandResultsForm
 from ..models import Club, Event, EventEntry, EventTable
 from ..pages import member_role, organiser_only
+from ..results.entry import enter_paper_results
 from . import selectors, services
 from .forms import ApartForm, EntryForm, EventForm
 
@@ -270,34 +267,21 @@ def event_table_results(request: HttpRequest, event_table_id: int) -> HttpRespon
     event = event_table.round.event
     organiser_only(request, event.club)
     table = event_table.table
-    if table.kind != Table.Kind.HAND:
-        raise Http404("This table is played live.")
-    if table.status == Table.Status.FINISHED:
+
+    def finished() -> HttpResponse:
         messages.info(request, "Results are in for this table.")
         return redirect(event)
-    names = [seat.name for seat in table.seats.select_related("player").order_by("position")]
-    form = HandResultsForm(request.POST or None, table=table, names=names)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.enter_event_results(
-                event_table=event_table, hole_scores=form.hole_scores, by=request.user
-            )
-        except (HandScoreError, ValueError) as error:
-            form.add_error(None, str(error))
-        except ValidationError as error:
-            form.add_error(None, error.messages)
-        else:
-            messages.success(request, f"Results saved for table {event_table.number}.")
-            return redirect(event)
-    return render(
+
+    return enter_paper_results(
         request,
-        "leagues/event_results.html",
-        {
-            "club": event.club,
-            "event": event,
-            "event_table": event_table,
-            "form": form,
-            "names": names,
-        },
-        status=400 if form.is_bound and form.errors else 200,
+        table=table,
+        number=event_table.number,
+        names=[seat.name for seat in table.seats.select_related("player").order_by("position")],
+        save=lambda hole_scores: services.enter_event_results(
+            event_table=event_table, hole_scores=hole_scores, by=request.user
+        ),
+        saved_to=event,
+        finished=finished,
+        template="leagues/event_results.html",
+        context={"club": event.club, "event": event, "event_table": event_table},
     )

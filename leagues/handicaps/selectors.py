@@ -2,9 +2,14 @@
 
 A player's handicap for a night is worked out from the finished league holes played
 before it, so nothing that night moves it, and frozen when the night is seated
-(`services.freeze`): a correction to an earlier night afterwards leaves it, and the night's net
-results, as they were. A night seated before handicaps were frozen has them worked out
-afresh on every read.
+(`services.freeze`), or when a result of the night is first recorded for a player seated
+without one: a correction to an earlier night afterwards leaves it, and the night's net
+results, as they were. Only holes whose result moves their player's handicap count
+(`attendance.selectors.rated_cards`: not a guest's in a member's name, for one).
+
+`worked_out` reads the stored figures of the cards before the night (a few small
+queries, whatever the league's history); `by_night` works every night out again from
+every hole, for the repair tool and the tests that check the stored figures against it.
 
     handicap = mean of the best 10 of the player's last 20 holes
                - the league's mean strokes per hole (every person's holes)
@@ -18,13 +23,16 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
+
+from django.db.models import Q, Sum
 
 from games.engine.match import HOLES
 from games.models import ScorecardHole, Table
 
 from ..models import League, LeagueNight, NightHandicap
+from ..standings.models import CardResult
 
 RECENT = 20
 BEST = 10
@@ -47,10 +55,52 @@ def handicap(recent: Sequence[int], league_mean: Fraction | None) -> Fraction:
     return Fraction(sum(best), len(best)) - league_mean
 
 
-def by_night(league: League) -> dict[int | None, dict[int, Fraction]]:
-    """Every night's handicaps by player id: frozen when the night was seated, else from
-    the holes of the nights before it; under `None` the handicaps from every hole so far
-    (the next night's).
+def worked_out(
+    league: League, players: Iterable[int], night: LeagueNight | None = None
+) -> dict[int, Fraction]:
+    """The players' handicaps (by id) worked out from the rated holes before `night`
+    (None: every hole so far, the next night's), from the stored card figures."""
+    results = CardResult.objects.filter(league=league, rated=True)
+    if night is not None:
+        results = results.filter(Q(date__lt=night.date) | Q(date=night.date, night_id__lt=night.pk))
+    totals = results.aggregate(strokes=Sum("strokes"), holes=Sum("holes"))
+    mean = Fraction(totals["strokes"], totals["holes"]) if totals["holes"] else None
+    found = {}
+    for player in set(players):
+        recent = (
+            ScorecardHole.objects.filter(
+                scorecard__league_result__in=results.filter(player_id=player),
+                number__lte=HOLES,
+            )
+            .order_by(
+                "-scorecard__league_result__date",
+                "-scorecard__league_result__night_id",
+                "-scorecard__table_id",
+                "-number",
+            )
+            .values_list("strokes", flat=True)[:RECENT]
+        )
+        found[player] = handicap(list(reversed(recent)), mean)
+    return found
+
+
+def frozen(night: LeagueNight) -> dict[int, Fraction]:
+    """The night's frozen handicaps by player id (a player without one plays off 0)."""
+    return {
+        player: Fraction(numerator, denominator)
+        for player, numerator, denominator in night.handicaps.values_list(
+            "player_id", "numerator", "denominator"
+        )
+    }
+
+
+def by_night(
+    league: League, rated: Collection[int] | None = None
+) -> dict[int | None, dict[int, Fraction]]:
+    """Every night's handicaps by player id, worked out from scratch: frozen when the
+    night was seated, else from the holes of the nights before it; under `None` the
+    handicaps from every hole so far (the next night's). `rated`: the ids of the cards
+    whose holes count (None: every person's).
 
     A player without an entry plays off 0. One read of the league's holes.
     """
@@ -69,6 +119,8 @@ def by_night(league: League) -> dict[int | None, dict[int, Fraction]]:
         )
         .values_list("scorecard__table__night_table__night_id", "scorecard__player_id", "strokes")
     )
+    if rated is not None:
+        holes = holes.filter(scorecard_id__in=list(rated))
     played: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for night_id, player_id, strokes in holes:
         played[night_id].append((player_id, strokes))

@@ -7,17 +7,22 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from ..models import LeagueNight, NightHandicap
-from .selectors import by_night
+from .selectors import frozen, worked_out
 
 
-def freeze(night: LeagueNight, players: Iterable[int]) -> None:
-    """Store the handicaps of the players (ids) seated for `night`, as they stand now.
+def freeze(night: LeagueNight, players: Iterable[int]) -> dict[int, Fraction]:
+    """Store the handicaps of the players (ids) seated for `night`, as they stand now,
+    and return the night's handicaps of those players.
 
     A player's handicap once frozen for the night stays: seating the night again does
     not work it out afresh from holes corrected since.
     """
-    league = night.season.league
-    worked_out = by_night(league)[night.pk]
+    held = frozen(night)
+    players = set(players)
+    missing = players - held.keys()
+    if not missing:
+        return {player: held[player] for player in players}
+    new = worked_out(night.season.league, missing, night)
     NightHandicap.objects.bulk_create(
         [
             NightHandicap(
@@ -26,8 +31,8 @@ def freeze(night: LeagueNight, players: Iterable[int]) -> None:
                 numerator=value.numerator,
                 denominator=value.denominator,
             )
-            for player in players
-            for value in [worked_out.get(player, Fraction(0))]
+            for player, value in new.items()
         ],
         ignore_conflicts=True,
     )
+    return {**{player: held[player] for player in players - missing}, **new}

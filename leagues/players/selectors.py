@@ -9,17 +9,16 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import F, Prefetch, Q
+from django.db.models import Q
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES
 from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Table
 
-from ..attendance.selectors import credited_to
 from ..guests import guests_on
 from ..handicaps import selectors as handicaps
 from ..models import League, LeagueNight, NightTable, Player, guest_label
-from ..standings.scoring import Scoring
+from ..standings.models import CardResult
 
 
 @dataclass
@@ -94,45 +93,47 @@ class PlayerRecord:
 
 
 def player_record(league: League, player: Player, leave_out: Q | None = None) -> PlayerRecord:
-    """Everything the player page shows about `player` in `league` (regulation holes);
-    `leave_out`: a filter for scorecards the viewer may not see yet."""
+    """Everything the player page shows about `player` in `league` (regulation holes),
+    from the stored figures of their cards; `leave_out`: a filter for scorecards the
+    viewer may not see yet."""
     record = PlayerRecord(player=player)
-    cards = (
-        Scorecard.objects.filter(
-            player=player,
-            table__status=Table.Status.FINISHED,
-            table__night_table__night__season__league=league,
-        )
-        .exclude(leave_out or Q(pk__in=[]))
-        .select_related("table__night_table__night")
-        .prefetch_related(Prefetch("holes", queryset=ScorecardHole.objects.order_by("number")))
-        .annotate(night_id=F("table__night_table__night_id"))
-        .order_by("table__night_table__night__date", "table__night_table__night__pk", "table__pk")
+    hidden = Scorecard.objects.filter(leave_out) if leave_out is not None else None
+    results = (
+        CardResult.objects.filter(league=league, player=player)
+        .select_related("scorecard__table", "night_table__night", "counts_for")
+        .order_by("date", "night_id", "scorecard__table_id")
     )
-    scoring = Scoring(league, cards, {card.table.night_table.night for card in cards})
-    credit = credited_to(league, cards)
-    others = Player.objects.in_bulk({pk for pk in credit.values() if pk not in (None, player.pk)})
-    guests = guests_on({card.night_id for card in cards})
+    if hidden is not None:
+        results = results.exclude(scorecard__in=hidden)
+    results = list(results)
+    guests = guests_on({result.night_id for result in results})
+    strokes = defaultdict(list)
+    for card_id, number, hole_strokes in ScorecardHole.objects.filter(
+        scorecard_id__in=[result.scorecard_id for result in results], number__lte=HOLES
+    ).values_list("scorecard_id", "number", "strokes"):
+        strokes[card_id].append((number, hole_strokes))
     live_cards = []
-    for card in cards:
-        night_table = card.table.night_table
-        owner = credit[card.pk]
-        counts_for = "" if owner == player.pk else others[owner].name if owner else "nobody"
-        key = (card.night_id, player.pk)
+    for result in results:
+        card = result.scorecard
+        card.night_id = result.night_id
+        night_table = result.night_table
+        owner = result.counts_for
+        counts_for = "" if result.counts_for_id == player.pk else owner.name if owner else "nobody"
+        key = (result.night_id, player.pk)
         record.matches.append(
             MatchLine(
                 night_table,
                 card,
-                night_table.night.date,
-                0 if counts_for else scoring.points(card),
-                handicap=scoring.handicap(card),
-                net_total=scoring.net_total(card),
-                place=scoring.place(card),
+                result.date,
+                0 if counts_for else result.points,
+                handicap=result.handicap,
+                net_total=result.net_total,
+                place=result.place,
                 counts_for=counts_for,
                 played_by=guest_label(guest) if (guest := guests.get(key)) else "",
             )
         )
-        record.hole_strokes.extend(h.strokes for h in card.holes.all() if h.number <= HOLES)
+        record.hole_strokes.extend(value for _number, value in sorted(strokes[card.pk]))
         if card.table.kind == Table.Kind.LIVE:
             live_cards.append(card)
     record.pairs_made, record.pairs_holes = _pairs_made(live_cards)

@@ -58,7 +58,7 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
             "given_away_chart": given_away_chart,
             "given_away_nights": given_away_nights,
             "spread_chart": charts.histogram(record.spread),
-            "handicap": handicaps.display(handicaps.by_night(league)[None].get(person.pk, 0)),
+            "handicap": handicaps.display(handicaps.worked_out(league, [person.pk])[person.pk]),
             "handicap_rule": handicaps.HANDICAP_RULE,
         },
     )

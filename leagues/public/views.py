@@ -14,9 +14,9 @@ from games.engine.match import HOLES
 
 from .. import deal_results
 from ..attendance.selectors import absence_rule
+from ..calendar.pages import feed_response
 from ..calendar.selectors import nights_to_come_and_past
-from ..calendar.views import feed_response
-from ..duplicate.views import deals_page
+from ..duplicate.pages import deals_page
 from ..guests import guest_seats
 from ..models import League
 from ..pages import crumbs, league_or_404, night_or_404, organiser_only, season_or_404

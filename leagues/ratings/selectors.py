@@ -20,12 +20,13 @@ def counted_tables(*, league: League | None = None, season: Season | None = None
 
 
 def ranked_cards(night_table: NightTable) -> list[Scorecard]:
-    """The cards of people (bots are not ranked) at a finished night table."""
-    return [
-        card
-        for card in night_table.table.scorecards.order_by("position")
-        if card.player_id is not None
-    ]
+    """The cards at a finished night table whose result moves their player's rating
+    (people's; not a guest's, see `attendance.selectors.rated_cards`), by seat."""
+    return list(
+        Scorecard.objects.filter(table_id=night_table.table_id, league_result__rated=True).order_by(
+            "position"
+        )
+    )
 
 
 def league_ratings(league: League) -> list[Rating]:

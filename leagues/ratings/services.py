@@ -1,34 +1,35 @@
-"""Writes of ratings: every finished match of a league rated again, oldest first; or one
-match as it finishes, on top of the league's ratings.
+"""Writes of ratings: a league's matches rated in order, each on top of the ratings the
+matches before it gave.
 
-A live table that finishes is the league's newest match as a rule, and rating it alone
-(`rate_match`) gives the same ratings as a rebuild at a cost that does not grow with
-the league's history. A match that finishes behind one already rated (a table of an
-earlier night played late) leaves no shortcut: the league is rated again from scratch.
+A match that finishes or is entered after every match already rated (the usual case)
+is rated alone on top of the stored ratings (`rate_match`), at a cost that does not
+grow with the league's history. One that lands behind rated matches (a table of an
+earlier night entered late, a correction, a substitute named afterwards) is rated again
+with the matches after it, and those alone (`rate_from`): the ratings before it are
+read back from its history. `rebuild_ratings` rates the whole league from scratch and
+says what it changed: the repair tool. Each gives the same ratings as a rebuild.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from openskill.models import PlackettLuce
 
 from ..models import League, NightTable, Rating, RatingChange
+from ..standings.models import CardResult
+from ..standings.places import competition_places
 from .selectors import counted_tables, ranked_cards
 
 
-def compact_ranks(values: Sequence[int]) -> list[int]:
-    """openskill ranks from places (or totals): lower is better, equal values share a rank."""
-    return [1 + sum(other < value for other in values) for value in values]
-
-
 def _counted_cards(night_table: NightTable, rules) -> list | None:
-    """The people's cards of a match that counts, or None: only matches on the league's
+    """The rated cards of a match that counts, or None: only matches on the league's
     rules count (a table played before its game or house rules changed measures
     something else), and a finished match has a place on every card (one without was
-    never decided) and two people at least."""
+    never decided) and two people at least whose result moves their rating."""
     if night_table.table.rules != rules:
         return None
     cards = ranked_cards(night_table)
@@ -42,7 +43,7 @@ def _rate(
 ) -> list[RatingChange]:
     """One match rated: each card's player's rating after it, from `before`."""
     after = model.rate(
-        [[rating] for rating in before], ranks=compact_ranks([card.place for card in cards])
+        [[rating] for rating in before], ranks=competition_places([card.place for card in cards])
     )
     return [
         RatingChange(
@@ -59,84 +60,191 @@ def _rate(
     ]
 
 
-@transaction.atomic
-def rebuild_ratings(*, league: League) -> int:
-    """Rate every finished match of the league again from scratch, oldest first.
+def _at_or_after(night_table: NightTable, prefix: str = "") -> Q:
+    """The night tables (through `prefix`) at or after `night_table` in the rating order."""
+    night = night_table.night
+    return (
+        Q(**{f"{prefix}night__date__gt": night.date})
+        | Q(**{f"{prefix}night__date": night.date, f"{prefix}night__pk__gt": night.pk})
+        | Q(**{f"{prefix}night": night, f"{prefix}number__gte": night_table.number})
+    )
 
-    PlackettLuce, one team per person (bots are left out), ranked by the places on
-    the scorecards, so a playoff decides between players level after nine holes.
-    Stores each player's rating after every match and the current rating. Returns
-    how many matches were rated (a match needs two people with a place).
-    """
+
+def _rate_in_order(league: League, tables, held: dict, counts: dict, sequence: int) -> int:
+    """Rate `tables` (in the rating order) on top of `held` ratings by player id, storing
+    each change; `counts` are the players' rated matches so far. Returns how many matches
+    were rated."""
     model = PlackettLuce()
-    current: dict[int, object] = {}
-    counts: dict[int, int] = {}
+    rules = league.rules
     changes: list[RatingChange] = []
     rated = 0
-    rules = league.rules
-    for night_table in counted_tables(league=league):
+    for night_table in tables:
         cards = _counted_cards(night_table, rules)
         if cards is None:
             continue
         rated += 1
-        before = [current.get(card.player_id) or model.rating() for card in cards]
-        for change in _rate(model, league, night_table, rated, cards, before):
-            current[change.player_id] = model.rating(mu=change.mu, sigma=change.sigma)
+        before = [held.get(card.player_id) or model.rating() for card in cards]
+        for change in _rate(model, league, night_table, sequence + rated, cards, before):
+            held[change.player_id] = model.rating(mu=change.mu, sigma=change.sigma)
             counts[change.player_id] = counts.get(change.player_id, 0) + 1
             changes.append(change)
-    RatingChange.objects.filter(league=league).delete()
-    Rating.objects.filter(league=league).delete()
     RatingChange.objects.bulk_create(changes)
-    Rating.objects.bulk_create(
-        Rating(league=league, player_id=pk, mu=r.mu, sigma=r.sigma, matches=counts[pk])
-        for pk, r in current.items()
-    )
+    _store(league, {change.player_id for change in changes}, held, counts)
     return rated
+
+
+def _store(league: League, players: set[int], held: dict, counts: dict) -> None:
+    """Write the current ratings of `players` (none: their rating row goes)."""
+    rows = {r.player_id: r for r in Rating.objects.filter(league=league, player__in=players)}
+    new, changed, gone = [], [], []
+    for player in players:
+        rating = held.get(player)
+        row = rows.get(player)
+        if rating is None:
+            if row is not None:
+                gone.append(row.pk)
+            continue
+        if row is None:
+            new.append(
+                Rating(
+                    league=league,
+                    player_id=player,
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    matches=counts[player],
+                )
+            )
+        else:
+            row.mu, row.sigma, row.matches = rating.mu, rating.sigma, counts[player]
+            changed.append(row)
+    Rating.objects.filter(pk__in=gone).delete()
+    Rating.objects.bulk_create(new)
+    Rating.objects.bulk_update(changed, ["mu", "sigma", "matches"])
+
+
+@transaction.atomic
+def rate_from(*, night_table: NightTable) -> int:
+    """Rate `night_table`'s match and every match of its league after it again, on top
+    of the ratings the matches before it gave. Returns how many matches were rated.
+
+    The league's row is locked, so that two tables of a league are rated one after the
+    other, each on top of the other.
+    """
+    league = League.objects.select_for_update().get(pk=night_table.night.season.league_id)
+    later = RatingChange.objects.filter(_at_or_after(night_table, "night_table__"), league=league)
+    players = set(later.values_list("player_id", flat=True))
+    later.delete()
+    model = PlackettLuce()
+    held: dict = {}
+    counts: dict[int, int] = {}
+    # Each player's rating before the match: their last change before it.
+    lasts = (
+        RatingChange.objects.filter(league=league, player__in=players)
+        .values("player_id")
+        .annotate(last=Max("sequence"), matches=Count("pk"))
+    )
+    last_of = {row["player_id"]: row["last"] for row in lasts}
+    counts.update({row["player_id"]: row["matches"] for row in lasts})
+    for change in RatingChange.objects.filter(
+        league=league, player__in=list(last_of), sequence__in=set(last_of.values())
+    ):
+        if last_of[change.player_id] == change.sequence:
+            held[change.player_id] = model.rating(mu=change.mu, sigma=change.sigma)
+    sequence = RatingChange.objects.filter(league=league).aggregate(last=Max("sequence"))["last"]
+    tables = list(counted_tables(league=league).filter(_at_or_after(night_table)))
+    # Whoever lost every rated match from here on keeps only what came before.
+    _store(league, players, held, counts)
+    # The others at those tables had no change after this point: theirs stand as stored.
+    others = (
+        set(
+            CardResult.objects.filter(night_table__in=tables, rated=True).values_list(
+                "player_id", flat=True
+            )
+        )
+        - players
+    )
+    for row in Rating.objects.filter(league=league, player__in=others):
+        held[row.player_id] = model.rating(mu=row.mu, sigma=row.sigma)
+        counts[row.player_id] = row.matches
+    return _rate_in_order(league, tables, held, counts, sequence or 0)
 
 
 @transaction.atomic
 def rate_match(*, night_table: NightTable) -> bool:
-    """Rate `night_table`'s finished match on top of its league's ratings (once); False
-    when it does not count (another game or house rules, fewer than two people placed).
+    """Rate `night_table`'s finished match on top of its league's ratings; False when
+    it does not count (another game or house rules, fewer than two rated people placed).
 
-    The league's row is locked, so that two of its tables finishing at once are rated
-    one after the other, each on top of the other.
+    A match rated before, or one behind a rated match, is rated again with every match
+    after it (`rate_from`).
     """
     night = night_table.night
     league = League.objects.select_for_update().get(pk=night.season.league_id)
-    if night_table.rating_changes.exists():
-        return True
+    later = RatingChange.objects.filter(_at_or_after(night_table, "night_table__"), league=league)
+    if later.exists():
+        rate_from(night_table=night_table)
+        return night_table.rating_changes.exists()
     cards = _counted_cards(night_table, league.rules)
     if cards is None:
         return False
-    later = Q(night_table__night__date__gt=night.date) | Q(
-        night_table__night__date=night.date, night_table__night__pk__gt=night.pk
-    )
-    later |= Q(night_table__night=night, night_table__number__gt=night_table.number)
-    if RatingChange.objects.filter(later, league=league).exists():
-        rebuild_ratings(league=league)
-        return True
+    players = {card.player_id for card in cards}
     model = PlackettLuce()
     held = {
-        r.player_id: r
-        for r in Rating.objects.filter(league=league, player__in=[c.player_id for c in cards])
+        r.player_id: model.rating(mu=r.mu, sigma=r.sigma)
+        for r in Rating.objects.filter(league=league, player__in=players)
     }
-    before = [
-        model.rating(mu=held[c.player_id].mu, sigma=held[c.player_id].sigma)
-        if c.player_id in held
-        else model.rating()
-        for c in cards
-    ]
-    last = RatingChange.objects.filter(league=league).aggregate(last=Max("sequence"))["last"]
-    changes = _rate(model, league, night_table, (last or 0) + 1, cards, before)
-    ratings = []
-    for change in changes:
-        rating = held.get(change.player_id) or Rating(
-            league=league, player_id=change.player_id, matches=0
-        )
-        rating.mu, rating.sigma, rating.matches = change.mu, change.sigma, rating.matches + 1
-        ratings.append(rating)
-    RatingChange.objects.bulk_create(changes)
-    Rating.objects.bulk_create([r for r in ratings if r.pk is None])
-    Rating.objects.bulk_update([r for r in ratings if r.pk is not None], ["mu", "sigma", "matches"])
+    counts = dict(
+        Rating.objects.filter(league=league, player__in=players).values_list("player_id", "matches")
+    )
+    sequence = RatingChange.objects.filter(league=league).aggregate(last=Max("sequence"))["last"]
+    _rate_in_order(league, [night_table], held, counts, sequence or 0)
     return True
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """What `rebuild_ratings` did: the matches rated, and the players whose rating moved."""
+
+    matches: int
+    changed: Sequence[int]
+
+    def __str__(self) -> str:
+        moved = len(self.changed)
+        return f"{self.matches} match(es) rated; {moved} player(s)' rating changed"
+
+
+def _ratings(league: League) -> dict[int, tuple[float, float, int]]:
+    return {
+        player: (mu, sigma, matches)
+        for player, mu, sigma, matches in Rating.objects.filter(league=league).values_list(
+            "player_id", "mu", "sigma", "matches"
+        )
+    }
+
+
+@transaction.atomic
+def rebuild_ratings(*, league: League) -> Rebuilt:
+    """Rate every finished match of the league again from scratch, oldest first, and
+    say whose rating that changed: the repair tool.
+
+    PlackettLuce, one team per person (bots and results that move no one's rating are
+    left out), ranked by the places on the scorecards, so a playoff decides between
+    players level after nine holes.
+    """
+    league = League.objects.select_for_update().get(pk=league.pk)
+    before = _ratings(league)
+    RatingChange.objects.filter(league=league).delete()
+    Rating.objects.filter(league=league).delete()
+    matches = _rate_in_order(league, counted_tables(league=league), {}, {}, 0)
+    after = _ratings(league)
+    changed = sorted(
+        player
+        for player in before.keys() | after.keys()
+        if not _same(before.get(player), after.get(player))
+    )
+    return Rebuilt(matches=matches, changed=changed)
+
+
+def _same(a: tuple | None, b: tuple | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a[2] == b[2] and abs(a[0] - b[0]) < 1e-9 and abs(a[1] - b[1]) < 1e-9

@@ -5,7 +5,7 @@ it), so that a hole entered on one phone is there to confirm on the other at onc
 
 Each frame is the report read afresh, as the page would show it to that viewer, and
 rendered into the page's own partial; one that would show nothing new is not sent.
-Access is the page's (`views.report_for`), checked on connecting and on every frame.
+Access is the page's (`pages.report_for`), checked on connecting and on every frame.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.template.loader import render_to_string
 
-from ..clubs.selectors import is_organiser
+from ..roles import is_organiser
 from . import selectors, services
-from .views import report_for
+from .pages import report_for
 
 #: Sign in first; no such table, or not this viewer's to see.
 CLOSE_SIGN_IN = 4401

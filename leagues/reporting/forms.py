@@ -7,7 +7,7 @@ from django import forms
 
 from games.text import validate_shown_lines
 
-from ..forms import strokes_field, typed_strokes
+from ..results.forms import strokes_field, typed_strokes
 
 
 class HoleForm(forms.Form):

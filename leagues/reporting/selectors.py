@@ -13,8 +13,8 @@ from games.engine.match import HOLES, match_status
 from games.models import Seat, Table, hole_name
 from games.scorecards import HandScoreError, check_hand_scores
 
-from ..clubs.selectors import is_organiser
 from ..models import LeagueNight, NightTable, Player, ReportedHole, TableReport
+from ..roles import is_organiser
 
 #: The characters of a short code: no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B that a hand or a
 #: font could confuse.

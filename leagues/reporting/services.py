@@ -26,9 +26,9 @@ from games.engine.match import HOLES
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 from games.scorecards import HandScoreError, ScoreProblem, check_hand_scores
 
-from ..board.services import announce_night_changed
 from ..guards import require_open, require_organiser
 from ..models import NightTable, Player, ReportedHole, ScoreCorrection, TableReport
+from ..news import send_night_changed
 from ..results import services as results
 from . import selectors
 
@@ -292,7 +292,7 @@ def _count(
     hole.dispute_reason = ""
     hole.version += 1
     hole.save()
-    announce_night_changed(night_table.night_id)  # the room's boards show it
+    send_night_changed(night_table.night_id)  # the room's boards show it
     if not finished:
         _finish_when_complete(night_table, hole.report)
 

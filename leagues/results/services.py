@@ -1,6 +1,8 @@
 """Writes of results: a paper table's holes entered by hand, and a score corrected with
 the old value, who, when and why (organisers only, while the season is open). Each
-rebuilds the league's ratings and, once committed, tells the night's boards.
+scores the table as the league scores it (its stored figures) and rates its match,
+as games tells the leagues of the write (`leagues.signals`), and once committed tells
+the night's boards.
 
 Scorecards themselves are written through `games.scorecards` and `games.services`,
 except that a correction takes playoff holes it made unnecessary off the cards
@@ -20,10 +22,9 @@ from games import scorecards
 from games import services as game_services
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 
-from ..board.services import announce_night_changed
 from ..guards import require_open, require_organiser
 from ..models import NightTable, Player, ScoreCorrection
-from ..ratings.services import rebuild_ratings
+from ..news import send_night_changed
 from . import selectors
 
 
@@ -44,11 +45,11 @@ def record_paper_results(
     table's holes on its scorecards (checked by the match rules), the table finished and
     the league rerated. A paper table's own players reach it through their report
     (`leagues.reporting.services`), once every hole is confirmed."""
-    league = night_table.night.season.league
     require_open(night_table.night.season)
+    # Its cards are scored and its match rated as games says they are written
+    # (`leagues.signals.score_recorded_results`).
     scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
-    rebuild_ratings(league=league)
-    announce_night_changed(night_table.night_id)
+    send_night_changed(night_table.night_id)
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,8 @@ def correct_score(
     holes is no longer one): its playoff holes are then no longer needed. They are
     removed only with `remove_playoffs`, each with its own record in the log; without
     it the correction is refused, saying so. A correction that keeps the playoff
-    needed leaves it as it is. Standings follow at once (they are computed); the
-    league's ratings are rebuilt.
+    needed leaves it as it is. The table is scored again, so standings follow at once,
+    and its match and those after it are rated again.
     """
     night_table = NightTable.objects.select_related("night__season__league__club").get(
         table=scorecard.table
@@ -117,7 +118,6 @@ def record_correction(
     night_table = NightTable.objects.select_related("night__season__league__club").get(
         table=scorecard.table
     )
-    league = night_table.night.season.league
     require_open(night_table.night.season)
     reason = reason.strip()
     if not reason:
@@ -179,6 +179,5 @@ def record_correction(
         reason=reason,
         corrected_by=by,
     )
-    rebuild_ratings(league=league)
-    announce_night_changed(night_table.night_id)
+    send_night_changed(night_table.night_id)
     return Correction(changed=changed, removed=removed)

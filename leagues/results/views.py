@@ -6,18 +6,16 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import get_text_list
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.engine.match import HOLES
-from games.models import Table
 from games.scorecards import HandScoreError
 
 from .. import deal_results
 from ..exports import csv_response
-from ..forms import CorrectionForm, HandResultsForm
 from ..guests import as_played, guests_on
 from ..pages import (
     crumbs,
@@ -29,6 +27,8 @@ from ..pages import (
 )
 from ..reporting.selectors import reported_results
 from . import selectors, services
+from .entry import enter_paper_results
+from .forms import CorrectionForm
 
 
 @require_GET
@@ -66,11 +66,11 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
     night_table = night_table_or_404(night_table_id)
     organiser_only(request, night_table.night.season.league.club)
     table = night_table.table
-    if table.kind != Table.Kind.HAND:
-        raise Http404("This table is played live.")
-    if table.status == Table.Status.FINISHED:
+
+    def finished() -> HttpResponse:
         messages.info(request, "Results are in for this table: change a hole with a correction.")
         return redirect("leagues:table_correct", night_table.pk)
+
     guests = guests_on([night_table.night_id])
     names = [
         as_played(seat.name, guests.get((night_table.night_id, seat.player_id)))
@@ -78,34 +78,19 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
     ]
     # What the table's players confirmed on their report is filled in for the organiser.
     reported = reported_results(night_table)
-    form = HandResultsForm(
-        request.POST or None,
-        table=table,
-        names=names,
-        initial=reported.initial if reported else None,
-    )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.enter_hand_results(
-                night_table=night_table, hole_scores=form.hole_scores, by=request.user
-            )
-        except (HandScoreError, ValueError) as error:
-            form.add_error(None, str(error))
-        except ValidationError as error:
-            form.add_error(None, error.messages)
-        else:
-            messages.success(request, f"Results saved for table {night_table.number}.")
-            return redirect(night_table.night)
-    return render(
+    return enter_paper_results(
         request,
-        "leagues/table_results.html",
-        {
-            **crumbs(night_table),
-            "form": form,
-            "names": names,
-            "reported": reported,
-        },
-        status=400 if form.is_bound and form.errors else 200,
+        table=table,
+        number=night_table.number,
+        names=names,
+        save=lambda hole_scores: services.enter_hand_results(
+            night_table=night_table, hole_scores=hole_scores, by=request.user
+        ),
+        saved_to=night_table.night,
+        finished=finished,
+        template="leagues/table_results.html",
+        context={**crumbs(night_table), "reported": reported},
+        initial=reported.initial if reported else None,
     )
 
 

@@ -2,8 +2,8 @@
 does there: open a season, add a night, set its time and place, close a season and start
 the next.
 
-The night's page is also the page the night's other forms (attendance, seating) show
-again with their errors: `night_page`.
+The night's page is drawn by `night_page`, which the night's other rooms' forms
+(attendance, seating) draw again with their errors.
 """
 
 from __future__ import annotations
@@ -16,31 +16,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.text import get_text_list
 from django.views.decorators.http import require_GET, require_POST
 
-from games.engine.match import HOLES
-from games.models import Table
-
 from .. import deal_results
 from ..attendance.selectors import absence_rule
-from ..board.selectors import live_board
-from ..checkin.selectors import arrivals, check_in_state
-from ..clubs.selectors import club_members
-from ..forms import (
-    AbsenceForm,
-    NightForm,
-    NightPlayersForm,
-    ScheduleForm,
-    SeasonForm,
-    SeatingForm,
-    SubstituteForm,
-)
 from ..guests import guest_seats
-from ..models import LeagueNight, Membership, Season
+from ..models import LeagueNight, Season
 from ..pages import (
-    SEATING_CHOICES_KEY,
     crumbs,
     league_or_404,
     member_role,
@@ -49,12 +32,11 @@ from ..pages import (
     season_or_404,
 )
 from ..ratings.selectors import league_ratings
-from ..reporting.selectors import night_reports
-from ..results.selectors import corrections_for, night_tables, table_view
 from ..standings.selectors import TIE_BREAK_RULE, champions, points_rule
-from ..teams.selectors import left_out, night_teams, teammates_together
 from ..teams.standings import team_context
 from . import services
+from .forms import NightForm, ScheduleForm, SeasonForm
+from .pages import night_page
 
 
 def _league_page(request, league, *, season_form=None, status=200):
@@ -152,93 +134,6 @@ def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
             messages.success(request, "Night created: tick the players present, then seat them.")
             return redirect(night)
     return _season_page(request, season, night_form=form, status=400)
-
-
-def _board_url(request, night) -> str:
-    """The whole address of the night's board, or "" when it has no link that works."""
-    board = live_board(night)
-    return request.build_absolute_uri(board.get_absolute_url()) if board else ""
-
-
-def night_page(
-    request,
-    night,
-    *,
-    players_form=None,
-    seating_form=None,
-    schedule_form=None,
-    absence_form=None,
-    substitute_form=None,
-    status=200,
-):
-    club = night.season.league.club
-    role = member_role(request, club)
-    members = club_members(club)
-    tables = deal_results.table_views([table_view(nt) for nt in night_tables(night)], request.user)
-    here = arrivals(night)
-    checked_in_ids = {arrival.player_id for arrival in here.here}
-    teams = night_teams(night) if night.season.league.is_team_league else []
-    member = Membership.objects.filter(club=club, player=request.user).exists()
-    check_in = check_in_state(night, request.user) if member else None
-    reports = []
-    if role == "organiser":
-        # What the paper tables reported themselves, for the organiser to settle.
-        reports = [
-            view
-            for view in night_reports(night)
-            if view.report.night_table.table.status != Table.Status.FINISHED
-            or view.waiting
-            or view.disputed
-        ]
-        reports = [
-            view
-            for view in reports
-            if not deal_results.hides_any(view.report.night_table.table, request.user)
-        ]
-    return render(
-        request,
-        "leagues/night.html",
-        {
-            **crumbs(night),
-            "is_organiser": role == "organiser",
-            "reports": reports,
-            "has_paper_tables": any(view.table.kind == Table.Kind.HAND for view in tables),
-            # The link is a key to the board: only organisers see it.
-            "board_url": _board_url(request, night) if role == "organiser" else None,
-            "present": night.players.order_by("display_name", "username"),
-            "tables": tables,
-            "seated_for_good": any(view.table.status == Table.Status.FINISHED for view in tables),
-            "holes": range(1, HOLES + 1),
-            "corrections": deal_results.corrections(corrections_for(night), request.user),
-            "schedule_form": schedule_form or ScheduleForm(instance=night),
-            "players_form": players_form
-            or NightPlayersForm(
-                members=members,
-                left_out=left_out(teams),
-                initial={
-                    "players": night.players.all(),
-                    "seen": ",".join(str(pk) for pk in sorted(checked_in_ids)),
-                },
-            ),
-            "arrivals": here,
-            "checked_in_ids": checked_in_ids,
-            "check_in": check_in,
-            # Check-in is for the night's day; the count stays once anyone checked in.
-            "show_check_in": here.count
-            or (not night.season.is_closed and night.date >= timezone.localdate()),
-            "seating_form": seating_form
-            or SeatingForm(initial=request.session.get(SEATING_CHOICES_KEY)),
-            "absence_rule": absence_rule(night.season.league),
-            "absences": night.absences.select_related("player").order_by("kind"),
-            "substitutes": night.substitutes.select_related("member", "player"),
-            "absence_form": absence_form or AbsenceForm(members=members),
-            # A team league's line-ups, and teammates the seating could not split.
-            "night_teams": teams,
-            "together": teammates_together(night),
-            "substitute_form": substitute_form or SubstituteForm(members=members),
-        },
-        status=status,
-    )
 
 
 @require_GET

@@ -9,11 +9,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from ..forms import SeatingForm
 from ..pages import SEATING_CHOICES_KEY, night_or_404, organiser_only
-from ..seasons.views import night_page
+from ..seasons.pages import night_page
 from ..teams.selectors import teammates_together
 from . import services
+from .forms import SeatingForm
 
 
 @require_POST

@@ -31,13 +31,19 @@ class Scoring:
         cards: Iterable[Scorecard],
         nights: Iterable[LeagueNight],
         visible: Callable[[Table, int], bool] | None = None,
+        *,
+        night_handicaps: dict[int, dict[int, Fraction]] | None = None,
     ):
         """`visible(table, number)`: the holes a screen may show, for matchpoints that
-        compare those alone (the night's board); None: every hole."""
+        compare those alone (the night's board); None: every hole. `night_handicaps`:
+        the nights' handicaps by night then player (None: every night's worked out
+        again from scratch, `handicaps.by_night`)."""
         self.league = league
         cards = list(cards)
         # Net strokes are shown beside gross ones whichever earns the points.
-        self.handicaps = handicaps.by_night(league)
+        if night_handicaps is None:
+            night_handicaps = handicaps.by_night(league)
+        self.handicaps = night_handicaps
         by_matchpoints = [n for n in nights if duplicate.counts_by_matchpoints(league, n)]
         self.matchpoints = duplicate.night_points(
             by_matchpoints, league, self.handicaps if league.by_net else None, visible=visible

@@ -1,27 +1,27 @@
 """Reads of standings: a season's, with each player's movement, its champions, and the
 rules that order them, in words.
 
-Standings are computed from finished tables' scorecards every time: nothing here is
-stored, so a correction shows at once. A closed season's are read as they were frozen.
+Standings add up the stored figures of the season's cards (`CardResult`, kept by the
+writes that change them, so a correction shows at once): a few sums over the season,
+whatever the league's history. A closed season's are read as they were frozen.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, Q, Sum
 
 from games.engine.match import HOLES
-from games.models import Scorecard, Table
 
-from ..attendance.selectors import credited_to, missed_points
+from ..attendance.selectors import missed_points
 from ..duplicate import matchpoints as duplicate
 from ..handicaps import selectors as handicaps
-from ..models import Absence, FrozenStanding, League, LeagueNight, NightTable, Player, Season
-from .scoring import Scoring
+from ..models import Absence, FrozenStanding, League, Player, Season
+from .models import CardResult
+from .places import place_in_order
 
 TIE_BREAK_RULE = (
     "Ordered by league points, then match wins, then fewer strokes per hole, then name. "
@@ -81,20 +81,6 @@ class StandingRow:
         return self.sort_key()[:3]
 
 
-def _season_cards(season: Season, before: date | None = None) -> QuerySet[Scorecard]:
-    cards = Scorecard.objects.filter(
-        table__night_table__night__season=season,
-        table__status=Table.Status.FINISHED,
-        player__isnull=False,
-    )
-    if before is not None:
-        cards = cards.filter(table__night_table__night__date__lt=before)
-    return cards.select_related("player").annotate(
-        regulation_holes=Count("holes", filter=Q(holes__number__lte=HOLES)),
-        night_id=F("table__night_table__night_id"),
-    )
-
-
 def points_rule(league: League) -> str:
     """How the league's nights earn points, in a few sentences for the standings."""
     per_place = f"Points per place: {league.points_per_place}."
@@ -118,60 +104,68 @@ def points_rule(league: League) -> str:
 
 def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
     league = season.league
+    played = CardResult.objects.filter(season=season)
+    if before is not None:
+        played = played.filter(date__lt=before)
+    results = played.filter(counts_for__isnull=False)
+    # A night counts its absences once it has results.
+    absences = Absence.objects.filter(night__in=played.values("night_id")).exclude(
+        night__substitutes__member=F("player")
+    )
+    # Sums by player, and by handicap's denominator so that net strokes stay exact.
+    sums = results.values("counts_for_id", "handicap_denominator").annotate(
+        matches=Count("pk"),
+        holes=Sum("holes"),
+        strokes=Sum("strokes"),
+        wins=Count("pk", filter=Q(place=1)),
+        points=Sum("points"),
+        handicaps=Sum("handicap_numerator"),
+    )
+    nights = dict(
+        results.values("counts_for_id")
+        .annotate(nights=Count("night_id", distinct=True))
+        .values_list("counts_for_id", "nights")
+    )
+    absences = list(absences.values_list("player_id", "kind"))
+    people = Player.objects.in_bulk(set(nights) | {player for player, _kind in absences})
     rows: dict[int, StandingRow] = {}
-    cards = list(_season_cards(season, before))
-    nights = LeagueNight.objects.filter(pk__in={card.night_id for card in cards})
-    scoring = Scoring(league, cards, nights)
-    credit = credited_to(league, cards)
-    absences = list(
-        Absence.objects.filter(night__in=nights).exclude(night__substitutes__member=F("player"))
-    )
-    people = Player.objects.in_bulk(
-        set(credit.values()) | {absence.player_id for absence in absences} - {None}
-    )
 
     def row_of(player_id: int) -> StandingRow:
         if player_id not in rows:
             rows[player_id] = StandingRow(player=people[player_id], by_net=league.by_net)
         return rows[player_id]
 
-    played: dict[int, set[int]] = defaultdict(set)
-    for card in cards:
-        owner = credit[card.pk]
-        if owner is None:
-            continue
-        row = row_of(owner)
-        row.matches += 1
-        row.holes += card.regulation_holes
-        row.strokes += card.total
-        row.net_strokes += scoring.net_total(card)
-        row.wins += scoring.place(card) == 1
-        row.points += scoring.points(card)
-        played[owner].add(card.night_id)
+    for line in sums:
+        row = row_of(line["counts_for_id"])
+        row.matches += line["matches"]
+        row.holes += line["holes"]
+        row.strokes += line["strokes"]
+        row.wins += line["wins"]
+        row.points += line["points"]
+        row.net_strokes += line["strokes"] - HOLES * Fraction(
+            line["handicaps"], line["handicap_denominator"]
+        )
     # Nights missed earn what the league says, the average from the nights played.
     averages = {
-        pk: Fraction(row.points, len(played[pk])) if played[pk] else Fraction(0)
+        pk: Fraction(row.points, nights[pk]) if nights.get(pk) else Fraction(0)
         for pk, row in rows.items()
     }
-    for absence in absences:
-        row = row_of(absence.player_id)
-        average = averages.get(absence.player_id, Fraction(0))
-        if absence.kind == Absence.Kind.BYE:
+    for player_id, kind in absences:
+        row = row_of(player_id)
+        average = averages.get(player_id, Fraction(0))
+        if kind == Absence.Kind.BYE:
             earned = missed_points(league.bye_points, league.bye_fixed_points, average)
             row.byes += 1
         else:
             row.absences += 1
             earned = 0
-            if absence.kind == Absence.Kind.NOTICE or not league.absence_needs_notice:
+            if kind == Absence.Kind.NOTICE or not league.absence_needs_notice:
                 earned = missed_points(league.absence_points, league.absence_fixed_points, average)
         row.missed_points += earned
         row.points += earned
     ordered = sorted(rows.values(), key=StandingRow.sort_key)
-    for index, row in enumerate(ordered):
-        if index and row.level_key() == ordered[index - 1].level_key():
-            row.place = ordered[index - 1].place
-        else:
-            row.place = index + 1
+    for row, place in zip(ordered, place_in_order(ordered, StandingRow.level_key), strict=True):
+        row.place = place
     return ordered
 
 
@@ -189,16 +183,11 @@ def season_standings(season: Season, before: date | None = None) -> list[Standin
     if before is not None:
         return _standings(season, before)
     rows = _standings(season)
-    dates = sorted(
-        set(
-            NightTable.objects.filter(
-                night__season=season, table__status=Table.Status.FINISHED
-            ).values_list("night__date", flat=True)
-        )
-    )
+    dates = CardResult.objects.filter(season=season).order_by("-date").values_list("date")
+    dates = list(dates.distinct()[:2])
     if len(dates) < 2:
         return rows
-    before = {row.player.pk: row.place for row in _standings(season, before=dates[-1])}
+    before = {row.player.pk: row.place for row in _standings(season, before=dates[0][0])}
     for row in rows:
         if row.player.pk in before:
             row.movement = before[row.player.pk] - row.place

@@ -19,10 +19,10 @@ from django.utils.text import get_text_list
 
 from games.text import validate_shown
 
-from ..clubs.selectors import is_organiser
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
 from ..models import Absence, League, LeagueNight, LineUp, Membership, Player, Team, TeamMember
+from ..roles import is_organiser
 from ..words import possessive
 from .models import FEWEST_MEMBERS, MOST_MEMBERS
 

@@ -1,6 +1,6 @@
 """Reads of team standings: each team's score night by night, and a season's team
-standings, computed from the scorecards every time (nothing stored), beside the
-individual standings."""
+standings, added up from the cards' stored figures (`CardResult`) beside the individual
+standings; a night in play is scored as its screen may see it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ from django.db.models import F, QuerySet
 from games.models import Scorecard, Table
 
 from ..attendance.selectors import credited_to
+from ..handicaps import selectors as handicaps
 from ..models import League, LeagueNight, LineUp, Player, Season, Team, TeamMember
+from ..standings.models import CardResult
+from ..standings.places import place_in_order
 from ..standings.scoring import Scoring
 
 
@@ -64,19 +67,19 @@ class TeamRow:
 
 def team_nights(season: Season, before: date | None = None) -> list[TeamNight]:
     """Each team's score on each night of `season` with finished tables (`before` a
-    date: only the nights before it)."""
+    date: only the nights before it), from the cards' stored figures."""
     league = season.league
     if not league.is_team_league:
         return []
-    cards = Scorecard.objects.filter(
-        table__night_table__night__season=season,
-        table__status=Table.Status.FINISHED,
-        player__isnull=False,
-    )
+    results = CardResult.objects.filter(season=season, counts_for__isnull=False)
     if before is not None:
-        cards = cards.filter(table__night_table__night__date__lt=before)
+        results = results.filter(date__lt=before)
+    credited = [
+        (night_id, owner, points)
+        for night_id, owner, points in results.values_list("night_id", "counts_for_id", "points")
+    ]
     line_ups = LineUp.players.through.objects.filter(lineup__night__season=season)
-    return _scored(league, cards, line_ups)
+    return _teams(league, credited, line_ups)
 
 
 def night_team_scores(
@@ -115,14 +118,34 @@ def _scored(
     line_ups: QuerySet,
     visible: Callable[[Table, int], bool] | None = None,
 ) -> list[TeamNight]:
-    """The team night scores that `cards` (finished, people's) make, with the nights'
-    line-ups (`line_ups`: rows of line-ups' players)."""
+    """The team night scores that `cards` (finished, people's, of one night) make as
+    `visible` lets a screen see them, with the night's line-ups (`line_ups`: rows of
+    line-ups' players)."""
     cards = list(
         cards.select_related("player").annotate(night_id=F("table__night_table__night_id"))
     )
-    nights = LeagueNight.objects.filter(pk__in={card.night_id for card in cards})
-    scoring = Scoring(league, cards, nights, visible)
+    nights = list(LeagueNight.objects.filter(pk__in={card.night_id for card in cards}))
+    scoring = Scoring(
+        league,
+        cards,
+        nights,
+        visible,
+        night_handicaps={night.pk: handicaps.frozen(night) for night in nights},
+    )
     credit = credited_to(league, cards)
+    credited = [
+        (card.night_id, credit[card.pk], scoring.points(card))
+        for card in cards
+        if credit[card.pk] is not None
+    ]
+    return _teams(league, credited, line_ups)
+
+
+def _teams(
+    league: League, credited: list[tuple[int, int, int]], line_ups: QuerySet
+) -> list[TeamNight]:
+    """The team night scores that results make: (night id, whom it counts for, points)
+    of each, with the nights' line-ups (`line_ups`: rows of line-ups' players)."""
     team_of = dict(TeamMember.objects.filter(league=league).values_list("player_id", "team_id"))
     # A line-up pins a night's team: a member who changes team later leaves that
     # night's points where they were.
@@ -134,19 +157,18 @@ def _scored(
         lined[night_id, player_id] = team_id
         with_line_up.add((night_id, team_id))
     teams = Team.objects.in_bulk(set(team_of.values()) | set(lined.values()))
-    people = Player.objects.in_bulk({owner for owner in credit.values() if owner is not None})
+    people = Player.objects.in_bulk({owner for _night, owner, _points in credited})
     found: dict[tuple[int, int], TeamNight] = {}
-    for card in cards:
-        owner = credit[card.pk]
-        team_id = lined.get((card.night_id, owner))
+    for night_id, owner, points in credited:
+        team_id = lined.get((night_id, owner))
         if team_id is None:
             team_id = team_of.get(owner)
-            if team_id is None or (card.night_id, team_id) in with_line_up:
+            if team_id is None or (night_id, team_id) in with_line_up:
                 continue  # on no team, or played outside the team's line-up that night
-        key = (card.night_id, team_id)
+        key = (night_id, team_id)
         if key not in found:
-            found[key] = TeamNight(team=teams[team_id], night_id=card.night_id)
-        found[key].played.append((people[owner], scoring.points(card)))
+            found[key] = TeamNight(team=teams[team_id], night_id=night_id)
+        found[key].played.append((people[owner], points))
     for team_night in found.values():
         team_night.played.sort(key=lambda pair: (-pair[1], pair[0].name.lower()))
         counted = team_night.played
@@ -179,9 +201,8 @@ def team_standings(season: Season, before: date | None = None) -> list[TeamRow]:
 
 def _place(ordered: Sequence[TeamRow | TeamNight], points: Callable) -> None:
     """Places down `ordered` (most points first): teams level on points share one."""
-    for index, row in enumerate(ordered):
-        level = index and points(row) == points(ordered[index - 1])
-        row.place = ordered[index - 1].place if level else index + 1
+    for row, place in zip(ordered, place_in_order(ordered, points), strict=True):
+        row.place = place
 
 
 def team_context(season: Season, before: date | None = None) -> dict[str, object]:

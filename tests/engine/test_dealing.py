@@ -118,7 +118,7 @@ def test_every_variant_deals_at_both_ends_of_its_player_range(key):
 
 
 def test_variants_table():
-    """The table of ENGINE.md: layout and player range of each game."""
+    """The games' table of games/engine/README.md: layout and player range of each game."""
     table = {
         key: (rules.rows, rules.cols, rules.min_players, rules.max_players, rules.opening_flips)
         for key, rules in VARIANTS.items()

@@ -143,8 +143,9 @@ def test_the_cards_of_a_game_take_the_tones_of_their_kind(variant, tones):
     ],
 )
 def test_each_game_has_the_moves_its_rules_give(variant, flip, skip, free_discard, knock, swap):
-    """As RULES.md has them: only Play Nine flips and skips, 4-card Golf knocks, three
-    decks swap, and every golf game lets a pile card be discarded unused."""
+    """As games/engine/README.md's `Variant` has them: only Play Nine flips and skips,
+    4-card Golf knocks, three decks swap, and every golf game lets a pile card be
+    discarded unused."""
     rules = VARIANTS[variant]
     assert (rules.can_flip, rules.can_skip, rules.free_discard) == (flip, skip, free_discard)
     assert (rules.can_knock, rules.can_swap) == (knock, swap)

@@ -52,7 +52,7 @@ def test_the_draw_pile_shows_only_its_count():
 
 
 def test_view_has_the_contract_keys_and_is_json_ready():
-    """The keys of ENGINE.md, and nothing json cannot carry."""
+    """The view's keys in games/engine/README.md, and nothing json cannot carry."""
     seen = view(new_hole("golf-9-3deck", 4, seed=2), 3)
     for key in (
         "variant",

@@ -8,7 +8,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import announce, services
-from games.consumers import SLOW_DOWN, TokenBucket
+from games.consumers import SLOW_DOWN
+from games.ratelimit import TokenBucket
 from tests.factories import make_player
 from tests.games.conftest import connect
 from tests.games.helpers import current

@@ -22,7 +22,7 @@ def test_every_game_has_worked_examples_and_their_strokes_are_the_engines(client
 
 
 def test_the_examples_show_the_scores_the_rules_state():
-    """The figures RULES.md works out by hand, as the engine scores the drawn layouts."""
+    """The figures the rules page works out by hand, as the engine scores the drawn layouts."""
     strokes = {
         found.caption: found.strokes
         for examples in rule_examples.examples_by_variant().values()

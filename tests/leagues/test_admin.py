@@ -193,7 +193,9 @@ def test_the_admin_refuses_a_correction_in_a_closed_season(client, two_clubs):
 
 def test_a_night_s_frozen_handicaps_are_shown_read_only_on_its_admin_page(client, two_clubs):
     cn, _, _ = two_clubs
-    NightHandicap.objects.create(night=cn.night, player=cn.member, numerator=-3, denominator=2)
+    NightHandicap.objects.update_or_create(
+        night=cn.night, player=cn.member, defaults={"numerator": -3, "denominator": 2}
+    )
     client.force_login(cn.organiser)
     url = f"/admin/leagues/leaguenight/{cn.night.pk}/change/"
     html = client.get(url).content.decode()

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import announce
 from games import services as game_services
 from games.models import Hole, ScorecardHole, Table
-from leagues import signals
+from leagues import news, signals
 from leagues.board import selectors, services
 from leagues.models import League, LeagueNight, NightBoard, NightHandicap, NightTable, Player
 from leagues.reporting import services as reporting
@@ -266,6 +266,29 @@ def test_results_entered_and_corrected_tell_the_nights_boards_after_the_commit(
             scorecard=paper.table.scorecards.first(), number=3, strokes=2, reason="Typo", by=olive
         )
     assert board_news(sent, night)[-1] == {"type": "night.changed"}
+
+
+def test_a_nights_news_reaches_any_room_that_hears_it_without_the_writes_knowing_it():
+    """Results entered and corrected, and a live table teeing off, are sent as the
+    night's news: a room that starts showing a night connects, and no write changes."""
+    night, olive, (first, _second) = live_night()
+    paper = open_table(night, list(night.players.all()[:2]))
+    heard: list[int] = []
+
+    def listen(sender, night_id: int, **kwargs) -> None:
+        heard.append(night_id)
+
+    news.night_changed.connect(listen)
+    try:
+        enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
+        correct_score(
+            scorecard=paper.table.scorecards.first(), number=3, strokes=2, reason="Typo", by=olive
+        )
+        game_services.start_match(table=first.table, by=olive)
+        finish_hole(first.table_id, people_of(first))
+    finally:
+        news.night_changed.disconnect(listen)
+    assert heard == [night.pk] * 3
 
 
 def test_a_live_tables_finished_hole_tells_the_nights_boards(

@@ -29,6 +29,7 @@ from tests.factories import (
     make_night,
     make_player,
     make_season,
+    settle,
 )
 from tests.games.helpers import act_until_finished
 from tests.test_content_security_policy import INLINE
@@ -122,6 +123,7 @@ def three_tables():
     _live_table(night, p[0:3], TABLE_1, 1)
     _live_table(night, p[3:6], TABLE_2, 2)
     _paper_table(night, p[6:9], TABLE_3, 3)
+    settle(night)
     return league, season, night, people, organiser
 
 
@@ -191,6 +193,7 @@ def test_a_night_without_duplicate_deals_keeps_places_in_a_matchpoint_league(thr
     league.save()
     night.duplicate_deals = False
     night.save()
+    settle(night)
     assert {row.player.name: row.points for row in season_standings(season)} == TABLE_PLACES
 
 
@@ -199,6 +202,7 @@ def test_the_standings_count_finished_tables_only(three_tables):
     league.night_points = League.NightPoints.MATCHPOINTS
     league.save()
     Table.objects.filter(night_table__number=3).update(status=Table.Status.PLAYING)
+    settle(night)
     # Tables 1 and 2 alone: 2 at most a deal, 18 a night.
     # Ann: hole 1 beats Dan 2, eight ties 8 -> 10; Dan 8. Bea: 1 + 0 + 1 + 6 = 8;
     # Eve: 1 + 2 + 1 + 6 = 10. Cat: hole 3 2, eight ties 8 -> 10; Fay 8.
@@ -350,6 +354,7 @@ def test_a_table_with_no_other_of_its_size_earns_points_by_place(client, three_t
         variant="play-nine", players=[jo, kim], hole_scores=even_holes(20, 30), deal_seed=7
     )
     NightTable.objects.create(night=night, table=table, number=4)
+    settle(night)
     points = {row.player.name: row.points for row in season_standings(season)}
     assert points == {
         "Jo": 10,

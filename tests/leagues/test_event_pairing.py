@@ -18,9 +18,9 @@ from leagues.events.pairing import (
     round_robin_pairs,
     standings,
     swiss_round,
-    table_sizes,
     through,
 )
+from leagues.seating.dealing import deal_sizes as table_sizes
 
 
 def play_swiss(players: int, rounds: int, most: int, fewest: int | None = None, apart=()):

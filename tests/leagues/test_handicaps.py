@@ -15,6 +15,7 @@ from leagues.players.selectors import player_record
 from leagues.results.services import correct_score, enter_hand_results
 from leagues.seating.services import seat_night
 from leagues.standings.selectors import season_standings
+from leagues.standings.services import rebuild_figures
 from tests.factories import (
     even_holes,
     make_club,
@@ -70,7 +71,8 @@ def test_a_handicap_takes_the_best_ten_of_the_last_twenty_holes():
 def test_handicaps_are_frozen_from_the_nights_before(two_nights):
     league, _season, (first, second), (ann, bea) = two_nights
     by_night = handicaps.by_night(league)
-    assert by_night[first.pk] == {}
+    # Frozen as the first night's results were recorded: no holes before, so 0.
+    assert by_night[first.pk] == {ann.pk: 0, bea.pk: 0}
     assert by_night[second.pk] == {ann.pk: Fraction(-20, 9), bea.pk: Fraction(-2, 9)}
     # For the next night, from all 36 holes: the league's mean is 164/36 = 41/9.
     # Ann's 18 holes: her best 9 are nine 1s, mean 1: 1 - 41/9 = -32/9.
@@ -182,10 +184,14 @@ def test_a_correction_to_an_earlier_night_leaves_a_later_nights_frozen_handicaps
         (bea, 49 + 42),
         (ann, 54 + 50),
     ]
-    # A night seated before handicaps were frozen has them worked out afresh.
+    # A night whose handicaps were never frozen has them worked out afresh from the
+    # nights before when the repair tool scores it (as it does any such night kept from
+    # before its figures were stored), and frozen then.
     NightHandicap.objects.filter(night=second).delete()
     assert handicaps.by_night(league)[second.pk][ann.pk] == Fraction(-31, 18)
+    rebuild_figures(league=league)
     assert night_2()[0] == ("-1.7", "45.5", 1)
+    assert NightHandicap.objects.get(night=second, player=ann).value == Fraction(-31, 18)
 
 
 def test_seating_a_night_again_keeps_the_handicaps_frozen_the_first_time():

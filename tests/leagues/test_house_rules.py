@@ -71,8 +71,10 @@ def test_the_league_form_takes_house_rules_and_refuses_another_game_s(client):
 
 def _played(night, players, totals, house_rules):
     table = scorecards.open_hand_table(variant="golf-6", players=players, house_rules=house_rules)
+    number = night.tables.count() + 1
+    night_table = NightTable.objects.create(night=night, table=table, number=number)
     scorecards.record_hand_results(table=table, hole_scores=even_holes(*totals))
-    return NightTable.objects.create(night=night, table=table, number=night.tables.count() + 1)
+    return night_table
 
 
 def test_ratings_count_only_matches_on_the_league_s_rules():
@@ -82,11 +84,11 @@ def test_ratings_count_only_matches_on_the_league_s_rules():
     _played(night, [ann, bea], (20, 30), ["last-turns"])
     # Played before the league chose its rules: not the league's rules, not rated.
     _played(night, [ann, cat], (40, 10), [])
-    assert rebuild_ratings(league=league) == 1
+    assert rebuild_ratings(league=league).matches == 1
     assert {r.player for r in Rating.objects.filter(league=league)} == {ann, bea}
     league.house_rules = []
     league.save()
-    assert rebuild_ratings(league=league) == 1
+    assert rebuild_ratings(league=league).matches == 1
     assert {r.player for r in Rating.objects.filter(league=league)} == {ann, cat}
 
 

@@ -13,7 +13,7 @@ from leagues.players import charts
 from leagues.players.selectors import player_record
 from leagues.ratings.services import rebuild_ratings
 from tests import driving
-from tests.factories import even_holes, make_night, played_table
+from tests.factories import even_holes, make_night, played_table, settle
 
 # Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
 pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
@@ -81,6 +81,7 @@ def test_pairs_made_are_counted_on_finished_live_holes(club_night):
         },
     )
     cn.night.tables.create(table=table, number=2)
+    settle(cn.night)
     record = player_record(cn.league, cn.member)
     assert (record.pairs_made, record.pairs_holes) == (2, 1)
 

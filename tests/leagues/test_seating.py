@@ -11,7 +11,8 @@ from django.urls import reverse
 from games import services as game_services
 from games.models import Table
 from leagues.models import Rating
-from leagues.seating.services import SeatingError, seat_night, snake_order, table_sizes
+from leagues.seating.dealing import snake_order, table_sizes
+from leagues.seating.services import SeatingError, seat_night
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 
 # Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).

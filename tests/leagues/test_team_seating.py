@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leagues.models import Rating
-from leagues.seating.services import seat_night, table_sizes
+from leagues.seating.dealing import keep_apart, table_sizes, together
+from leagues.seating.services import seat_night
 from leagues.teams import services
-from leagues.teams.apart import keep_apart, together
 from leagues.teams.selectors import teammate_pairs, teammates_together
 from tests.factories import make_club, make_league, make_night, make_player, make_season
 

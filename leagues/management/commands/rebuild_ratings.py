@@ -1,4 +1,6 @@
-"""`manage.py rebuild_ratings [--league ID ...]`: rate every league's matches again from scratch."""
+"""`manage.py rebuild_ratings [--league ID ...]`: the repair tool. Score every league's
+cards again from scratch (their stored figures) and rate its matches again, saying what
+that changed: nothing, where the writes kept them as they should."""
 
 from __future__ import annotations
 
@@ -6,10 +8,14 @@ from django.core.management.base import BaseCommand, CommandError
 
 from leagues.models import League
 from leagues.ratings.services import rebuild_ratings
+from leagues.standings.services import rebuild_figures
 
 
 class Command(BaseCommand):
-    help = "Rebuild league ratings from every finished match, oldest first."
+    help = (
+        "Score every league's cards again and rebuild its ratings from every finished "
+        "match, oldest first, saying what changed."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -24,5 +30,10 @@ class Command(BaseCommand):
             if missing:
                 raise CommandError(f"No league with id {', '.join(map(str, sorted(missing)))}.")
         for item in leagues:
-            rated = rebuild_ratings(league=item)
-            self.stdout.write(f"{item}: {rated} match{'es' if rated != 1 else ''} rated.")
+            figures = rebuild_figures(league=item)
+            ratings = rebuild_ratings(league=item)
+            rated = ratings.matches
+            self.stdout.write(
+                f"{item}: {figures}; {rated} match{'es' if rated != 1 else ''} rated, "
+                f"{len(ratings.changed)} player(s)' rating changed."
+            )

@@ -1,0 +1,60 @@
+"""A player's own forms: signing up, and what they may change about themselves."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from games.text import validate_shown
+
+from ..models import Player
+from ..usernames import USERNAME_TAKEN, username_key
+from . import selectors
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        required=False, help_text="Optional: only used to reset a forgotten password."
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = Player
+        fields = ("username", "display_name", "email")
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if Player.objects.filter(username_key=username_key(username)).exists():
+            raise forms.ValidationError(USERNAME_TAKEN)
+        return username
+
+    def clean_email(self) -> str:
+        return _own_email(self.cleaned_data["email"])
+
+
+def _own_email(email: str, player: Player | None = None) -> str:
+    """`email` as stored, refused if another account than `player`'s has it."""
+    email = Player.objects.normalize_email(email.strip())
+    if selectors.email_in_use(email, other_than=player):
+        raise forms.ValidationError(selectors.EMAIL_TAKEN)
+    return email
+
+
+class AccountForm(forms.ModelForm):
+    """What a player may change about themselves: the name others see, and their email."""
+
+    email = forms.EmailField(
+        required=False,
+        help_text="Optional: for a forgotten password, and league reminders and results.",
+    )
+
+    class Meta:
+        model = Player
+        fields = ("display_name", "email", "email_reminders", "email_results")
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"].strip()
+        validate_shown(name)
+        return name
+
+    def clean_email(self) -> str:
+        return _own_email(self.cleaned_data["email"], self.instance)

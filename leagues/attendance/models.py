@@ -1,0 +1,88 @@
+"""Who was away from a night, and who played it in a member's place. Models of the
+`leagues` app, kept in the attendance room; `leagues.models` holds them too."""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.text import validate_shown
+
+
+class Absence(models.Model):
+    """A member who did not play a night: away (with or without notice), or given a bye."""
+
+    class Kind(models.TextChoices):
+        NOTICE = "notice", "Absent, with notice"
+        NO_NOTICE = "no_notice", "Absent, without notice"
+        BYE = "bye", "Bye"
+
+    night = models.ForeignKey(
+        "leagues.LeagueNight", on_delete=models.CASCADE, related_name="absences"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+
+    class Meta:
+        ordering = ["night", "player__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="unique_absence"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_kind_display()}, {self.night}"
+
+
+class Substitute(models.Model):
+    """Someone who plays a night for an absent member: another member, or a named guest.
+
+    A member substitute sits at the night's tables as themselves; a guest, who has no
+    account, plays the member's own seat (at a paper table) under the member's card.
+    """
+
+    night = models.ForeignKey(
+        "leagues.LeagueNight", on_delete=models.CASCADE, related_name="substitutes"
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="substituted"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="substitutions",
+    )
+    guest_name = models.CharField(max_length=40, blank=True, validators=[validate_shown])
+
+    class Meta:
+        ordering = ["night", "member__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "member"], name="unique_substitute"),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False, guest_name="")
+                | Q(player__isnull=True) & ~Q(guest_name=""),
+                name="substitute_member_or_guest",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} for {self.member}, {self.night}"
+
+    @property
+    def name(self) -> str:
+        return self.player.name if self.player_id else guest_label(self.guest_name)
+
+
+def guest_label(name: str) -> str:
+    """A guest's name as the pages give it, marked once: "Walt (guest)", even when the
+    organiser typed the mark in the name themselves."""
+    return f"{GUEST_MARK.sub('', name).strip()} (guest)"
+
+
+GUEST_MARK = re.compile(r"\s*\(guest\)\s*$", re.IGNORECASE)

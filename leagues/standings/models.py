@@ -1,0 +1,117 @@
+"""The standings room's records: each league card's figures as the league scores it,
+kept by the writes that change them, and a closed season's standings as they stood when
+it was closed. Models of the `leagues` app; `leagues.models` holds them too.
+
+Standings, team standings and a player's page read `CardResult` rows rather than
+scoring every scorecard of a season again; `leagues.standings.services` writes them, a
+night (or one table) at a time, in the same transaction as the result, correction or
+rule it follows.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django.conf import settings
+from django.db import models
+
+
+class CardResult(models.Model):
+    """A person's scorecard at a finished league table, as the league scores it: its
+    handicap and place, the points it earns, whom they count for, and whether it moves
+    its player's rating and handicap."""
+
+    scorecard = models.OneToOneField(
+        "games.Scorecard", on_delete=models.CASCADE, related_name="league_result"
+    )
+    night_table = models.ForeignKey(
+        "leagues.NightTable", on_delete=models.CASCADE, related_name="card_results"
+    )
+    night = models.ForeignKey(
+        "leagues.LeagueNight", on_delete=models.CASCADE, related_name="card_results"
+    )
+    season = models.ForeignKey(
+        "leagues.Season", on_delete=models.CASCADE, related_name="card_results"
+    )
+    league = models.ForeignKey(
+        "leagues.League", on_delete=models.CASCADE, related_name="card_results"
+    )
+    #: The night's date, kept here so that "before a night" needs no join.
+    date = models.DateField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="card_results"
+    )
+    counts_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="credited_results",
+        help_text="Whom the result counts for in the standings (none: nobody).",
+    )
+    rated = models.BooleanField(
+        help_text="Whether the result moves its player's rating and handicap: only a "
+        "result that counts for the person who played it does."
+    )
+    strokes = models.IntegerField(help_text="Strokes over the nine regulation holes.")
+    holes = models.PositiveSmallIntegerField(help_text="Regulation holes on the card.")
+    handicap_numerator = models.IntegerField(default=0)
+    handicap_denominator = models.PositiveIntegerField(default=1)
+    place = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The place that earned points: net in a league playing net.",
+    )
+    points = models.IntegerField()
+
+    class Meta:
+        ordering = ["date", "night", "night_table__number", "scorecard__position"]
+        indexes = [
+            models.Index(fields=["season", "date"], name="card_result_season"),
+            models.Index(fields=["league", "player", "date"], name="card_result_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.night_table}: {self.points} points"
+
+    @property
+    def handicap(self) -> Fraction:
+        return Fraction(self.handicap_numerator, self.handicap_denominator)
+
+    @property
+    def net_total(self) -> Fraction:
+        """The strokes less nine times the handicap."""
+        from games.engine.match import HOLES
+
+        return self.strokes - HOLES * self.handicap
+
+    @property
+    def win(self) -> bool:
+        return self.place == 1
+
+
+class FrozenStanding(models.Model):
+    """A line of a closed season's standings, as they stood when it was closed."""
+
+    season = models.ForeignKey(
+        "leagues.Season", on_delete=models.CASCADE, related_name="frozen_standings"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="frozen_standings"
+    )
+    place = models.PositiveIntegerField()
+    matches = models.PositiveIntegerField()
+    holes = models.PositiveIntegerField()
+    strokes = models.IntegerField()
+    wins = models.PositiveIntegerField()
+    points = models.IntegerField()
+    order = models.PositiveIntegerField(help_text="The line's position in the standings.")
+
+    class Meta:
+        ordering = ["season", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="unique_frozen_standing"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.place} in {self.season}"

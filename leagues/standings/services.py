@@ -1,0 +1,163 @@
+"""Writes of a league's stored figures: each person's card at a finished night table
+scored as the league scores it (`CardResult`), kept by the writes that change them.
+
+A result entered, reported or finished live, a correction and a substitute named score
+one table again (a night scored by matchpoints: the whole night, whose tables are
+compared); a change of the league's rules scores its open seasons again. The work is
+one table's or one night's, whatever the league's history. `rebuild_figures` scores a
+league again from scratch, night by night, and says what it changed: the repair tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q
+
+from games.engine.match import HOLES
+from games.models import Scorecard, Table
+
+from ..attendance.selectors import credited_to, rated_cards
+from ..bounds import MAX_SEASON_POINTS
+from ..duplicate.matchpoints import counts_by_matchpoints
+from ..handicaps.services import freeze
+from ..models import League, LeagueNight, NightTable
+from .models import CardResult
+from .scoring import Scoring
+
+
+def score_table(night_table: NightTable) -> None:
+    """Score `night_table`'s cards again, and on a night scored by matchpoints every
+    table of its night (their points are worked out together)."""
+    night = night_table.night
+    league = night.season.league
+    if counts_by_matchpoints(league, night):
+        score_night(night)
+    else:
+        _score(league, night, [night_table])
+
+
+def score_night(night: LeagueNight) -> None:
+    """Score every table of `night` again."""
+    _score(night.season.league, night, list(night.tables.all()))
+
+
+def score_open_seasons(league: League) -> None:
+    """Score every night of the league's open seasons again (its rules changed): a
+    closed season keeps the figures it closed with."""
+    nights = LeagueNight.objects.filter(season__league=league, season__closed_at__isnull=True)
+    for night in nights.select_related("season__league").order_by("date", "pk"):
+        score_night(night)
+
+
+def _cards(tables: Sequence[NightTable]) -> list[Scorecard]:
+    return list(
+        Scorecard.objects.filter(
+            table__night_table__in=[t.pk for t in tables],
+            table__status=Table.Status.FINISHED,
+            player__isnull=False,
+        )
+        .annotate(
+            night_id=F("table__night_table__night_id"),
+            night_table_id=F("table__night_table__pk"),
+            regulation_holes=Count("holes", filter=Q(holes__number__lte=HOLES)),
+        )
+        .order_by("table_id", "position")
+    )
+
+
+def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> None:
+    tables = list(tables)
+    cards = _cards(tables)
+    CardResult.objects.filter(night_table__in=[t.pk for t in tables]).delete()
+    if not cards:
+        return
+    credit = credited_to(league, cards)
+    rated = rated_cards(league, cards, credit)
+    # Every card's player plays off the night's handicap: frozen when seated, or now.
+    handicaps = freeze(night, {card.player_id for card in cards})
+    scoring = Scoring(
+        league,
+        cards,
+        [night] if counts_by_matchpoints(league, night) else [],
+        night_handicaps={night.pk: handicaps},
+    )
+    CardResult.objects.bulk_create(
+        CardResult(
+            scorecard=card,
+            night_table_id=card.night_table_id,
+            night=night,
+            season_id=night.season_id,
+            league=league,
+            date=night.date,
+            player_id=card.player_id,
+            counts_for_id=credit[card.pk],
+            rated=card.pk in rated,
+            strokes=card.total,
+            holes=card.regulation_holes,
+            handicap_numerator=handicap.numerator,
+            handicap_denominator=handicap.denominator,
+            place=scoring.place(card),
+            points=_kept(scoring.points(card)),
+        )
+        for card in cards
+        for handicap in [scoring.handicap(card)]
+    )
+
+
+def _kept(points: int) -> int:
+    """Points as a stored figure holds them: a league's points saved before they were
+    bound can exceed any column; past the season's bound they are refused at its close
+    all the same (`bounds.check_season_points`)."""
+    return max(-MAX_SEASON_POINTS - 1, min(points, MAX_SEASON_POINTS + 1))
+
+
+@dataclass(frozen=True)
+class Repair:
+    """What `rebuild_figures` changed: cards whose stored figures differed, added or gone."""
+
+    changed: int
+    added: int
+    removed: int
+
+    def __str__(self) -> str:
+        if not (self.changed or self.added or self.removed):
+            return "every stored figure was right"
+        return (
+            f"{self.changed} card(s) scored differently, {self.added} added, {self.removed} removed"
+        )
+
+
+_COMPARED = (
+    "counts_for_id",
+    "rated",
+    "strokes",
+    "holes",
+    "handicap_numerator",
+    "handicap_denominator",
+    "place",
+    "points",
+)
+
+
+def _snapshot(league: League) -> dict[int, tuple]:
+    return {
+        row[0]: row[1:]
+        for row in CardResult.objects.filter(league=league).values_list("scorecard_id", *_COMPARED)
+    }
+
+
+def rebuild_figures(*, league: League) -> Repair:
+    """Score every night of the league again from scratch, oldest first (a handicap not
+    frozen yet is worked out from the nights before), and say what changed. A closed
+    season's standings stay as they were frozen."""
+    before = _snapshot(league)
+    for night in LeagueNight.objects.filter(season__league=league).order_by("date", "pk"):
+        score_night(night)
+    after = _snapshot(league)
+    return Repair(
+        changed=sum(1 for pk in before.keys() & after.keys() if before[pk] != after[pk]),
+        added=len(after.keys() - before.keys()),
+        removed=len(before.keys() - after.keys()),
+    )
