@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -34,6 +35,11 @@ def read_sync(text_data: str | None, bucket: TokenBucket) -> tuple[bool, str | N
             stamp = data.get("stamp")
             return True, stamp if isinstance(stamp, str) else None
     return False, None
+
+
+def stamped(html: str) -> tuple[str, str]:
+    """A frame whose stamp is a digest of its HTML, for a part with no stamp of its own."""
+    return hashlib.sha256(html.encode()).hexdigest()[:16], html
 
 
 class WatchingConsumer(AsyncWebsocketConsumer):
