@@ -26,7 +26,8 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
 
-from django.db.models import Q, Sum
+from django.db.models import F, Q, Sum, Window
+from django.db.models.functions import RowNumber
 
 from games.engine.match import HOLES
 from games.models import ScorecardHole, Table
@@ -65,23 +66,37 @@ def worked_out(
         results = results.filter(Q(date__lt=night.date) | Q(date=night.date, night_id__lt=night.pk))
     totals = results.aggregate(strokes=Sum("strokes"), holes=Sum("holes"))
     mean = Fraction(totals["strokes"], totals["holes"]) if totals["holes"] else None
-    found = {}
-    for player in set(players):
-        recent = (
-            ScorecardHole.objects.filter(
-                scorecard__league_result__in=results.filter(player_id=player),
-                number__lte=HOLES,
-            )
-            .order_by(
-                "-scorecard__league_result__date",
-                "-scorecard__league_result__night_id",
-                "-scorecard__table_id",
-                "-number",
-            )
-            .values_list("strokes", flat=True)[:RECENT]
+    players = set(players)
+    # Each player's last RECENT holes, newest first, in one read.
+    newest_first = [
+        F("scorecard__league_result__date").desc(),
+        F("scorecard__league_result__night_id").desc(),
+        F("scorecard__table_id").desc(),
+        F("number").desc(),
+    ]
+    rows = (
+        ScorecardHole.objects.filter(
+            scorecard__league_result__in=results.filter(player_id__in=players),
+            number__lte=HOLES,
         )
-        found[player] = handicap(list(reversed(recent)), mean)
-    return found
+        .annotate(
+            player=F("scorecard__league_result__player_id"),
+            back=Window(
+                RowNumber(),
+                partition_by=[F("scorecard__league_result__player_id")],
+                order_by=newest_first,
+            ),
+        )
+        .filter(back__lte=RECENT)
+        .values_list("player", "back", "strokes")
+    )
+    recent: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for player, back, strokes in rows:
+        recent[player].append((back, strokes))
+    return {
+        player: handicap([strokes for _back, strokes in sorted(recent[player], reverse=True)], mean)
+        for player in players
+    }
 
 
 def frozen(night: LeagueNight) -> dict[int, Fraction]:
