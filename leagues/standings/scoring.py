@@ -12,7 +12,6 @@ from games.engine.match import HOLES
 from games.models import Scorecard, Table
 
 from ..duplicate import matchpoints as duplicate
-from ..handicaps import selectors as handicaps
 from ..models import League, LeagueNight
 
 
@@ -32,17 +31,14 @@ class Scoring:
         nights: Iterable[LeagueNight],
         visible: Callable[[Table, int], bool] | None = None,
         *,
-        night_handicaps: dict[int, dict[int, Fraction]] | None = None,
+        night_handicaps: dict[int, dict[int, Fraction]],
     ):
         """`visible(table, number)`: the holes a screen may show, for matchpoints that
         compare those alone (the night's board); None: every hole. `night_handicaps`:
-        the nights' handicaps by night then player (None: every night's worked out
-        again from scratch, `handicaps.by_night`)."""
+        the nights' handicaps by night then player (net strokes are shown beside gross
+        ones whichever earns the points)."""
         self.league = league
         cards = list(cards)
-        # Net strokes are shown beside gross ones whichever earns the points.
-        if night_handicaps is None:
-            night_handicaps = handicaps.by_night(league)
         self.handicaps = night_handicaps
         by_matchpoints = [n for n in nights if duplicate.counts_by_matchpoints(league, n)]
         self.matchpoints = duplicate.night_points(

@@ -25,6 +25,7 @@ from tests.factories import (
     make_season,
     played_table,
 )
+from tests.leagues.reference import by_night
 
 from .test_duplicate import three_tables  # noqa: F401 (a fixture)
 
@@ -70,14 +71,16 @@ def test_a_handicap_takes_the_best_ten_of_the_last_twenty_holes():
 
 def test_handicaps_are_frozen_from_the_nights_before(two_nights):
     league, _season, (first, second), (ann, bea) = two_nights
-    by_night = handicaps.by_night(league)
+    nights = by_night(league)
     # Frozen as the first night's results were recorded: no holes before, so 0.
-    assert by_night[first.pk] == {ann.pk: 0, bea.pk: 0}
-    assert by_night[second.pk] == {ann.pk: Fraction(-20, 9), bea.pk: Fraction(-2, 9)}
+    assert nights[first.pk] == {ann.pk: 0, bea.pk: 0}
+    assert nights[second.pk] == {ann.pk: Fraction(-20, 9), bea.pk: Fraction(-2, 9)}
     # For the next night, from all 36 holes: the league's mean is 164/36 = 41/9.
     # Ann's 18 holes: her best 9 are nine 1s, mean 1: 1 - 41/9 = -32/9.
     # Bea's best 9: eight 1s and a 5, mean 13/9: 13/9 - 41/9 = -28/9.
-    assert by_night[None] == {ann.pk: Fraction(-32, 9), bea.pk: Fraction(-28, 9)}
+    assert nights[None] == {ann.pk: Fraction(-32, 9), bea.pk: Fraction(-28, 9)}
+    # The stored figures give the next night's the same.
+    assert handicaps.worked_out(league, [ann.pk, bea.pk]) == nights[None]
 
 
 def test_gross_standings_go_by_strokes_as_played(two_nights):
@@ -161,12 +164,12 @@ def test_a_correction_to_an_earlier_night_leaves_a_later_nights_frozen_handicaps
     season = make_season(league)
     first, second = make_night(season, date(2026, 3, 1)), make_night(season, date(2026, 3, 8))
     first_table = _seat(first, organiser, [ann, bea])
-    assert handicaps.by_night(league)[first.pk] == {ann.pk: 0, bea.pk: 0}
+    assert by_night(league)[first.pk] == {ann.pk: 0, bea.pk: 0}
     _enter(first_table, organiser, {ann: ANN_NIGHT_1, bea: BEA_NIGHT_1})
     second_table = _seat(second, organiser, [ann, bea])
     _enter(second_table, organiser, {ann: [22] + [1] * 8, bea: [32] + [1] * 8})
     frozen = {ann.pk: Fraction(-20, 9), bea.pk: Fraction(-2, 9)}
-    assert handicaps.by_night(league)[second.pk] == frozen
+    assert by_night(league)[second.pk] == frozen
 
     def night_2() -> list[tuple[str, str, int | None]]:
         lines = [line for line in player_record(league, ann).matches if line.date == second.date]
@@ -177,7 +180,7 @@ def test_a_correction_to_an_earlier_night_leaves_a_later_nights_frozen_handicaps
 
     card = first_table.table.scorecards.get(player=ann)
     correct_score(scorecard=card, number=1, strokes=10, reason="Ten", by=organiser)
-    assert handicaps.by_night(league)[second.pk] == frozen
+    assert by_night(league)[second.pk] == frozen
     assert night_2() == [("-2.2", "50.0", 2), ("-0.2", "42.0", 1)]
     # Night 1 itself moved: Ann 54 against Bea's 49.
     assert [(r.player, r.net_strokes) for r in season_standings(season)] == [
@@ -188,7 +191,7 @@ def test_a_correction_to_an_earlier_night_leaves_a_later_nights_frozen_handicaps
     # nights before when the repair tool scores it (as it does any such night kept from
     # before its figures were stored), and frozen then.
     NightHandicap.objects.filter(night=second).delete()
-    assert handicaps.by_night(league)[second.pk][ann.pk] == Fraction(-31, 18)
+    assert by_night(league)[second.pk][ann.pk] == Fraction(-31, 18)
     rebuild_figures(league=league)
     assert night_2()[0] == ("-1.7", "45.5", 1)
     assert NightHandicap.objects.get(night=second, player=ann).value == Fraction(-31, 18)
@@ -205,5 +208,5 @@ def test_seating_a_night_again_keeps_the_handicaps_frozen_the_first_time():
     card = first.tables.get().table.scorecards.get(player=ann)
     correct_score(scorecard=card, number=1, strokes=10, reason="Ten", by=organiser)
     _seat(second, organiser, [ann, bea])
-    assert handicaps.by_night(league)[second.pk][ann.pk] == Fraction(-20, 9)
+    assert by_night(league)[second.pk][ann.pk] == Fraction(-20, 9)
     assert NightHandicap.objects.filter(night=second).count() == 2

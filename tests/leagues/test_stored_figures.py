@@ -20,7 +20,6 @@ from games.engine.match import HOLES
 from games.models import Scorecard, Table
 from leagues.attendance import services as attendance
 from leagues.attendance.selectors import credited_to, missed_points, rated_cards
-from leagues.handicaps.selectors import by_night
 from leagues.models import Absence, League, LeagueNight, Rating, RatingChange
 from leagues.ratings.services import rebuild_ratings
 from leagues.results.services import correct_score, enter_hand_results
@@ -30,6 +29,7 @@ from leagues.standings.scoring import Scoring
 from leagues.standings.selectors import season_standings
 from leagues.standings.services import rebuild_figures
 from tests.factories import make_club, make_league, make_player, make_season
+from tests.leagues.reference import by_night
 
 pytestmark = pytest.mark.both_databases
 
