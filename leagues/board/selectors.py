@@ -22,9 +22,11 @@ from games.models import Hole, Table, hole_name
 from .. import deal_results
 from ..duplicate import matchpoints
 from ..handicaps import selectors as handicaps
+from ..handicaps.net import net_strokes
 from ..models import League, LeagueNight, NightBoard
 from ..reporting.selectors import with_reported
 from ..results.selectors import TableView, night_tables, table_view
+from ..standings.places import place_in_order
 from ..teams.standings import counted_words, night_team_scores
 
 #: Tables on one page of the board, by the most seats at a table of the night: more
@@ -222,7 +224,8 @@ def _standings(
     lines = []
     for person in people:
         shown = [s for s in person.holes if s is not None]
-        net = sum(shown) - len(shown) * night_handicaps.get(person.player_id, Fraction(0))
+        handicap = night_handicaps.get(person.player_id, Fraction(0))
+        net = net_strokes(sum(shown), len(shown), handicap)
         per_hole = Fraction(net if league.by_net else sum(shown)) / len(shown) if shown else None
         percentage = percentages.get(person.card_id)
         key = (
@@ -232,8 +235,8 @@ def _standings(
         lines.append((key, person, shown, net, percentage))
     lines.sort(key=lambda line: (line[0], line[1].name.lower()))
     standings: list[StandingLine] = []
-    for index, (key, person, shown, net, percentage) in enumerate(lines):
-        place = standings[-1].place if index and key == lines[index - 1][0] else index + 1
+    places = place_in_order(lines, lambda line: line[0])
+    for place, (_key, person, shown, net, percentage) in zip(places, lines, strict=True):
         standings.append(
             StandingLine(
                 place=place,

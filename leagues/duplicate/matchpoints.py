@@ -25,6 +25,7 @@ from games.engine.match import HOLES
 from games.models import Scorecard, ScorecardHole, Table
 
 from ..guests import guests_on, name_cards
+from ..handicaps.net import net_strokes
 from ..models import League, LeagueNight, NightTable
 
 MATCHPOINT_RULE = (
@@ -229,7 +230,8 @@ def compare(
                     if strokes is not None:
                         entry = Entry(night_table, card, strokes)
                         if handicaps is not None:
-                            entry.net = strokes - handicaps.get(card.player_id, Fraction(0))
+                            handicap = handicaps.get(card.player_id, Fraction(0))
+                            entry.net = net_strokes(strokes, 1, handicap)
                         entries.append(entry)
                 values = [e.strokes if e.net is None else e.net for e in entries]
                 for entry, points in zip(entries, score_deal(values), strict=True):

@@ -15,6 +15,10 @@ from fractions import Fraction
 from django.conf import settings
 from django.db import models
 
+from games.engine.match import HOLES
+
+from ..handicaps.net import net_strokes
+
 
 class CardResult(models.Model):
     """A person's scorecard at a finished league table, as the league scores it: its
@@ -81,9 +85,7 @@ class CardResult(models.Model):
     @property
     def net_total(self) -> Fraction:
         """The strokes less nine times the handicap."""
-        from games.engine.match import HOLES
-
-        return self.strokes - HOLES * self.handicap
+        return net_strokes(self.strokes, HOLES, self.handicap)
 
     @property
     def win(self) -> bool:

@@ -5,19 +5,16 @@ or by matchpoints on a duplicate night."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from games.engine.match import HOLES
 from games.models import Scorecard, Table
 
 from ..duplicate import matchpoints as duplicate
+from ..handicaps.net import net_strokes
 from ..models import League, LeagueNight
-
-
-def _ranks(values: Sequence[Fraction]) -> list[int]:
-    """Places for values where lower is better, equal values sharing a place."""
-    return [1 + sum(other < value for other in values) for value in values]
+from .places import competition_places
 
 
 class Scoring:
@@ -52,9 +49,9 @@ class Scoring:
                 table_id__in=night_of
             ).values_list("pk", "table_id", "player_id", "total"):
                 h = self.handicaps.get(night_of[table_id], {}).get(player_id, Fraction(0))
-                everyone[table_id].append((pk, total - HOLES * h))
+                everyone[table_id].append((pk, net_strokes(total, HOLES, h)))
             for table_cards in everyone.values():
-                places = _ranks([net for _pk, net in table_cards])
+                places = competition_places([net for _pk, net in table_cards])
                 for (pk, _net), place in zip(table_cards, places, strict=True):
                     self.net_places[pk] = place
 
@@ -63,7 +60,7 @@ class Scoring:
 
     def net_total(self, card: Scorecard) -> Fraction:
         """The card's strokes over the nine holes less nine times its handicap."""
-        return card.total - HOLES * self.handicap(card)
+        return net_strokes(card.total, HOLES, self.handicap(card))
 
     def place(self, card: Scorecard) -> int | None:
         """The card's place at its table: net places share a tie, gross ones are played off."""

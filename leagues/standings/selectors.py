@@ -19,6 +19,7 @@ from games.engine.match import HOLES
 from ..attendance.selectors import missed_points
 from ..duplicate import matchpoints as duplicate
 from ..handicaps import selectors as handicaps
+from ..handicaps.net import net_strokes
 from ..models import Absence, FrozenStanding, League, Player, Season
 from .models import CardResult
 from .places import place_in_order
@@ -142,8 +143,9 @@ def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
         row.strokes += line["strokes"]
         row.wins += line["wins"]
         row.points += line["points"]
-        row.net_strokes += line["strokes"] - HOLES * Fraction(
-            line["handicaps"], line["handicap_denominator"]
+        # Net strokes add up: the sum of each card's is the strokes' less the handicaps'.
+        row.net_strokes += net_strokes(
+            line["strokes"], HOLES, Fraction(line["handicaps"], line["handicap_denominator"])
         )
     # Nights missed earn what the league says, the average from the nights played.
     averages = {
