@@ -27,6 +27,7 @@ from games.models import Scorecard, ScorecardHole, Table
 from ..guests import guests_on, name_cards
 from ..handicaps.net import net_strokes
 from ..models import League, LeagueNight, NightTable
+from ..standings.places import place_in_order
 
 MATCHPOINT_RULE = (
     "On each deal (a hole, a seat position) a player scores 2 matchpoints for each "
@@ -262,12 +263,9 @@ def compare(
         (r for r in results.values() if r.card.player_id is not None),
         key=lambda r: (-r.percentage, r.card.name.lower()),
     )
-    for index, result in enumerate(ranked):
-        if index and result.percentage == ranked[index - 1].percentage:
-            result.place = ranked[index - 1].place
-        else:
-            result.place = index + 1
-        result.points = league.points_for(result.place)
+    for result, place in zip(ranked, place_in_order(ranked, lambda r: r.percentage), strict=True):
+        result.place = place
+        result.points = league.points_for(place)
     bots = sorted(
         (r for r in results.values() if r.card.player_id is None),
         key=lambda r: (-r.percentage, r.card.name.lower()),
