@@ -35,8 +35,10 @@ class Entrant:
 
     key: int
     points: float = 0.0
-    #: Strokes so far: fewer stand higher among equal points.
+    #: Strokes so far, and the holes they cover: fewer a hole stand higher among equal
+    #: points (a hole, not in total, as the standings count them: a bye is no help).
     strokes: int = 0
+    holes: int = 0
     rating: float = 0.0
     #: Byes had so far: a bye goes to one who has had fewest.
     byes: int = 0
@@ -64,8 +66,13 @@ def meetings(tables: Iterable[Sequence[int]]) -> dict[frozenset[int], int]:
 
 
 def standing_order(entrants: Iterable[Entrant]) -> list[Entrant]:
-    """Best first: most points, then fewest strokes, then the higher rating."""
-    return sorted(entrants, key=lambda e: (-e.points, e.strokes, -e.rating, e.key))
+    """Best first: most points, then fewest strokes per hole played, then the higher
+    rating."""
+
+    def per_hole(e: Entrant) -> Fraction:
+        return Fraction(e.strokes, e.holes) if e.holes else Fraction(10**9)
+
+    return sorted(entrants, key=lambda e: (-e.points, per_hole(e), -e.rating, e.key))
 
 
 def swiss_round(

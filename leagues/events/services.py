@@ -370,6 +370,7 @@ def _pairing(event: Event, number: int, survivors: list[int] | None) -> pairing.
             key=k,
             points=counted.points.get(k, 0.0),
             strokes=counted.strokes.get(k, 0),
+            holes=counted.holes.get(k, 0),
             rating=ratings[k],
             byes=counted.byes[k],
         )

@@ -16,6 +16,7 @@ from leagues.events.pairing import (
     mixing_round,
     pair,
     round_robin_pairs,
+    standing_order,
     standings,
     swiss_round,
     through,
@@ -93,8 +94,15 @@ def test_the_first_round_seats_the_standings_in_order():
     seating = swiss_round(entrants, {}, 4)
     assert seating.tables == ((1, 2, 3, 4), (5, 6, 7, 8))
     # Among equal points, fewer strokes stand higher.
-    entrants = [Entrant(k, points=1, strokes=100 - k) for k in range(1, 5)]
+    entrants = [Entrant(k, points=1, strokes=100 - k, holes=18) for k in range(1, 5)]
     assert swiss_round(entrants, {}, 2).tables == ((4, 3), (2, 1))
+    # A hole, not in total: one who sat out a round with a bye has fewer strokes in all
+    # (94 over two tables against 125 over three) but more a hole, and stands lower.
+    jo, hana = (
+        Entrant(1, points=1, strokes=94, holes=18),
+        Entrant(2, points=1, strokes=125, holes=27),
+    )
+    assert [e.key for e in standing_order([jo, hana])] == [2, 1]
 
 
 def test_a_bye_goes_to_the_lowest_placed_of_those_who_had_fewest():
