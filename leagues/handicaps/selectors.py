@@ -60,34 +60,35 @@ def worked_out(
 ) -> dict[int, Fraction]:
     """The players' handicaps (by id) worked out from the rated holes before `night`
     (None: every hole so far, the next night's), from the stored card figures."""
-    results = CardResult.objects.filter(league=league, rated=True)
+    results = CardResult.objects.filter(night_table__night__season__league=league, rated=True)
     if night is not None:
-        results = results.filter(Q(date__lt=night.date) | Q(date=night.date, night_id__lt=night.pk))
-    totals = results.aggregate(strokes=Sum("strokes"), holes=Sum("holes"))
+        results = results.filter(
+            Q(night_table__night__date__lt=night.date)
+            | Q(night_table__night__date=night.date, night_table__night_id__lt=night.pk)
+        )
+    totals = results.aggregate(strokes=Sum("scorecard__total"), holes=Sum("holes"))
     mean = Fraction(totals["strokes"], totals["holes"]) if totals["holes"] else None
     players = set(players)
     # Each player's last RECENT holes, newest first, in one read.
+    night = "scorecard__table__night_table__night"
     newest_first = [
-        F("scorecard__league_result__date").desc(),
-        F("scorecard__league_result__night_id").desc(),
+        F(f"{night}__date").desc(),
+        F(f"{night}_id").desc(),
         F("scorecard__table_id").desc(),
         F("number").desc(),
     ]
     rows = (
         ScorecardHole.objects.filter(
-            scorecard__league_result__in=results.filter(player_id__in=players),
+            scorecard__league_result__in=results.filter(scorecard__player__in=players),
             number__lte=HOLES,
         )
         .annotate(
-            player=F("scorecard__league_result__player_id"),
             back=Window(
-                RowNumber(),
-                partition_by=[F("scorecard__league_result__player_id")],
-                order_by=newest_first,
+                RowNumber(), partition_by=[F("scorecard__player_id")], order_by=newest_first
             ),
         )
         .filter(back__lte=RECENT)
-        .values_list("player", "back", "strokes")
+        .values_list("scorecard__player_id", "back", "strokes")
     )
     recent: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for player, back, strokes in rows:

@@ -99,14 +99,16 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
     record = PlayerRecord(player=player)
     hidden = Scorecard.objects.filter(leave_out) if leave_out is not None else None
     results = (
-        CardResult.objects.filter(league=league, player=player)
+        CardResult.objects.filter(
+            night_table__night__season__league=league, scorecard__player=player
+        )
         .select_related("scorecard__table", "night_table__night", "counts_for")
-        .order_by("date", "night_id", "scorecard__table_id")
+        .order_by("night_table__night__date", "night_table__night_id", "scorecard__table_id")
     )
     if hidden is not None:
         results = results.exclude(scorecard__in=hidden)
     results = list(results)
-    guests = guests_on({result.night_id for result in results})
+    guests = guests_on({result.night_table.night_id for result in results})
     strokes = defaultdict(list)
     for card_id, number, hole_strokes in ScorecardHole.objects.filter(
         scorecard_id__in=[result.scorecard_id for result in results], number__lte=HOLES
@@ -115,16 +117,16 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
     live_cards = []
     for result in results:
         card = result.scorecard
-        card.night_id = result.night_id
         night_table = result.night_table
+        card.night_id = night_table.night_id
         owner = result.counts_for
         counts_for = "" if result.counts_for_id == player.pk else owner.name if owner else "nobody"
-        key = (result.night_id, player.pk)
+        key = (night_table.night_id, player.pk)
         record.matches.append(
             MatchLine(
                 night_table,
                 card,
-                result.date,
+                night_table.night.date,
                 0 if counts_for else result.points,
                 handicap=result.handicap,
                 net_total=result.net_total,

@@ -158,7 +158,7 @@ def rate_from(*, night_table: NightTable) -> int:
     others = (
         set(
             CardResult.objects.filter(night_table__in=tables, rated=True).values_list(
-                "player_id", flat=True
+                "scorecard__player_id", flat=True
             )
         )
         - players

@@ -23,27 +23,14 @@ from ..handicaps.net import net_strokes
 class CardResult(models.Model):
     """A person's scorecard at a finished league table, as the league scores it: its
     handicap and place, the points it earns, whom they count for, and whether it moves
-    its player's rating and handicap."""
+    its player's rating and handicap. What the card itself holds (its player, strokes,
+    night) is read from the card, never copied here."""
 
     scorecard = models.OneToOneField(
         "games.Scorecard", on_delete=models.CASCADE, related_name="league_result"
     )
     night_table = models.ForeignKey(
         "leagues.NightTable", on_delete=models.CASCADE, related_name="card_results"
-    )
-    night = models.ForeignKey(
-        "leagues.LeagueNight", on_delete=models.CASCADE, related_name="card_results"
-    )
-    season = models.ForeignKey(
-        "leagues.Season", on_delete=models.CASCADE, related_name="card_results"
-    )
-    league = models.ForeignKey(
-        "leagues.League", on_delete=models.CASCADE, related_name="card_results"
-    )
-    #: The night's date, kept here so that "before a night" needs no join.
-    date = models.DateField()
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="card_results"
     )
     counts_for = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -57,7 +44,6 @@ class CardResult(models.Model):
         help_text="Whether the result moves its player's rating and handicap: only a "
         "result that counts for the person who played it does."
     )
-    strokes = models.IntegerField(help_text="Strokes over the nine regulation holes.")
     holes = models.PositiveSmallIntegerField(help_text="Regulation holes on the card.")
     handicap_numerator = models.IntegerField(default=0)
     handicap_denominator = models.PositiveIntegerField(default=1)
@@ -68,15 +54,8 @@ class CardResult(models.Model):
     )
     points = models.IntegerField()
 
-    class Meta:
-        ordering = ["date", "night", "night_table__number", "scorecard__position"]
-        indexes = [
-            models.Index(fields=["season", "date"], name="card_result_season"),
-            models.Index(fields=["league", "player", "date"], name="card_result_player"),
-        ]
-
     def __str__(self) -> str:
-        return f"{self.player} at {self.night_table}: {self.points} points"
+        return f"{self.scorecard.name} at {self.night_table}: {self.points} points"
 
     @property
     def handicap(self) -> Fraction:
@@ -84,8 +63,8 @@ class CardResult(models.Model):
 
     @property
     def net_total(self) -> Fraction:
-        """The strokes less nine times the handicap."""
-        return net_strokes(self.strokes, HOLES, self.handicap)
+        """The card's strokes less nine times the handicap."""
+        return net_strokes(self.scorecard.total, HOLES, self.handicap)
 
     @property
     def win(self) -> bool:

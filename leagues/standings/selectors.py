@@ -105,26 +105,26 @@ def points_rule(league: League) -> str:
 
 def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
     league = season.league
-    played = CardResult.objects.filter(season=season)
+    played = CardResult.objects.filter(night_table__night__season=season)
     if before is not None:
-        played = played.filter(date__lt=before)
+        played = played.filter(night_table__night__date__lt=before)
     results = played.filter(counts_for__isnull=False)
     # A night counts its absences once it has results.
-    absences = Absence.objects.filter(night__in=played.values("night_id")).exclude(
+    absences = Absence.objects.filter(night__in=played.values("night_table__night")).exclude(
         night__substitutes__member=F("player")
     )
     # Sums by player, and by handicap's denominator so that net strokes stay exact.
     sums = results.values("counts_for_id", "handicap_denominator").annotate(
         matches=Count("pk"),
         holes=Sum("holes"),
-        strokes=Sum("strokes"),
+        strokes=Sum("scorecard__total"),
         wins=Count("pk", filter=Q(place=1)),
         points=Sum("points"),
         handicaps=Sum("handicap_numerator"),
     )
     nights = dict(
         results.values("counts_for_id")
-        .annotate(nights=Count("night_id", distinct=True))
+        .annotate(nights=Count("night_table__night", distinct=True))
         .values_list("counts_for_id", "nights")
     )
     absences = list(absences.values_list("player_id", "kind"))
@@ -185,7 +185,11 @@ def season_standings(season: Season, before: date | None = None) -> list[Standin
     if before is not None:
         return _standings(season, before)
     rows = _standings(season)
-    dates = CardResult.objects.filter(season=season).order_by("-date").values_list("date")
+    dates = (
+        CardResult.objects.filter(night_table__night__season=season)
+        .order_by("-night_table__night__date")
+        .values_list("night_table__night__date")
+    )
     dates = list(dates.distinct()[:2])
     if len(dates) < 2:
         return rows

@@ -87,14 +87,8 @@ def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> 
         CardResult(
             scorecard=card,
             night_table_id=card.night_table_id,
-            night=night,
-            season_id=night.season_id,
-            league=league,
-            date=night.date,
-            player_id=card.player_id,
             counts_for_id=credit[card.pk],
             rated=card.pk in rated,
-            strokes=card.total,
             holes=card.regulation_holes,
             handicap_numerator=handicap.numerator,
             handicap_denominator=handicap.denominator,
@@ -132,7 +126,6 @@ class Repair:
 _COMPARED = (
     "counts_for_id",
     "rated",
-    "strokes",
     "holes",
     "handicap_numerator",
     "handicap_denominator",
@@ -144,7 +137,9 @@ _COMPARED = (
 def _snapshot(league: League) -> dict[int, tuple]:
     return {
         row[0]: row[1:]
-        for row in CardResult.objects.filter(league=league).values_list("scorecard_id", *_COMPARED)
+        for row in CardResult.objects.filter(night_table__night__season__league=league).values_list(
+            "scorecard_id", *_COMPARED
+        )
     }
 
 

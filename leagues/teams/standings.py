@@ -71,13 +71,10 @@ def team_nights(season: Season, before: date | None = None) -> list[TeamNight]:
     league = season.league
     if not league.is_team_league:
         return []
-    results = CardResult.objects.filter(season=season, counts_for__isnull=False)
+    results = CardResult.objects.filter(night_table__night__season=season, counts_for__isnull=False)
     if before is not None:
-        results = results.filter(date__lt=before)
-    credited = [
-        (night_id, owner, points)
-        for night_id, owner, points in results.values_list("night_id", "counts_for_id", "points")
-    ]
+        results = results.filter(night_table__night__date__lt=before)
+    credited = list(results.values_list("night_table__night_id", "counts_for_id", "points"))
     line_ups = LineUp.players.through.objects.filter(lineup__night__season=season)
     return _teams(league, credited, line_ups)
 
