@@ -40,10 +40,12 @@ def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
     them in the move's own transaction (`standings.services.score_table`), and once
     committed its match is rated on top of the league's ratings
     (`ratings.services.rate_match`): the move that ends it waits for no more than that.
+    A casual table costs nothing (its seats are not assigned: no query).
 
-    Hand-entered tables are scored and rated by the service that records them.
+    A paper table is scored and rated as its results are recorded
+    (`score_recorded_results`).
     """
-    if table.kind != Table.Kind.LIVE:
+    if table.kind != Table.Kind.LIVE or not table.seats_assigned:
         return
     night_table = (
         NightTable.objects.filter(table=table)

@@ -164,7 +164,10 @@ def test_a_live_night_table_is_rated_once_its_match_finishes(django_capture_on_c
     ann, bea = make_player(), make_player()
     league = make_league(make_club(members=[ann, bea]))
     night = make_night(make_season(league))
-    table = Table.objects.create(variant="play-nine", kind=Table.Kind.LIVE, seat_count=2)
+    # A league's live table has its seats assigned, as seating makes it.
+    table = Table.objects.create(
+        variant="play-nine", kind=Table.Kind.LIVE, seat_count=2, seats_assigned=True
+    )
     Seat.objects.create(table=table, position=0, player=ann)
     Seat.objects.create(table=table, position=1, player=bea)
     night.tables.create(table=table, number=1)
@@ -217,7 +220,9 @@ def _finished_live_table(night, players, *totals):
     from games import scorecards
     from games.models import Seat, Table
 
-    table = Table.objects.create(variant="play-nine", kind=Table.Kind.LIVE, seat_count=len(players))
+    table = Table.objects.create(
+        variant="play-nine", kind=Table.Kind.LIVE, seat_count=len(players), seats_assigned=True
+    )
     for position, player in enumerate(players):
         Seat.objects.create(table=table, position=position, player=player)
     night_table = night.tables.create(table=table, number=night.tables.count() + 1)
