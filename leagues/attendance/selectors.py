@@ -13,6 +13,13 @@ from games.models import Scorecard, Seat
 from ..models import League, Substitute
 
 
+RATED_RULE = (
+    "A result moves a rating and a handicap only when it counts for the person who played "
+    "it: a guest's, a substitute's that counts for the member away, and one that counts "
+    "for nobody move no one's."
+)
+
+
 def _earns(how: str, fixed: int) -> str:
     if how == League.Missed.FIXED:
         return f"{fixed} point{'s' if fixed != 1 else ''}"
@@ -22,7 +29,8 @@ def _earns(how: str, fixed: int) -> str:
 
 
 def absence_rule(league: League) -> str:
-    """What absences, substitutes, byes and a seat the bot finished earn, in words."""
+    """What absences, substitutes, byes and a seat the bot finished earn, and whose
+    rating and handicap a result moves, in words."""
     away = _earns(league.absence_points, league.absence_fixed_points)
     if league.absence_needs_notice and league.absence_points != League.Missed.NOTHING:
         away = f"An absence with notice earns {away}; one without notice, nothing."
@@ -45,7 +53,7 @@ def absence_rule(league: League) -> str:
         if league.stand_in_counts
         else f"{bot}; that result earns them nothing."
     )
-    return f"{away} {bye} {substitute} {stand_in}"
+    return f"{away} {bye} {substitute} {stand_in} {RATED_RULE}"
 
 
 def credited_to(league: League, cards: Iterable[Scorecard]) -> dict[int, int | None]:
@@ -114,11 +122,6 @@ def rated_cards(
     }
 
 
-RATED_RULE = (
-    "A result moves a rating and a handicap only when it counts for the person who played "
-    "it: a guest's, a substitute's that counts for the member away, and one that counts "
-    "for nobody move no one's."
-)
 
 
 def missed_points(how: str, fixed: int, average: Fraction) -> int:

@@ -11,7 +11,10 @@ from django.urls import reverse
 from games import scorecards
 from games.models import Table
 from leagues.attendance import services as attendance
-from leagues.models import Substitute
+from leagues.attendance.selectors import RATED_RULE, absence_rule
+from leagues.handicaps import selectors as handicaps
+from leagues.models import League, Rating, Substitute
+from leagues.results.services import enter_hand_results
 from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_club, make_league, make_night, make_player, make_season
 
@@ -81,3 +84,23 @@ def test_the_members_page_says_a_guest_played_their_seat(client, guest_night):
     league = night.season.league
     html = client.get(reverse("leagues:player", args=[league.pk, ann.pk])).content.decode()
     assert "played by Walt (guest)" in html
+
+
+@pytest.mark.parametrize("rule", list(League.SubstituteCounts.values))
+def test_a_guests_result_moves_neither_the_members_rating_nor_handicap(guest_night, rule):
+    """Whatever the league counts a guest's result for, it was not Ann who played: her
+    rating and her next handicap stay as if she had not been at the table. Walt's table
+    then has one rated player, too few for a rated match; the other table is rated.
+    The rule is stated."""
+    organiser, ann, night = guest_night
+    league = night.season.league
+    league.substitute_counts = rule
+    league.save()
+    for night_table in night.tables.all():
+        enter_hand_results(night_table=night_table, hole_scores=even_holes(20, 40), by=organiser)
+    rated = set(Rating.objects.filter(league=league).values_list("player__username", flat=True))
+    other = night.tables.exclude(table__seats__player=ann).get()
+    assert rated == set(other.table.seats.values_list("player__username", flat=True))
+    assert "ann" not in rated
+    assert handicaps.worked_out(league, [ann.pk])[ann.pk] == 0
+    assert RATED_RULE in absence_rule(league)
