@@ -7,6 +7,9 @@ The daphne servers that tests start inherit DJANGO_SETTINGS_MODULE, so they read
 same hashes.
 """
 
+import os
+from urllib.parse import urlsplit
+
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -20,3 +23,12 @@ FAIRWAY_REVIEW_BUSY_CPU = None
 # servers tests start (which then start no reviews' child process each): a test that
 # wants the worker turns it on (tests/conftest.py, `reviews_after_hole`).
 FAIRWAY_REVIEW_AFTER_HOLE = False
+
+# Each test clears the cache (tests/conftest.py), which on Redis empties its database:
+# every pytest worker (and the servers it starts, which inherit its environment) keeps
+# its cache in a Redis database of its own, so that one worker's clearing never wipes
+# the counts another's test is making. The channel layer's pub/sub ignores the number.
+if REDIS_URL:  # noqa: F405
+    _worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    _database = 1 + int(_worker) % 15 if _worker.isdecimal() else 1
+    CACHES["default"]["LOCATION"] = urlsplit(REDIS_URL)._replace(path=f"/{_database}").geturl()  # noqa: F405
