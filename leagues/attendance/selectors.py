@@ -12,7 +12,6 @@ from games.models import Scorecard, Seat
 
 from ..models import League, Substitute
 
-
 RATED_RULE = (
     "A result moves a rating and a handicap only when it counts for the person who played "
     "it: a guest's, a substitute's that counts for the member away, and one that counts "
@@ -120,8 +119,6 @@ def rated_cards(
         and credit[card.pk] == card.player_id
         and (card.night_id, card.player_id) not in guests
     }
-
-
 
 
 def missed_points(how: str, fixed: int, average: Fraction) -> int:
