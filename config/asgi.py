@@ -26,7 +26,9 @@ from games.consumers import close_for_restart  # noqa: E402
 from games.reviews import start_child  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from leagues.board.routing import websocket_urlpatterns as board_urlpatterns  # noqa: E402
+from leagues.checkin.routing import websocket_urlpatterns as arrivals_urlpatterns  # noqa: E402
 from leagues.events.routing import websocket_urlpatterns as event_urlpatterns  # noqa: E402
+from leagues.reporting.routing import websocket_urlpatterns as report_urlpatterns  # noqa: E402
 
 use_websocket_protocol(settings.FAIRWAY_WS_SLOW_SECONDS)
 on_daphne_shutdown(close_for_restart)
@@ -42,7 +44,13 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(
-                URLRouter(websocket_urlpatterns + board_urlpatterns + event_urlpatterns)
+                URLRouter(
+                    websocket_urlpatterns
+                    + board_urlpatterns
+                    + event_urlpatterns
+                    + arrivals_urlpatterns
+                    + report_urlpatterns
+                )
             )
         ),
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 
 #: The most points one place, an absence or a bye earns.
 MAX_POINTS = 1000
@@ -41,3 +41,16 @@ def check_season_points(rows) -> None:
             f"The standings' points are too large to keep: set the league's points (each "
             f"place, absence and bye) to {MAX_POINTS} at most, then close the season."
         )
+
+
+#: The most tables of a night or an event's round played on paper (the seating form's
+#: bound too): more than any club room holds.
+MAX_PAPER_TABLES = 50
+
+
+def bound(field, low: int, high: int, message: str) -> None:
+    """Bind a form's number `field` to `low`..`high`, refused with `message` alone (in
+    place of the column's own bounds, whose numbers mean nothing to an organiser)."""
+    field.validators = [MinValueValidator(low, message), MaxValueValidator(high, message)]
+    field.min_value, field.max_value = low, high
+    field.widget.attrs.update({"min": low, "max": high})

@@ -20,3 +20,15 @@ night_changed = Signal()
 def send_night_changed(night_id: int, *, sender: object = None) -> None:
     """Tell every room that shows the night that its holes changed."""
     night_changed.send(sender=sender, night_id=night_id)
+
+
+#: Who is here on a night changed: a check-in or its undoing, the players present
+#: saved, an absence, a substitute, or the night seated (which closes check-in). Sent
+#: inside the write, with `night_id`; a receiver that pushes to a page does so after
+#: the commit.
+arrivals_changed = Signal()
+
+
+def send_arrivals_changed(night_id: int, *, sender: object = None) -> None:
+    """Tell every room that shows the night's arrivals that they changed."""
+    arrivals_changed.send(sender=sender, night_id=night_id)

@@ -25,9 +25,10 @@ from games.models import (
 )
 
 from .board.services import announce_night_changed
+from .checkin.services import announce_arrivals
 from .events.services import table_finished
 from .models import Club, EventTable, League, LeagueNight, NightTable
-from .news import night_changed, send_night_changed
+from .news import arrivals_changed, night_changed, send_night_changed
 from .ratings.services import rate_match, rebuild_ratings
 from .roles import is_organiser, role_in
 from .standings.services import score_open_seasons, score_table
@@ -139,6 +140,12 @@ def board_shows_finished_hole(sender, hole: Hole, table: Table | None = None, **
 def board_shows_night_changed(sender, night_id: int, **kwargs) -> None:
     """A night's holes changed: its open boards read it again, after the commit."""
     announce_night_changed(night_id)
+
+
+@receiver(arrivals_changed, dispatch_uid="leagues_pages_show_arrivals")
+def pages_show_arrivals(sender, night_id: int, **kwargs) -> None:
+    """Who is here changed: the night's open pages show it, after the commit."""
+    announce_arrivals(night_id)
 
 
 @receiver(runs_table, dispatch_uid="leagues_organisers_run_night_tables")

@@ -8,6 +8,7 @@ from games.numbers import whole_number
 from games.text import validate_shown
 
 from ..models import Player
+from ..words import possessive
 
 
 class NightPlayersForm(forms.Form):
@@ -29,7 +30,8 @@ class NightPlayersForm(forms.Form):
         self.fields["players"].queryset = members
         left_out = left_out or {}
         self.fields["players"].label_from_instance = lambda player: (
-            f"{player} (not in {left_out[player.pk]}'s line-up: plays, but not for the team)"
+            f"{player} (not in {possessive(left_out[player.pk])} line-up: plays, but not for "
+            "the team)"
             if player.pk in left_out
             else str(player)
         )

@@ -15,6 +15,7 @@ from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
 from ..models import GUEST_MARK, Absence, Club, LeagueNight, Membership, Player, Substitute
+from ..news import send_arrivals_changed
 from ..ratings.services import rate_from
 from ..standings.services import score_night
 
@@ -52,6 +53,7 @@ def set_night_players(
         night.players.set(players)
         # Someone present is no longer away.
         night.absences.filter(player__in=players).exclude(kind=Absence.Kind.BYE).delete()
+        send_arrivals_changed(night.pk)
 
 
 def _require_member(player: Player, club: Club) -> None:
@@ -81,6 +83,7 @@ def mark_absent(*, night: LeagueNight, player: Player, notice: bool, by: Player)
     if night.substitutes.filter(member=player).exists():
         raise ValidationError(f"{player.name} has a substitute tonight: remove that first.")
     night.players.remove(player)
+    send_arrivals_changed(night.pk)
     kind = Absence.Kind.NOTICE if notice else Absence.Kind.NO_NOTICE
     absence, _ = Absence.objects.update_or_create(
         night=night, player=player, defaults={"kind": kind}
@@ -96,6 +99,7 @@ def clear_absence(*, night: LeagueNight, player: Player, by: Player) -> None:
     night.absences.filter(player=player).delete()
     if night.substitutes.filter(member=player).delete()[0]:
         _rescore(night)
+    send_arrivals_changed(night.pk)
 
 
 @transaction.atomic
@@ -147,6 +151,7 @@ def set_substitute(
         night=night, member=member, player=player, guest_name=guest_name
     )
     _rescore(night)
+    send_arrivals_changed(night.pk)
     return substitute
 
 

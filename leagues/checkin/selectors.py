@@ -48,15 +48,27 @@ class Arrivals:
 
     here: list[CheckIn]
     expected: list[Player]
+    #: How many the organiser has present (those checked in among them).
+    present: int = 0
+    #: The night's tables once it is seated: check-in is over, nobody is expected.
+    tables: int = 0
 
     @property
     def count(self) -> int:
         return len(self.here)
 
+    @property
+    def checked_in_ids(self) -> list[int]:
+        return sorted(check_in.player_id for check_in in self.here)
+
 
 def arrivals(night: LeagueNight) -> Arrivals:
-    """The night's check-ins and the members still expected."""
+    """The night's check-ins and the members still expected (none once it is seated)."""
     here = list(check_ins(night))
+    present = night.players.count()
+    tables = night.tables.count()
+    if tables:
+        return Arrivals(here=here, expected=[], present=present, tables=tables)
     away = set(night.absences.values_list("player_id", flat=True))
     away |= set(night.substitutes.values_list("member_id", flat=True))
     arrived = {check_in.player_id for check_in in here}
@@ -67,7 +79,7 @@ def arrivals(night: LeagueNight) -> Arrivals:
         for member in club_members(night.season.league.club)
         if member.pk not in arrived and member.pk not in away
     ]
-    return Arrivals(here=here, expected=expected)
+    return Arrivals(here=here, expected=expected, present=present)
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,25 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from games import announce
+
 from ..locks import hold_season
 from ..models import Absence, CheckIn, LeagueNight, Membership, Player
+from ..news import send_arrivals_changed
 from ..teams.selectors import left_out_of_line_up
+from ..words import possessive
 from .selectors import closed_reason
+
+
+def arrivals_group(night_id: int) -> str:
+    """The channel-layer group of a night's pages open on its arrivals."""
+    return f"night_arrivals_{night_id}"
+
+
+def announce_arrivals(night_id: int) -> None:
+    """After the commit, tell the night's open pages that who is here changed
+    (`leagues.news.arrivals_changed`, connected in `leagues.signals`)."""
+    announce.group_changed(arrivals_group(night_id), {"type": "arrivals.changed"})
 
 
 @dataclass(frozen=True)
@@ -62,7 +77,7 @@ def check_in(*, night: LeagueNight, player: Player) -> Arrival:
     left_out = left_out_of_line_up(night, player)
     if left_out is not None:
         raise ValidationError(
-            f"{left_out.name}'s line-up tonight leaves you out: ask your captain (or an "
+            f"{possessive(left_out.name)} line-up tonight leaves you out: ask your captain (or an "
             "organiser) to put you in it."
         )
     arrival, created = CheckIn.objects.get_or_create(night=night, player=player)
@@ -70,6 +85,7 @@ def check_in(*, night: LeagueNight, player: Player) -> Arrival:
         # The first check-in stands, and so does what the organiser did since.
         return Arrival(check_in=arrival, again=True)
     night.players.add(player)
+    send_arrivals_changed(night.pk)
     absence = night.absences.filter(player=player).exclude(kind=Absence.Kind.BYE).first()
     was_away = ""
     if absence is not None:
@@ -87,4 +103,5 @@ def undo_check_in(*, night: LeagueNight, player: Player) -> bool:
     deleted, _ = CheckIn.objects.filter(night=night, player=player).delete()
     if deleted:
         night.players.remove(player)
+        send_arrivals_changed(night.pk)
     return bool(deleted)

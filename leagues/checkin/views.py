@@ -1,6 +1,6 @@
 """Check-in pages: a member says "I'm here" (from the night's page or the QR code on the
 door) or takes it back; the organiser's door sign with that QR code; and the count of
-arrivals the night's page asks for again now and then."""
+arrivals the night's page asks for while its socket is down."""
 
 from __future__ import annotations
 
@@ -117,8 +117,8 @@ def door_sign(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def arrivals(request: HttpRequest, night_id: int) -> HttpResponse:
-    """The night's arrivals as its page shows them, asked for again every few seconds:
-    the count for members, the names too for an organiser."""
+    """The night's arrivals as its page shows them, asked for again while the page's
+    socket is down: the count for members, the names too for an organiser."""
     night = night_or_404(night_id)
     role = member_role(request, night.season.league.club)
     return render(
@@ -128,5 +128,6 @@ def arrivals(request: HttpRequest, night_id: int) -> HttpResponse:
             "night": night,
             "is_organiser": role == Membership.Role.ORGANISER,
             "arrivals": selectors.arrivals(night),
+            "live": True,
         },
     )

@@ -8,7 +8,9 @@ from django import forms
 from games.forms import HouseRulesWidget, refused_house_rules
 from games.models import Table, house_rule_choices
 
+from ..bounds import MAX_PAPER_TABLES, bound
 from ..models import Event, League, Player
+from .services import MAX_ROUNDS, SEATS
 
 
 class DateTimeInput(forms.DateTimeInput):
@@ -70,6 +72,18 @@ class EventForm(forms.ModelForm):
         self.fields["league"].required = False
         self.fields["paper_tables"].required = False
         self.fields["turn_timer"].required = False
+        # Every number bound, with the bound in words (the services check them again).
+        low, high = SEATS
+        # Seats within reason here; the game's own bounds are the services' to name.
+        bound(self.fields["seats_per_table"], 0, 99, f"A table seats {low} to {high}.")
+        bound(self.fields["rounds"], 1, MAX_ROUNDS, f"An event has 1 to {MAX_ROUNDS} rounds.")
+        bound(self.fields["advance"], 1, high - 1, f"1 to {high - 1} go through from a table.")
+        bound(
+            self.fields["paper_tables"],
+            0,
+            MAX_PAPER_TABLES,
+            f"0 to {MAX_PAPER_TABLES} tables a round play on paper.",
+        )
 
     def clean_paper_tables(self) -> int:
         return self.cleaned_data.get("paper_tables") or 0

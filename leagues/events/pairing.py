@@ -22,9 +22,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..seating import dealing
 from ..seating.dealing import pair
+from ..standings.places import place_in_order
 
 
 @dataclass(frozen=True)
@@ -170,47 +172,50 @@ class Standing:
     place: int
     points: float
     strokes: int
-    #: The points of every opponent met, once per meeting (Buchholz).
+    holes: int
+    #: The points of every opponent met, once per meeting (Buchholz); a bye counts as a
+    #: table of opponents holding the entrant's own points.
     opponents: float
-    #: Opponents among those level on everything above that this entrant finished
-    #: ahead of, when they met, less those it finished behind.
-    head_to_head: int
+
+    @property
+    def per_hole(self) -> Fraction | None:
+        """Strokes per hole played: fair between entrants who played different numbers
+        of tables (a bye is no table played)."""
+        return Fraction(self.strokes, self.holes) if self.holes else None
 
 
-def standings(points: Mapping[int, float], results: Iterable[Mapping[int, int]]) -> list[Standing]:
-    """The standings of a Swiss event: most points, then fewest strokes over the event,
-    then the opponents' points, then head to head; entrants level on all four share a
-    place. `results`: each table played, as each entrant's strokes there."""
+def standings(
+    points: Mapping[int, float],
+    results: Iterable[Mapping[int, int]],
+    holes: Mapping[int, int],
+    byes: Mapping[int, int] | None = None,
+    bye_opponents: int = 1,
+) -> list[Standing]:
+    """The standings of a Swiss event: most points, then most opponents' points, then
+    fewest strokes per hole played; entrants level on all three share a place, listed by
+    key. `results`: each table played, as each entrant's strokes there; `holes`: the
+    holes each entrant played. A bye counts for the opponents' points as a table of
+    `bye_opponents` opponents, each holding the entrant's own points (as a chess Swiss
+    counts an unplayed round: a game against oneself), so that a bye neither lifts nor
+    sinks an entrant against those who played that round."""
     results = list(results)
+    byes = byes or {}
     strokes = dict.fromkeys(points, 0)
-    opponents = dict.fromkeys(points, 0.0)
+    opponents = {key: byes.get(key, 0) * bye_opponents * points[key] for key in points}
     for table in results:
         for key, count in table.items():
             strokes[key] += count
             opponents[key] += sum(points[other] for other in table if other != key)
 
     def level(key: int) -> tuple:
-        return (-points[key], strokes[key], -opponents[key])
+        played = holes.get(key, 0)
+        # An entrant with no hole played yet ranks below any stroke count.
+        per_hole = Fraction(strokes[key], played) if played else Fraction(10**9)
+        return (-points[key], -opponents[key], per_hole)
 
-    groups: dict[tuple, list[int]] = {}
-    for key in points:
-        groups.setdefault(level(key), []).append(key)
-    head = dict.fromkeys(points, 0)
-    for group in groups.values():
-        for table in results:
-            met = [k for k in group if k in table]
-            for a, b in itertools.combinations(met, 2):
-                if table[a] != table[b]:
-                    ahead, behind = (a, b) if table[a] < table[b] else (b, a)
-                    head[ahead] += 1
-                    head[behind] -= 1
-    ordered = sorted(points, key=lambda k: (*level(k), -head[k], k))
-    lines, place = [], 0
-    for index, key in enumerate(ordered):
-        if index == 0 or (*level(key), head[key]) != (
-            *level(ordered[index - 1]),
-            head[ordered[index - 1]],
-        ):
-            place = index + 1
-        lines.append(Standing(key, place, points[key], strokes[key], opponents[key], head[key]))
-    return lines
+    ordered = sorted(points, key=lambda k: (*level(k), k))
+    places = place_in_order(ordered, level)
+    return [
+        Standing(key, place, points[key], strokes[key], holes.get(key, 0), opponents[key])
+        for key, place in zip(ordered, places, strict=True)
+    ]

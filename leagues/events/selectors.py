@@ -13,8 +13,9 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from fractions import Fraction
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from games.engine.match import HOLES
 from games.models import Scorecard, Table
@@ -24,9 +25,11 @@ from ..teams.selectors import teammate_pairs
 from . import pairing
 
 TIE_BREAKS = (
-    "Most points; then fewest strokes over the event; then most opponents' points "
-    "(the points of everyone met, once per meeting); then head to head between those "
-    "still level. Players level on all four share a place."
+    "Most points; then most opponents' points (the points of everyone met, once per "
+    "meeting; a bye counts as a full table of opponents holding the player's own points, "
+    "as a chess Swiss counts a round not played); then fewest strokes per hole played "
+    "(not in total, so a bye neither helps nor hurts). Players level on all three share "
+    "a place, listed by name."
 )
 
 
@@ -66,12 +69,14 @@ def bye_points(event: Event) -> float:
 
 @dataclass(frozen=True)
 class TableResult:
-    """One finished table of an event: each player's place, nine-hole strokes and points."""
+    """One finished table of an event: each player's place, nine-hole strokes (and the
+    holes they cover) and points."""
 
     event_table: EventTable
     places: dict[int, int | None]
     strokes: dict[int, int]
     points: dict[int, float]
+    holes: dict[int, int] = field(default_factory=dict)
 
 
 def table_results(tables: list[EventTable]) -> dict[int, TableResult]:
@@ -80,21 +85,25 @@ def table_results(tables: list[EventTable]) -> dict[int, TableResult]:
     cards = (
         Scorecard.objects.filter(table__in=[t.table_id for t in finished])
         .exclude(player=None)
-        .annotate(nine=Sum("holes__strokes", filter=Q(holes__number__lte=HOLES)))
-        .values_list("table_id", "player_id", "place", "nine")
+        .annotate(
+            nine=Sum("holes__strokes", filter=Q(holes__number__lte=HOLES)),
+            played=Count("holes", filter=Q(holes__number__lte=HOLES)),
+        )
+        .values_list("table_id", "player_id", "place", "nine", "played")
     )
     by_table: dict[int, list] = {}
-    for table_id, player_id, place, nine in cards:
-        by_table.setdefault(table_id, []).append((player_id, place, nine or 0))
+    for table_id, player_id, place, nine, played in cards:
+        by_table.setdefault(table_id, []).append((player_id, place, nine or 0, played))
     results = {}
     for event_table in finished:
         rows = by_table.get(event_table.table_id, [])
-        places = {player: place for player, place, _ in rows}
+        places = {player: place for player, place, _, _ in rows}
         results[event_table.pk] = TableResult(
             event_table,
             places,
-            {player: nine for player, _, nine in rows},
+            {player: nine for player, _, nine, _ in rows},
             place_points(places, len(rows)),
+            {player: played for player, _, _, played in rows},
         )
     return results
 
@@ -118,11 +127,12 @@ def seated(event_table: EventTable) -> list[int]:
 
 @dataclass
 class Tally:
-    """What the rounds so far add up to: points, strokes, byes, the tables played (as
-    strokes by player) and every meeting."""
+    """What the rounds so far add up to: points, strokes (and the holes they cover),
+    byes, the tables played (as strokes by player) and every meeting."""
 
     points: dict[int, float] = field(default_factory=dict)
     strokes: dict[int, int] = field(default_factory=dict)
+    holes: dict[int, int] = field(default_factory=dict)
     byes: Counter = field(default_factory=Counter)
     results: list[dict[int, int]] = field(default_factory=list)
     met: dict[frozenset[int], int] = field(default_factory=dict)
@@ -147,6 +157,7 @@ def tally(event: Event) -> Tally:
         for key, points in result.points.items():
             counted.points[key] = counted.points.get(key, 0.0) + points
             counted.strokes[key] = counted.strokes.get(key, 0) + result.strokes[key]
+            counted.holes[key] = counted.holes.get(key, 0) + result.holes.get(key, 0)
     for event_round in event.event_rounds.all():
         for key in event_round.byes:
             counted.byes[key] += 1
@@ -161,8 +172,8 @@ class Line:
     player: Player
     points: float
     strokes: int
+    per_hole: Fraction | None
     opponents: float
-    head_to_head: int
     byes: int
 
 
@@ -171,19 +182,29 @@ def event_standings(event: Event) -> list[Line]:
     counted = tally(event)
     players = {e.player_id: e.player for e in active_entries(event)}
     points = {k: counted.points.get(k, 0.0) for k in players}
-    lines = pairing.standings(points, counted.results)
+    lines = pairing.standings(
+        points,
+        counted.results,
+        counted.holes,
+        byes=counted.byes,
+        bye_opponents=event.seats_per_table - 1,
+    )
+    # Within a shared place, by name: the stable last key the page states.
+    lines = sorted(
+        (s for s in lines if s.key in players),
+        key=lambda s: (s.place, players[s.key].name.casefold(), s.key),
+    )
     return [
         Line(
             s.place,
             players[s.key],
             s.points,
             s.strokes,
+            s.per_hole,
             s.opponents,
-            s.head_to_head,
             counted.byes[s.key],
         )
         for s in lines
-        if s.key in players
     ]
 
 
@@ -219,6 +240,8 @@ class SeatView:
     strokes: int | None
     points: float | None
     through: bool = False
+    #: The knockout's winner, at the final's table (where nobody goes "through").
+    champion: bool = False
 
 
 @dataclass(frozen=True)
@@ -295,7 +318,9 @@ def event_view(event: Event) -> EventView:
     knockout = event.format == Event.Format.KNOCKOUT
     rounds = []
     for event_round in event.event_rounds.all():
-        following = in_round.get(event_round.number + 1, winner) if knockout else set()
+        # The final sends nobody through: its winner is the champion, marked as such.
+        following = in_round.get(event_round.number + 1, set()) if knockout else set()
+        final = knockout and event_round.number + 1 not in in_round
         views = []
         for t in (t for t in tables if t.round_id == event_round.pk):
             result = results.get(t.pk)
@@ -315,6 +340,7 @@ def event_view(event: Event) -> EventView:
                             result.strokes.get(key) if result else None,
                             None if result is None or knockout else result.points[key],
                             key in following,
+                            final and key in winner,
                         )
                         for key in seats.get(t.pk, [])
                     ],

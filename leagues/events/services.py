@@ -25,6 +25,7 @@ from django.utils import timezone
 from games import announce, scorecards
 from games.models import Table
 
+from ..bounds import MAX_PAPER_TABLES
 from ..guards import require_organiser
 from ..models import Club, Event, EventApart, EventEntry, EventRound, EventTable, League, Player
 from ..seating import dealing
@@ -124,6 +125,13 @@ def check_settings(event: Event) -> None:
             )
     elif not 1 <= event.rounds <= MAX_ROUNDS:
         errors["rounds"] = f"An event has 1 to {MAX_ROUNDS} rounds."
+    # Numbers the format does not use are bound all the same: nothing past sense is kept.
+    if "rounds" not in errors and not 1 <= event.rounds <= MAX_ROUNDS:
+        errors["rounds"] = f"An event has 1 to {MAX_ROUNDS} rounds."
+    if "advance" not in errors and not 1 <= event.advance < SEATS[1]:
+        errors["advance"] = f"1 to {SEATS[1] - 1} go through from a table."
+    if not 0 <= event.paper_tables <= MAX_PAPER_TABLES:
+        errors["paper_tables"] = f"0 to {MAX_PAPER_TABLES} tables a round play on paper."
     if event.entry_closes_at and event.starts_at and event.entry_closes_at > event.starts_at:
         errors["entry_closes_at"] = "Entry closes before the event starts, or as it starts."
     if event.league_id and event.league.club_id != event.club_id:

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import get_text_list
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -107,12 +108,14 @@ def event(request: HttpRequest, event_id: int) -> HttpResponse:
     return _page(request, event_or_404(event_id))
 
 
-def _act(request, event: Event, action, done: str) -> HttpResponse:
+def _act(request, event: Event, action, done) -> HttpResponse:
+    """Do `action`; say `done` (or what `done(its result)` says) and go back to the
+    event's page, or show the page with the refusal."""
     try:
-        action()
+        result = action()
     except ValidationError as error:
         return _refused(request, event, error)
-    messages.success(request, done)
+    messages.success(request, done(result) if callable(done) else done)
     if request.htmx:
         return HttpResponseClientRedirect(event.get_absolute_url())
     return redirect(event)
@@ -225,8 +228,16 @@ def event_start(request: HttpRequest, event_id: int) -> HttpResponse:
         request,
         event,
         lambda: services.start_event(event=event, by=request.user),
-        "Round 1 is seated.",
+        lambda _: _started(event),
     )
+
+
+def _started(event: Event) -> str:
+    """Round 1 seated, and who was dropped for not checking in (no one just vanishes)."""
+    dropped = [e.player.name for e in event.entries.filter(dropped=True).select_related("player")]
+    if not dropped:
+        return "Round 1 is seated."
+    return f"Round 1 is seated. Dropped, not checked in: {get_text_list(sorted(dropped), 'and')}."
 
 
 @require_POST

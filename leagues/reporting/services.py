@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from games import announce
 from games.engine.match import HOLES
 from games.models import Scorecard, ScorecardHole, Table, hole_name
 from games.scorecards import HandScoreError, ScoreProblem, check_hand_scores
@@ -42,14 +43,21 @@ class HoleConflict(Exception):
         super().__init__(f"{hole.name} was changed meanwhile.")
 
 
+def report_group(report_id: int) -> str:
+    """The channel-layer group of a table report's open pages (its players' phones)."""
+    return f"table_report_{report_id}"
+
+
 def _held(report: TableReport) -> tuple[TableReport, NightTable]:
     """Lock the report's row (every write of its holes passes here, one at a time) and
-    refuse a closed season."""
+    refuse a closed season. Once the write commits, the table's open report pages hear
+    of it at once (a write refused rolls back, and says nothing)."""
     locked = TableReport.objects.select_for_update().get(pk=report.pk)
     night_table = NightTable.objects.select_related("table", "night__season__league__club").get(
         pk=locked.night_table_id
     )
     require_open(night_table.night.season)
+    announce.group_changed(report_group(locked.pk), {"type": "report.changed"})
     return locked, night_table
 
 

@@ -3,14 +3,14 @@ player types a table's code, and the table's report page, where its players ente
 strokes hole by hole, confirm or dispute each other's, and the organiser settles.
 
 Every page is plain forms; htmx swaps the page's main part instead of loading it anew,
-and refreshes the holes while the table plays.
+and the holes stay current over the report's socket (`consumers`) while the table plays.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,16 +21,16 @@ from games.models import Table, hole_name
 from games.numbers import whole_number
 from games.scorecards import HandScoreError
 
-from .. import deal_results
 from ..duplicate import sheets
 from ..duplicate.selectors import unfinished_table_of
 from ..models import NightTable, ReportedHole, TableReport
 from ..pages import crumbs, night_or_404, night_table_or_404, organiser_only
 from ..qr import qr_svg
 from ..results.forms import typed_strokes
-from ..roles import is_organiser, role_in
+from ..roles import is_organiser
 from . import guesses, selectors, services
 from .forms import CodeForm, DisputeForm, HoleForm, VersionForm
+from .pages import report_for
 
 
 def _card(request: HttpRequest, night_table: NightTable) -> dict:
@@ -121,24 +121,7 @@ def report_code(request: HttpRequest) -> HttpResponse:
 
 
 def _report_or_404(request: HttpRequest, code: str) -> TableReport:
-    """The report of `code`: 404 for a code no table has or anyone outside the club,
-    403 for a member who is neither seated at the table nor an organiser."""
-    report = selectors.report_by_code(code)
-    if report is None:
-        raise Http404("No table has that code.")
-    night_table = report.night_table
-    if role_in(request.user, night_table.night.season.league.club) is None and not (
-        selectors.is_seated(request.user, night_table.table)
-    ):
-        raise Http404("No table has that code.")
-    if not selectors.may_report(request.user, night_table):
-        raise PermissionDenied(services.NOT_SEATED)
-    if deal_results.hides_any(night_table.table, request.user):
-        raise PermissionDenied(
-            "You are seated at a table still playing these deals: ask another organiser "
-            "to settle this one."
-        )
-    return report
+    return report_for(request.user, code)
 
 
 def _status(request: HttpRequest, status: int) -> int:

@@ -15,6 +15,7 @@ from ..guards import require_open, require_organiser
 from ..handicaps.services import freeze
 from ..locks import hold_season
 from ..models import Absence, LeagueNight, NightTable, Player
+from ..news import send_arrivals_changed
 from ..reporting.codes import give_code
 from ..teams.selectors import teammate_pairs
 from . import dealing
@@ -155,4 +156,5 @@ def seat_night(
         created.append(night_table)
     # Handicaps are the night's from here on, whatever is corrected before it later.
     freeze(night, [player.pk for table_players in seated for player in table_players])
+    send_arrivals_changed(night.pk)  # check-in closes: the night's pages say so
     return created

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django import forms
 
+from ..bounds import bound
 from ..models import League, Player
+from .models import FEWEST_MEMBERS, MOST_MEMBERS
 
 
 class TeamRulesForm(forms.ModelForm):
@@ -15,6 +17,22 @@ class TeamRulesForm(forms.ModelForm):
         model = League
         fields = ("team_size", "team_score", "team_counted")
         widgets = {"team_score": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Every number bound, with the bound in words (the model checks them together).
+        bound(
+            self.fields["team_size"],
+            0,
+            MOST_MEMBERS,
+            f"A team has {FEWEST_MEMBERS} to {MOST_MEMBERS} members (0: not a team league).",
+        )
+        bound(
+            self.fields["team_counted"],
+            1,
+            MOST_MEMBERS,
+            f"The best n counts 1 to {MOST_MEMBERS} members' points.",
+        )
 
 
 class TeamForm(forms.Form):

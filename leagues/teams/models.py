@@ -15,6 +15,8 @@ from django.db.models import Q
 
 from games.text import validate_shown
 
+from ..words import possessive
+
 #: The fewest and the most members a team has.
 FEWEST_MEMBERS = 2
 MOST_MEMBERS = 4
@@ -133,4 +135,4 @@ class LineUp(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.team}'s line-up, {self.night}"
+        return f"{possessive(self.team)} line-up, {self.night}"

@@ -23,6 +23,7 @@ from ..guards import require_open, require_organiser
 from ..locks import hold_season
 from ..models import Absence, League, LeagueNight, LineUp, Membership, Player, Team, TeamMember
 from ..roles import is_organiser
+from ..words import possessive
 from .models import FEWEST_MEMBERS, MOST_MEMBERS
 
 
@@ -207,7 +208,7 @@ def set_line_up(*, team: Team, night: LeagueNight, players: Sequence[Player], by
         raise ValidationError(f"{team.name} does not play in that night's league.")
     if not may_set_line_up(team, by):
         raise PermissionDenied(
-            f"Only {team.name}'s captain or the club's organisers set its line-up."
+            f"Only {possessive(team.name)} captain or the club's organisers set its line-up."
         )
     hold_season(night.season)
     require_open(night.season)

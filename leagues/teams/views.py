@@ -25,6 +25,7 @@ from ..pages import (
     organiser_only,
     season_or_404,
 )
+from ..words import possessive
 from . import selectors, services
 from .forms import LineUpForm, TeamForm, TeamPlayerForm, TeamRulesForm
 from .standings import team_rule, team_standings
@@ -193,7 +194,7 @@ def line_up(request: HttpRequest, night_id: int, team_id: int) -> HttpResponse:
     team = get_object_or_404(Team, pk=team_id, league=league)
     if not services.may_set_line_up(team, request.user):
         raise PermissionDenied(
-            f"Only {team.name}'s captain or the club's organisers set its line-up."
+            f"Only {possessive(team.name)} captain or the club's organisers set its line-up."
         )
     members = Player.objects.filter(team_memberships__team=team).order_by(
         "display_name", "username"
@@ -211,7 +212,7 @@ def line_up(request: HttpRequest, night_id: int, team_id: int) -> HttpResponse:
                 form.add_error(None, error)
             else:
                 names = ", ".join(p.name for p in form.cleaned_data["players"])
-                messages.success(request, f"{team.name}'s line-up is saved: {names}.")
+                messages.success(request, f"{possessive(team.name)} line-up is saved: {names}.")
                 return redirect(reverse("leagues:line_up", args=[night.pk, team.pk]))
         status = 400
     else:

@@ -12,7 +12,6 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from leagues.checkin.services import check_in
 from tests.factories import PASSWORD, make_club, make_league, make_night, make_player, make_season
 
 # On PostgreSQL with Redis too: a new page of the club room, in both setups.
@@ -101,10 +100,18 @@ def test_members_check_in_by_phone_and_the_organiser_seats_them(daphne_server, p
     no_sideways_scroll(page)
     page.screenshot(path=str(SCREENSHOTS / "phone-night-check-ins.png"), full_page=True)
 
-    # Cat checks in while the organiser's page is open: the count catches up by itself.
-    check_in(night=night, player=cat)
-    expect(arrivals).to_contain_text("3 checked in", timeout=30_000)
+    # Cat checks in on her phone while the organiser's page is open: the count, the
+    # names, her tick and the seating panel's count follow at once, over the socket.
+    cat_context, cat_page = phone(playwright_browser)
+    cat_page.goto(daphne_server.url + "/accounts/login/")
+    log_in(cat_page, "cat")
+    cat_page.goto(daphne_server.url + night.get_absolute_url())
+    cat_page.get_by_role("button", name="I'm here").click()
+    expect(cat_page.locator("#arrivals")).to_contain_text("3 checked in")
+    expect(arrivals).to_contain_text("3 checked in", timeout=3_000)
     expect(arrivals.locator("ul.names li")).to_have_count(3)
+    expect(page.get_by_role("checkbox", name="Cat checked in")).to_be_checked()
+    expect(page.locator("#present-count")).to_have_text("3 present; 3 checked in.")
 
     # Eve came without her phone and Bea had to go: the organiser ticks one, unticks the
     # other. Cat, checked in after the form was drawn, stays present.
@@ -119,6 +126,10 @@ def test_members_check_in_by_phone_and_the_organiser_seats_them(daphne_server, p
     expect(page.get_by_text("Players seated at 1 tables.")).to_be_visible()
     names = page.locator("#table-1 tbody th").all_text_contents()
     assert sorted(names) == ["Ann", "Cat", "Eve"], names
+    # Cat's open page hears that the night is seated: nobody is expected any more.
+    expect(cat_page.locator("#arrivals")).to_contain_text("Seated: 3 players at 1 table.")
+    expect(page.locator("#arrivals")).not_to_contain_text("Expected, not here yet")
+    cat_context.close()
 
     # The door sign: a QR code drawn on the page, no image fetched.
     page.goto(daphne_server.url + f"/leagues/nights/{night.pk}/door/")

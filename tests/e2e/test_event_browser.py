@@ -97,7 +97,7 @@ def test_a_small_event_runs_from_entry_to_champion(daphne_server, playwright_bro
     expect(organiser.locator("#event-status")).to_contain_text("Champion:")
     expect(ann.locator("#event-status")).to_contain_text("Champion:")
     expect(ann.get_by_role("heading", name="Standings")).to_be_visible()
-    expect(ann.get_by_text("head to head", exact=False).first).to_be_visible()
+    expect(ann.get_by_text("strokes per hole played", exact=False).first).to_be_visible()
     ann_context.close()
     context.close()
 

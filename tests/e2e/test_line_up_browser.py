@@ -49,7 +49,7 @@ def test_a_captain_sets_the_line_up_on_a_phone(daphne_server, playwright_browser
     page.goto(daphne_server.url + night.get_absolute_url())
     teams_panel = page.locator("#teams")
     expect(teams_panel).to_contain_text("Eagles: no line-up set")
-    teams_panel.get_by_role("link", name="Set Eagles's line-up").click()
+    teams_panel.get_by_role("link", name="Set Eagles' line-up").click()
     expect(page.get_by_role("heading", name=re.compile("Eagles: line-up for"))).to_be_visible()
 
     # Each tick is a finger's size, and the save button spans the screen.
@@ -67,7 +67,7 @@ def test_a_captain_sets_the_line_up_on_a_phone(daphne_server, playwright_browser
     assert sideways <= 0, f"the line-up scrolls sideways by {sideways}px"
     page.screenshot(path=str(SCREENSHOTS / "phone-line-up.png"), full_page=True)
     save.click()
-    expect(page.get_by_role("status")).to_contain_text("Eagles's line-up is saved: Ann, Bea.")
+    expect(page.get_by_role("status")).to_contain_text("Eagles' line-up is saved: Ann, Bea.")
     expect(page.get_by_role("checkbox", name="Ann")).to_be_checked()
     expect(page.get_by_role("checkbox", name="Cat")).not_to_be_checked()
 

@@ -154,6 +154,9 @@ def test_results_with_a_mistake_save_nothing_and_good_ones_seat_the_next_round(c
     bad["h4_s1"] = "x"
     response = client.post(url, bad)
     assert response.status_code == 400 and "must be a whole number" in response.content.decode()
+    # The form's template comment stays a comment: never printed on the page.
+    assert "{#" not in response.content.decode()
+    assert "hole by hole, as the results form takes them" not in response.content.decode()
     assert Table.objects.get(pk=tables[0].table_id).status == Table.Status.PLAYING
     for event_table in tables:
         good = {f"h{n}_s{p}": str(3 + p) for n in range(1, 10) for p in range(2)}
@@ -161,8 +164,10 @@ def test_results_with_a_mistake_save_nothing_and_good_ones_seat_the_next_round(c
         assert response.status_code == 302
     assert selectors.current_round(event).number == 2
     page = client.get(event.get_absolute_url()).content.decode()
-    assert "Round 2 in play" in page and "Head to head" in page
+    assert "Round 2 in play" in page and "Strokes per hole" in page
     assert "1 for 1st" in page and "opponents" in page
+    # The order is stated in words, bye included.
+    assert "fewest strokes per hole played" in page and "a bye counts as" in page
 
 
 def test_closing_a_round_needs_its_number_and_answers_htmx_with_a_reload(client, setting):
@@ -222,3 +227,16 @@ def test_the_admin_shows_an_organiser_their_own_club_s_events_only(client, setti
     page = client.get(f"/admin/leagues/event/{event.pk}/change/")
     assert page.status_code == 200 and "P0" in page.content.decode()
     assert client.get("/admin/leagues/eventround/").status_code == 200
+
+
+def test_starting_says_who_was_dropped_for_not_checking_in(client, setting):
+    club, olive, people, event = setting
+    entered(event, people[:2])
+    entered(event, people[2:], check_in=False)
+    client.force_login(olive)
+    response = client.post(reverse("leagues:event_start", args=[event.pk]), follow=True)
+    page = response.content.decode()
+    assert "Round 1 is seated. Dropped, not checked in: P2 and P3." in page
+    # On the page of the event in play, no entry section and the apart form below it all.
+    assert 'id="event-entry"' not in page and "Withdraw" not in page
+    assert page.index('id="event-live"') < page.index('id="event-apart"')

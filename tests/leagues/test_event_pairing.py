@@ -4,6 +4,7 @@ properties over many fields."""
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -239,19 +240,49 @@ def test_swiss_pairs_never_meet_twice_in_the_first_half_of_the_rounds(half, seed
             met[key] = met.get(key, 0) + count
 
 
-def test_swiss_standings_break_ties_by_strokes_then_opponents_then_head_to_head():
+def test_swiss_standings_break_ties_by_opponents_points_then_strokes_per_hole():
     # Round one: 1 beats 2, 3 beats 4. Round two: 1 beats 3, 4 beats 2.
     results = [{1: 20, 2: 30}, {3: 22, 4: 28}, {1: 25, 3: 26}, {4: 24, 2: 29}]
     points = {1: 2, 2: 0, 3: 1, 4: 1}
-    lines = standings(points, results)
+    lines = standings(points, results, dict.fromkeys(points, 18))
+    # 3 and 4 are level on points: 3 met 4 (1) and 1 (2), 4 met 3 (1) and 2 (0).
     assert [line.key for line in lines] == [1, 3, 4, 2]
     assert [line.place for line in lines] == [1, 2, 3, 4]
     three = next(line for line in lines if line.key == 3)
-    assert (three.strokes, three.opponents) == (48, 3)  # opponents 4 (1) and 1 (2)
-    # Level on everything: one place.
-    lines = standings({1: 2, 2: 2}, [{1: 25, 2: 25}])
-    assert [line.place for line in lines] == [1, 1]
-    # Level on points, strokes and opponents' points: the one who won their meeting.
-    lines = standings({1: 1, 2: 1, 3: 0}, [{1: 20, 2: 24}, {2: 20, 3: 24}, {3: 20, 1: 24}])
-    assert [line.key for line in lines][:2] == [1, 2]
-    assert lines[0].head_to_head == 1 and lines[1].head_to_head == -1
+    assert (three.strokes, three.opponents, three.per_hole) == (48, 3, Fraction(48, 18))
+    # Level on everything: one place, and the next place down skips it.
+    lines = standings({1: 2, 2: 2, 3: 0}, [{1: 25, 2: 25}], {1: 9, 2: 9, 3: 0})
+    assert [line.place for line in lines] == [1, 1, 3]
+
+
+def test_a_bye_neither_helps_nor_hurts_the_swiss_tie_breaks():
+    """Jo (1 point, 94 strokes over 2 tables and a bye) and Hana (1 point, 125 strokes over
+    3 tables): by total strokes Jo would stand higher for having played less; per hole,
+    Hana plays better (4.63 to 5.22) and stands higher."""
+    jo, hana, x, y, z = 1, 2, 3, 4, 5
+    points = {jo: 1, hana: 1, x: 2, y: 1, z: 1}
+    results = [
+        {jo: 47, x: 40},
+        {jo: 47, y: 45},
+        {hana: 42, x: 41},
+        {hana: 41, y: 40},
+        {hana: 42, z: 41},
+    ]
+    holes = {jo: 18, hana: 27, x: 18, y: 18, z: 9}
+    lines = {line.key: line for line in standings(points, results, holes, byes={jo: 1})}
+    # The bye counts as a table against an opponent holding Jo's own point: 2 + 1 + 1.
+    assert lines[jo].opponents == lines[hana].opponents == 4
+    assert (lines[jo].strokes, lines[hana].strokes) == (94, 125)
+    assert lines[hana].per_hole == Fraction(125, 27) < lines[jo].per_hole == Fraction(94, 18)
+    assert lines[hana].place < lines[jo].place
+    # At tables of four a bye is a table of three such opponents.
+    wider = standings(points, results, holes, byes={jo: 1}, bye_opponents=3)
+    assert next(line for line in wider if line.key == jo).opponents == 2 + 1 + 3 * 1
+    # Opponents' points come before strokes: Jo now plays better per hole, but Hana met
+    # the stronger field.
+    results[:2] = [{jo: 35, x: 40}, {jo: 35, y: 45}]
+    stronger = {**points, z: 3}
+    lines = {line.key: line for line in standings(stronger, results, holes, byes={jo: 1})}
+    assert lines[jo].per_hole < lines[hana].per_hole
+    assert (lines[hana].opponents, lines[jo].opponents) == (6, 4)
+    assert lines[hana].place < lines[jo].place

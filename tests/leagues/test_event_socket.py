@@ -61,6 +61,9 @@ async def test_a_member_sees_each_round_seated_and_the_champion_named_live():
     seated = await communicator.receive_from(timeout=10)
     assert "Round 1 in play" in seated and "Table 2" in seated
     assert "Close round" not in seated  # a member's part has no organiser's buttons
+    # Entry is over: the page's Entry section (Withdraw, the entrants) is cleared.
+    assert '<div id="event-entry" hx-swap-oob="true" hidden></div>' in seated
+    assert 'id="event-apart"' not in seated  # kept apart: still the organiser's to set
     # A sync with the stamp it holds is answered with nothing; with another, the part.
     stamp = STAMP.search(seated).group(1)
     await communicator.send_json_to({"type": "sync", "stamp": stamp})
@@ -73,6 +76,8 @@ async def test_a_member_sees_each_round_seated_and_the_champion_named_live():
     while not await communicator.receive_nothing(timeout=1):
         frames.append(await communicator.receive_from(timeout=10))
     assert "Champion: <strong>P0</strong>" in frames[-1]
+    # Over: the organiser's "Kept apart" form no longer stands above the champion.
+    assert '<div id="event-apart" hx-swap-oob="true" hidden></div>' in frames[-1]
     await communicator.disconnect()
 
 

@@ -5,6 +5,7 @@ tables seated as the last match of a round ends, and the reminder mail."""
 from __future__ import annotations
 
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.core import mail
@@ -85,6 +86,14 @@ def test_an_odd_number_gets_byes_that_go_round_and_earn_a_win():
     lines = {line.player.pk: line for line in selectors.event_standings(event)}
     assert all(lines[key].byes == 1 for key in byes)
     assert sum(line.points for line in lines.values()) == 3 * 3 + 3  # a win a table, a bye
+    # The tie-breaks are fair to a bye: it counts as a table against one holding the
+    # player's own points, and strokes go per hole played (two tables of nine, not three).
+    for key, line in lines.items():
+        tables = [t for t in counted.results if key in t]
+        met = sum(lines[other].points for t in tables for other in t if other != key)
+        assert line.opponents == met + line.byes * line.points
+        assert line.per_hole == Fraction(line.strokes, 9 * len(tables))
+        assert len(tables) == 3 - line.byes
 
 
 def test_a_knockout_of_sixteen_at_tables_of_four_plays_off_a_tie_and_names_a_champion():
@@ -118,6 +127,12 @@ def test_a_knockout_of_sixteen_at_tables_of_four_plays_off_a_tie_and_names_a_cha
     assert selectors.champions(event) == [people[0]]
     view = selectors.event_view(event)
     assert any(seat.through for seat in view.rounds[0].tables[0].seats)
+    # The final sends nobody through: its winner wears the champion's badge alone, and
+    # only there.
+    final = view.rounds[-1].tables[0].seats
+    assert not any(seat.through for seat in final)
+    assert [seat.name for seat in final if seat.champion] == [people[0].name]
+    assert not any(seat.champion for r in view.rounds[:-1] for t in r.tables for seat in t.seats)
 
 
 def test_a_round_robin_at_tables_of_two_meets_everyone_once():

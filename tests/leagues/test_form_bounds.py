@@ -105,3 +105,56 @@ def test_a_season_of_points_saved_before_the_bound_stays_open_saying_why(client,
     assert "too large to keep" in response.content.decode()
     cn.season.refresh_from_db()
     assert not cn.season.is_closed
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"table_kind": "live", "paper_tables": "40000"}, "0 to 50 tables a round play on paper."),
+        ({"table_kind": "live", "paper_tables": "51"}, "0 to 50 tables a round play on paper."),
+        ({"seats_per_table": HUGE}, "A table seats 2 to 8."),
+        ({"rounds": "40000"}, "An event has 1 to 20 rounds."),
+        ({"format": "knockout", "rounds": "40000"}, "An event has 1 to 20 rounds."),
+        ({"advance": "40000"}, "1 to 7 go through from a table."),
+    ],
+)
+def test_the_event_form_bounds_every_number_and_saves_nothing_past_it(
+    client, organiser_club, fields, message
+):
+    from leagues.models import Event
+    from tests.leagues.test_event_pages import form_data
+
+    response = client.post(
+        reverse("leagues:event_create", args=[organiser_club.slug]), form_data(**fields)
+    )
+    assert response.status_code == 400 and message in response.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_the_event_services_bound_what_the_form_bounds(organiser_club):
+    from django.core.exceptions import ValidationError
+
+    from tests.leagues.events_helpers import new_event
+
+    olive = organiser_club.memberships.get().player
+    with pytest.raises(ValidationError, match="0 to 50 tables a round play on paper"):
+        new_event(organiser_club, olive, table_kind="live", paper_tables=40000)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"team_size": "40000"}, "A team has 2 to 4 members (0: not a team league)."),
+        (
+            {"team_score": "best", "team_size": "4", "team_counted": HUGE},
+            "The best n counts 1 to 4",
+        ),
+    ],
+)
+def test_the_team_rules_form_bounds_its_numbers(client, organiser_club, fields, message):
+    league = League.objects.create(club=organiser_club, name="Thursdays")
+    data = {"team_size": "2", "team_score": "sum", "team_counted": "2", **fields}
+    response = client.post(reverse("leagues:team_rules", args=[league.pk]), data)
+    assert response.status_code == 400 and message in response.content.decode()
+    league.refresh_from_db()
+    assert (league.team_size, league.team_counted) == (0, 2)

@@ -162,7 +162,7 @@ def test_a_captain_sets_their_team_s_line_up_on_its_page(client, league):
     page = client.get(line_up_url(t))
     assert page.status_code == 200 and "Save the line-up" in page.content.decode()
     response = client.post(line_up_url(t), {"players": [t["Bea"].pk]}, follow=True)
-    assert "Eagles&#x27;s line-up is saved: Bea." in response.content.decode()
+    assert "Eagles&#x27; line-up is saved: Bea." in response.content.decode()
     assert [p.name for p in LineUp.objects.get().players.all()] == ["Bea"]
     assert list(t["night"].players.all()) == [t["Bea"]]
     # The night's page lists it, with the captain's link.
@@ -266,6 +266,38 @@ def test_the_players_present_form_marks_a_member_their_line_up_leaves_out(client
     services.set_line_up(night=t["night"], team=t["eagles"], players=[t["Bea"]], by=t["Ann"])
     client.force_login(t["olive"])
     html = client.get(t["night"].get_absolute_url()).content.decode()
-    note = "(not in Eagles&#x27;s line-up: plays, but not for the team)"
+    note = "(not in Eagles&#x27; line-up: plays, but not for the team)"
     assert f"Ann {note}" in html
     assert html.count("line-up: plays, but not for the team") == 1
+
+
+def test_team_pages_write_a_name_ending_in_s_and_a_fixed_team_size_as_english(client, league):
+    t = league
+    services.set_team_rules(
+        league=t["league"], team_size=2, team_score="sum", team_counted=2, by=t["olive"]
+    )
+    services.create_team(
+        league=t["league"],
+        name="Birdies",
+        members=[t["Eve"], t["Fay"]],
+        captain=t["Eve"],
+        by=t["olive"],
+    )
+    client.force_login(t["olive"])
+    page = client.get(teams_url(t)).content.decode()
+    assert "Teams of 2 members" in page and "2 to 2" not in page
+    night = client.get(t["night"].get_absolute_url()).content.decode()
+    assert "Set Birdies&#x27; line-up" in night and "Birdies&#x27;s" not in night
+    assert "Set Eagles&#x27; line-up" in night  # "Eagles" ends in s too
+    assert "Set Hawks&#x27; line-up" in night
+
+
+def test_a_possessive_takes_the_apostrophe_alone_after_an_s():
+    from leagues.words import possessive
+
+    assert [possessive(n) for n in ("Birdies", "Hana", "BOGEYS", "Jo")] == [
+        "Birdies'",
+        "Hana's",
+        "BOGEYS'",
+        "Jo's",
+    ]

@@ -222,7 +222,7 @@ def test_only_the_team_s_captain_or_an_organiser_sets_its_line_up(c):
     eagles = c.team("Eagles", c.ann, c.bea, captain=c.ann)
     c.team("Hawks", c.cat, c.dan, captain=c.cat)
     for someone in (c.cat, c.bea, c.gus):  # another team's captain, a teammate, a member
-        with pytest.raises(PermissionDenied, match="Eagles's captain"):
+        with pytest.raises(PermissionDenied, match="Eagles' captain"):
             services.set_line_up(team=eagles, night=c.night, players=[c.bea], by=someone)
     assert not LineUp.objects.exists() and not c.night.players.exists()
 
@@ -345,7 +345,7 @@ def test_a_member_left_out_of_the_line_up_cannot_check_in_but_one_in_it_can(c):
     eagles = c.team("Eagles", c.ann, c.bea, c.cat)
     today = make_night(make_season(c.league, start=date(2026, 1, 1)), timezone.localdate())
     services.set_line_up(team=eagles, night=today, players=[c.ann, c.bea], by=c.ann)
-    with pytest.raises(ValidationError, match="Eagles's line-up tonight leaves you out"):
+    with pytest.raises(ValidationError, match="Eagles' line-up tonight leaves you out"):
         check_in(night=today, player=c.cat)
     assert check_in(night=today, player=c.bea).again is False
     assert check_in(night=today, player=c.gus).again is False  # on no team
