@@ -3,8 +3,8 @@
 A change in play (a move, a bot's, the timer's, a deal, the end of a hole or of the
 match, a seat handed to a bot or taken back) is derived from the table as it stands
 (`plays`) and written on condition that the table is still at the version it was
-derived from, with the one statement of `store.write_statement`; then it is
-announced to the table's group. That statement is sent from one of two places, and
+derived from (on PostgreSQL with the one statement of `store.write_statement`); then
+it is announced to the table's group. That statement is sent from one of two places, and
 `moves` alone chooses which: from a move thread (`_change`, which reads the table when
 the caller holds no copy of it, and retries on the table as it stands), or, for a
 move in the middle of a hole on the version the caller's process holds, from the
