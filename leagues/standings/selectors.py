@@ -8,6 +8,8 @@ whatever the league's history. A closed season's are read as they were frozen.
 
 from __future__ import annotations
 
+import math
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -136,6 +138,7 @@ def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
             rows[player_id] = StandingRow(player=people[player_id], by_net=league.by_net)
         return rows[player_id]
 
+    handicaps: dict[int, dict[int, int]] = defaultdict(dict)  # numerators by denominator
     for line in sums:
         row = row_of(line["counts_for_id"])
         row.matches += line["matches"]
@@ -143,10 +146,14 @@ def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
         row.strokes += line["strokes"]
         row.wins += line["wins"]
         row.points += line["points"]
-        # Net strokes add up: the sum of each card's is the strokes' less the handicaps'.
-        row.net_strokes += net_strokes(
-            line["strokes"], HOLES, Fraction(line["handicaps"], line["handicap_denominator"])
-        )
+        handicaps[line["counts_for_id"]][line["handicap_denominator"]] = line["handicaps"]
+    # Net strokes add up: the sum of each card's is the strokes' less the handicaps'
+    # (added over their common denominator, in whole numbers).
+    for player_id, by_denominator in handicaps.items():
+        common = math.lcm(*by_denominator)
+        total = sum(n * (common // d) for d, n in by_denominator.items())
+        row = rows[player_id]
+        row.net_strokes = net_strokes(row.strokes, HOLES, Fraction(total, common))
     # Nights missed earn what the league says, the average from the nights played.
     averages = {
         pk: Fraction(row.points, nights[pk]) if nights.get(pk) else Fraction(0)
