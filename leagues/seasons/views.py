@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import get_text_list
@@ -97,7 +98,7 @@ def _season_page(request, season, *, night_form=None, next_form=None, status=200
             "points_rule": points_rule(season.league),
             "absence_rule": absence_rule(season.league),
             "guest_seats": guest_seats(season),
-            "nights": season.nights.prefetch_related("tables__table"),
+            "nights": season.nights.annotate(table_count=Count("tables")),
             "night_form": night_form or NightForm(),
         },
         status=status,
