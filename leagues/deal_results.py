@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TypeVar
 
-from django.db.models import Min, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Min, Q, QuerySet
 
 from games.deal_visibility import Unplayed, unplayed_deals, unplayed_in_room
 
@@ -70,6 +71,17 @@ def corrections(log: Iterable[Correction], user) -> list[Correction]:
     """The corrections `user` may read: none to a hole they have yet to play."""
     unplayed = unplayed_deals(user)
     return [c for c in log if unplayed.may_see_hole(c.scorecard.table, c.hole_number)]
+
+
+#: Corrections a page of the league's log shows.
+CORRECTIONS_PER_PAGE = 50
+
+
+def corrections_page(log: QuerySet, user, number: object) -> tuple[list[Correction], Page]:
+    """Page `number` of the league's corrections log (newest first; a number that is
+    not a page gives the first or last), and those of it `user` may read."""
+    page = Paginator(log, CORRECTIONS_PER_PAGE).get_page(number)
+    return corrections(page.object_list, user), page
 
 
 def hidden_scorecards(user, path: str = "table__") -> Q:

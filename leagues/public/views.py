@@ -122,14 +122,13 @@ def public_night_deals(request: HttpRequest, night_id: int) -> HttpResponse:
 def public_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
     """A public league's corrections log."""
     league = _public(league_id)
+    log, page = deal_results.corrections_page(
+        corrections_in(league), request.user, request.GET.get("page")
+    )
     return render(
         request,
         "leagues/public/corrections.html",
-        {
-            "league": league,
-            "corrections": deal_results.corrections(corrections_in(league), request.user),
-            "public": True,
-        },
+        {"league": league, "corrections": log, "page": page, "public": True},
     )
 
 

@@ -155,11 +155,11 @@ def league_corrections(request: HttpRequest, league_id: int) -> HttpResponse:
     """Every score correction of the league: who, when, why, before and after."""
     league = league_or_404(league_id)
     member_role(request, league.club)
+    log, page = deal_results.corrections_page(
+        selectors.corrections_in(league), request.user, request.GET.get("page")
+    )
     return render(
         request,
         "leagues/corrections.html",
-        {
-            **crumbs(league),
-            "corrections": deal_results.corrections(selectors.corrections_in(league), request.user),
-        },
+        {**crumbs(league), "corrections": log, "page": page},
     )
