@@ -31,6 +31,15 @@ def live(page, server, table: Table) -> None:
     page.wait_for_selector("#table-board:not([inert])", state="attached")
 
 
+def wait_for_moves(table, count: int, page) -> None:
+    """Wait until the table's move log holds at least `count` moves."""
+    for _ in range(200):
+        if Move.objects.filter(hole__table=table).count() >= count:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{count} moves were never made")
+
+
 @pytest.mark.both_databases  # Ben's tee off reaches Ana's page through the channel layer
 def test_a_tee_off_tick_survives_another_players_tee_off(daphne_server, playwright_browser):
     """Ana ticks a card, Ben tees off (a live frame re-renders Ana's board): her tick stays,
@@ -122,10 +131,15 @@ def test_no_control_on_the_table_overlaps_another_mid_hole(
     table = lobby.start_match(table=table, by=ana_player)
     context, ana = sign_in(playwright_browser, fast_bots, "ana")
     live(ana, fast_bots, table)
+    # The bots tee off first: a tick made while their frames re-render the board can
+    # land on a label being replaced, and this test is about layout, not that race.
+    wait_for_moves(table, seats - 1, ana)
     legend = ana.locator(".tee-off legend").inner_text()
     for n in range(int(re.search(r"choose (\d+)", legend).group(1))):
         ana.locator(".tee-off label.pick").nth(n).click()
+        expect(ana.locator(".tee-off label.pick").nth(n).locator("input")).to_be_checked()
     ana.locator("#tee-off-button").click()
+    wait_for_moves(table, seats, ana)
     ana.locator("#draw-pile").click(timeout=30_000)
     expect(ana.locator("button.card-button[id^=replace-]").first).to_be_visible()
     if variant == "play-nine":

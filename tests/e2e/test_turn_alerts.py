@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import Move
 from tests.e2e.test_live_play import sign_in
-from tests.e2e.test_table import live
+from tests.e2e.test_table import live, wait_for_moves
 from tests.games.helpers import ana_and_ben, current, next_actor
 
 # Run on PostgreSQL with Redis too: players on separate sockets hear each other through
@@ -56,14 +56,6 @@ def play_a_turn(page) -> None:
     """Draw from the pile and turn a card up."""
     page.locator("#draw-pile").click()
     page.locator("button.flip").first.click()
-
-
-def wait_for_moves(table, count: int, page) -> None:
-    for _ in range(200):
-        if Move.objects.filter(hole__table=table).count() >= count:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"{count} moves were never made")
 
 
 def test_the_tab_shows_the_players_turn_and_alerts_only_as_asked(daphne_server, playwright_browser):
