@@ -277,7 +277,7 @@ class TableConsumer(LiveConsumer):
                     table_id=self.table_id,
                     version=version,
                     by=self.user,
-                    held=frames.holding(self.table_id, version),
+                    kept=frames.kept_copy(self.table_id, version),
                 )
             else:
                 await moves.play(
@@ -285,7 +285,7 @@ class TableConsumer(LiveConsumer):
                     player=self.user,
                     action=action,
                     version=version,
-                    held=frames.holding(self.table_id, version),
+                    kept=frames.kept_copy(self.table_id, version),
                 )
         except services.StaleVersion as error:
             self.shown = {}  # "here it is as it stands now": all of it

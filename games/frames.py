@@ -12,7 +12,7 @@ Each process keeps the latest version of every playing table it serves. The news
 a move (one that does not end the match) carries the move, and the news of a deal its
 number, so a process that holds the version before makes the new one with the same
 derivation the writer used (`plays.follow`) instead of reading the table again, the
-strokes of a hole's end included: `held` never touches the database. Anything else
+strokes of a hole's end included: `kept_version` never touches the database. Anything else
 (a missed message, the end of the match, a seat changing hands, a corrected
 scorecard) is read from the database, which stays the truth.
 """
@@ -90,13 +90,13 @@ def _keep(table_id: int, version: Version) -> None:
     """Hold `version` of the table unless a newer one is held (reads run on the database
     thread while the event loop derives)."""
     with _lock:
-        held = _versions.get(table_id)
-        if held is not None and held.number > version.number:
+        current = _versions.get(table_id)
+        if current is not None and current.number > version.number:
             return
         if version.data.table.status != Table.Status.PLAYING:
             _versions.pop(table_id, None)
             return
-        if len(_versions) >= MAX_TABLES and held is None:
+        if len(_versions) >= MAX_TABLES and current is None:
             _versions.pop(next(iter(_versions)), None)
         _versions[table_id] = version
 
@@ -147,12 +147,12 @@ def _render(version: Version, user, alert: str) -> dict[str, str]:
     return parts
 
 
-def held(table_id: int, version: int, news: dict | None = None) -> Version | None:
+def kept_version(table_id: int, version: int, news: dict | None = None) -> Version | None:
     """The table at `version` (or newer) from this process's memory, or None.
 
     This process may hold that version already, or the one before and the announced
     `news` of what made it (see `announce.table_changed`): a move is replayed with the
-    engine on the held state and a deal is dealt again from its seed, exactly as the
+    engine on the kept state and a deal is dealt again from its seed, exactly as the
     service did. Never touches the database, and so does not mind the version's age
     (`live_parts` has an old one read again).
     """
@@ -165,7 +165,7 @@ def held(table_id: int, version: int, news: dict | None = None) -> Version | Non
             _keep(table_id, foreseen[1])
             return foreseen[1]
         try:
-            step = plays.follow(kept.data.snapshot, news)
+            step = plays.follow(kept.data.in_play, news)
         except (plays.GameError, KeyError, TypeError, ValueError, AttributeError, IndexError):
             step = None  # News this process cannot follow: read the table instead.
         kept = _after(kept, step)
@@ -191,7 +191,7 @@ def _after(before: Version, step: plays.Step | None) -> Version | None:
         scorecard=after.grid,
         recent=(moves + before.data.recent)[: selectors.LOG_LENGTH * 2],
     )
-    data.__dict__["snapshot"] = after  # the same version: no need to make it again
+    data.__dict__["in_play"] = after  # the same version: no need to make it again
     derived = Version(data, before.stale_at, before.scorecard_at)
     if not step.dealt and after.grid is before.data.scorecard and "scorecard" in before.parts:
         # The scorecard does not change before the hole ends (it marks the hole in play).
@@ -245,11 +245,11 @@ def unwatch(table_id: int, user) -> None:
 
 
 @dataclasses.dataclass(frozen=True)
-class Holding:
+class LoopCopy:
     """The table at the version a player moves on, as this process holds it (see
-    `services.Holding`)."""
+    `services.KeptCopy`)."""
 
-    snapshot: plays.Snapshot
+    in_play: plays.TableInPlay
     #: The event loop of this process's viewers (None: nothing to render ahead).
     loop: asyncio.AbstractEventLoop | None = None
 
@@ -259,21 +259,21 @@ class Holding:
         if step.news is not None and self.loop is not None and self.loop.is_running():
             # A loop stopping meanwhile (the server shuts down) just renders nothing ahead.
             with contextlib.suppress(RuntimeError):
-                self.loop.call_soon_threadsafe(ahead, self.snapshot.table.pk, step)
+                self.loop.call_soon_threadsafe(ahead, self.in_play.table.pk, step)
 
 
-def holding(table_id: int, version: int) -> Holding | None:
+def kept_copy(table_id: int, version: int) -> LoopCopy | None:
     """The table at exactly `version` if this process holds it, for a move made on it;
     else None. Called in the event loop."""
     kept = _versions.get(table_id)
     if kept is None or kept.number != version:
         return None
-    return Holding(kept.data.snapshot, asyncio.get_running_loop())
+    return LoopCopy(kept.data.in_play, asyncio.get_running_loop())
 
 
 def ahead(table_id: int, step: plays.Step) -> None:
     """Render `step`'s version for this process's viewers of the table, to be used once
-    it is announced (`held`)."""
+    it is announced (`kept_version`)."""
     kept = _versions.get(table_id)
     if kept is None or kept.number != step.before.table.version:
         return
@@ -322,14 +322,14 @@ async def live_parts(
     The render itself runs here, in the loop: a version read or derived holds all a
     frame needs.
     """
-    kept = held(table_id, version, news) if version is not None else None
+    kept = kept_version(table_id, version, news) if version is not None else None
     if kept is not None and not kept.fresh(time.monotonic()):
         _refresh(table_id)
     if kept is None:
         locks = _reads.setdefault(asyncio.get_running_loop(), {})
         lock = locks.setdefault(table_id, asyncio.Lock())
         async with lock:
-            kept = held(table_id, version) if version is not None else None
+            kept = kept_version(table_id, version) if version is not None else None
             if kept is None:
                 kept = await database_sync_to_async(_read)(table_id, version)
         if not lock.locked():
@@ -373,16 +373,16 @@ def _refresh(table_id: int) -> None:
 
 
 def _recheck(table_id: int) -> None:
-    """The table's held version grew old: what versions do not count (its players'
+    """The table's kept version grew old: what versions do not count (its players'
     names, its settings, its cards' totals, which a correction changes) is read and
     compared, in two small queries (`selectors.still_shows`). If it holds, the version
-    held is kept for another while; if not, the table is read again in full (`_read`)."""
+    stays for another while; if not, the table is read again in full (`_read`)."""
     kept = _versions.get(table_id)
     if kept is None or not selectors.still_shows(kept.data):
         _read(table_id)
         return
     with _lock:
         # Whatever the event loop derived meanwhile shares the names and the totals.
-        held = _versions.get(table_id)
-        if held is not None and held.data.seats is kept.data.seats:
-            held.stale_at = time.monotonic() + MAX_AGE * random.uniform(0.5, 1.0)
+        current = _versions.get(table_id)
+        if current is not None and current.data.seats is kept.data.seats:
+            current.stale_at = time.monotonic() + MAX_AGE * random.uniform(0.5, 1.0)

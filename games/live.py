@@ -7,7 +7,7 @@ several times faster than Django's. The table page renders the same templates, s
 what a player sees after a reload and after a push cannot drift apart. So that cards
 are drawn one way everywhere, every fragment that shows them (a replay's felt, the
 rules' examples) is a Jinja2 template too (`fragment`), each card drawn by
-`cards.tile`; the pages around them stay Django templates.
+`tiles.tile`; the pages around them stay Django templates.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from jinja2 import ChainableUndefined, Environment, Template
 
-from .cards import course, kept_html, slot_tile, tile
 from .models import hole_heading, hole_name
+from .tiles import course, kept_html, slot_tile, tile
 
 # Markup is marked safe as SafeString(...): every value marked here is a str already,
 # and mark_safe's look for lazy strings costs more than the marking, on every move.

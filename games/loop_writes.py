@@ -8,7 +8,7 @@ load benchmark showed as 10-15% of the server's CPU at 150-200 tables.
 
 Only a move in the middle of a hole takes this way; `moves` chooses, and says why.
 A move that ends the hole (its scores, a league's standings), a deal, a seat changing
-hands, a version the process does not hold, a move the held copy refuses, a write that
+hands, a version the process does not hold, a move the kept copy refuses, a write that
 finds the table moved on, or no connection free within `CONNECTION_WAIT`: each is
 written by `services._change` on a move thread, which reads the table and decides.
 """

@@ -67,8 +67,8 @@ def new_deal_seed() -> int:
 #: Sent once a live match's end is written, with `table`: what listens (a league's
 #: ratings) hears it here, as the write itself sends no model signal.
 match_finished = Signal()
-#: Sent inside the write's transaction once a finished match's cards were written by
-#: hand or corrected, with `table`: what keeps figures from them (a league's standings
+#: Sent inside the write's transaction once a finished match's cards were written from
+#: paper or corrected, with `table`: what keeps figures from them (a league's standings
 #: and ratings) follows in the same transaction.
 results_recorded = Signal()
 #: Sent once the end of a hole in play is written, with `hole`, `seats` (the table's
@@ -118,7 +118,7 @@ class Table(PlaysByRules, models.Model):
 
     class Kind(models.TextChoices):
         LIVE = "live", "Played live"
-        HAND = "hand", "Played with a physical deck"
+        PAPER = "hand", "Played with a physical deck"
 
     class Timer(models.IntegerChoices):
         OFF = 0, "Off"

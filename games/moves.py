@@ -11,7 +11,7 @@ choice of where the write runs is made here alone:
   thread switches and GIL hand-overs, 10-15% of the server's CPU at 150-200 tables in
   the load benchmark;
 - anything else (a move that ends a hole or the match, a deal, a bot's or the timer's
-  move, a version this process does not hold, a move the held copy refuses, a write
+  move, a version this process does not hold, a move the kept copy refuses, a write
   from the loop that found the table moved on or had no connection within
   `loop_writes.CONNECTION_WAIT`) is written by `services`' one way on a move thread
   (`on_move_thread`), which reads the table when it must and decides;
@@ -34,7 +34,7 @@ from django.conf import settings
 from django.db import connections
 
 from . import loop_writes, services, store
-from .services import Holding, MoveResult
+from .services import KeptCopy, MoveResult
 
 _move_threads: ThreadPoolExecutor | None = None
 
@@ -57,32 +57,32 @@ def on_move_thread(func: Callable) -> Callable:
 
 
 async def play(
-    *, table_id: int, player, action: dict, version: int, held: Holding | None = None
+    *, table_id: int, player, action: dict, version: int, kept: KeptCopy | None = None
 ) -> MoveResult:
     """`player`'s action on the table at `version` (`services.apply_move`), written from
     the event loop when it may be, else on a move thread.
 
-    `held`: the table at `version` as this process holds it (`frames.holding`).
+    `kept`: the table at `version` as this process holds it (`frames.kept_copy`).
     """
-    if held is not None and player is not None and loop_writes.enabled():
-        step = services.loop_step(held, player=player, action=action, version=version)
+    if kept is not None and player is not None and loop_writes.enabled():
+        step = services.loop_step(kept, player=player, action=action, version=version)
         if step is not None:
-            held.ahead(step)
+            kept.ahead(step)
             with contextlib.suppress(loop_writes.Unavailable):  # then on a move thread
                 if await loop_writes.write(services.rows(step)) is not None:
                     return services.written(step)
-                held = None  # moved on meanwhile: the table as it stands decides
+                kept = None  # moved on meanwhile: the table as it stands decides
     return await on_move_thread(services.apply_move)(
-        table_id=table_id, player=player, action=action, version=version, held=held
+        table_id=table_id, player=player, action=action, version=version, kept=kept
     )
 
 
 async def next_hole(
-    *, table_id: int, version: int, by=None, held: Holding | None = None
+    *, table_id: int, version: int, by=None, kept: KeptCopy | None = None
 ) -> MoveResult:
     """Deal the next hole (`services.next_hole`), on a move thread."""
     return await on_move_thread(services.next_hole)(
-        table_id=table_id, version=version, by=by, held=held
+        table_id=table_id, version=version, by=by, kept=kept
     )
 
 

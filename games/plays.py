@@ -1,7 +1,7 @@
 """What a change in play does to a table: the one derivation of its next version.
 
 `play` (a seat's action), `deal` (the next hole) and `bot_turn` (what the server
-plays for a bot or the turn timer) take a table as it stands (`Snapshot`) and return
+plays for a bot or the turn timer) take a table as it stands (`TableInPlay`) and return
 the next version (`Step`): the engine's new state, the move log's lines, the hole's
 strokes on the scorecards, the match's end, and the news that lets another process
 make the same version from its own copy. They touch no database and announce
@@ -43,7 +43,7 @@ class StaleVersion(GameError):
 
 
 @dataclasses.dataclass(frozen=True)
-class Snapshot:
+class TableInPlay:
     """One version of a table in play: all a change is derived from."""
 
     table: Table
@@ -61,8 +61,8 @@ class Snapshot:
 class Step:
     """A change from `before` to the table's next version, `after`, not yet written."""
 
-    before: Snapshot
-    after: Snapshot
+    before: TableInPlay
+    after: TableInPlay
     moves: tuple[Move, ...] = ()
     #: `after.hole` is a new hole (its id is known once written).
     dealt: bool = False
@@ -119,7 +119,7 @@ def hole_state(table: Table, hole: Hole) -> engine.HoleState:
 
 
 def play(
-    before: Snapshot, position: int, action: dict, *, at: datetime, by_bot: bool = False
+    before: TableInPlay, position: int, action: dict, *, at: datetime, by_bot: bool = False
 ) -> Step:
     """The seat at `position` takes `action` at `at`; a player acting in a seat a bot
     keeps for them takes it back."""
@@ -165,7 +165,7 @@ def play(
     if not by_bot and person.bot_level:
         seats = {**seats, position: dataclasses.replace(person, bot_level="")}
         changed = ((position, ""),)
-    after = Snapshot(table, hole, state, grid, seats)
+    after = TableInPlay(table, hole, state, grid, seats)
     news = None
     if table.status == Table.Status.PLAYING and not changed:
         news = {
@@ -180,7 +180,7 @@ def play(
     return Step(before, after, (move,), seats_changed=changed, news=news)
 
 
-def hand_over(before: Snapshot, position: int, level: str, at: datetime) -> Step:
+def hand_over(before: TableInPlay, position: int, level: str, at: datetime) -> Step:
     """The seat at `position` is played from now on by a bot at `level` (its player
     stepped away), or by its player again (`level` ""). Other processes read it."""
     if before.table.status != Table.Status.PLAYING:
@@ -188,7 +188,7 @@ def hand_over(before: Snapshot, position: int, level: str, at: datetime) -> Step
     seat = before.seats[position]
     seats = {**before.seats, position: dataclasses.replace(seat, bot_level=level)}
     table = _next_table(before.table, at)
-    after = Snapshot(table, before.hole, before.state, before.grid, seats)
+    after = TableInPlay(table, before.hole, before.state, before.grid, seats)
     return Step(before, after, seats_changed=((position, level),))
 
 
@@ -206,7 +206,7 @@ def then(first: Step, second: Step) -> Step:
     )
 
 
-def deal(before: Snapshot, at: datetime) -> Step:
+def deal(before: TableInPlay, at: datetime) -> Step:
     """The next hole after a finished one: every seat's, or a playoff's contenders'."""
     table, hole = before.table, before.hole
     if table.status != Table.Status.PLAYING or hole is None or hole.finished_at is None:
@@ -219,13 +219,13 @@ def deal(before: Snapshot, at: datetime) -> Step:
     dealt = new_hole(table, hole.number + 1, positions, at)
     state = hole_state(table, dealt)
     dealt.version = state.version
-    after = Snapshot(table, dealt, state, before.grid, before.seats)
+    after = TableInPlay(table, dealt, state, before.grid, before.seats)
     # The hole's id goes in once the hole is written (`services`).
     news = {"deal": {"hole": None, "number": dealt.number, "at": at.timestamp()}}
     return Step(before, after, dealt=True, news=news)
 
 
-def bot_turn(before: Snapshot, positions: tuple[int, ...], at: datetime) -> Step:
+def bot_turn(before: TableInPlay, positions: tuple[int, ...], at: datetime) -> Step:
     """The server plays for the seats at `positions`: each one's bot, or the timer's."""
     step = None
     for position in positions:
@@ -243,7 +243,7 @@ def bot_turn(before: Snapshot, positions: tuple[int, ...], at: datetime) -> Step
     return step
 
 
-def follow(before: Snapshot, news: dict) -> Step | None:
+def follow(before: TableInPlay, news: dict) -> Step | None:
     """The step that made the version announced with `news` from `before`, the version
     just before it, or None when the news is not about this version."""
     hole = before.hole

@@ -17,8 +17,6 @@ from django.utils import timezone
 
 from games import engine
 
-from .cards import Controls, Course, Slot, kept_html
-from .cards import course as course_html
 from .models import Hole, Seat, Table
 from .plays import Pending, pending
 from .selectors import (
@@ -30,6 +28,8 @@ from .selectors import (
     table_data,
     viewer_seat,
 )
+from .tiles import Controls, Course, Slot, kept_html
+from .tiles import course as course_html
 
 
 @dataclass

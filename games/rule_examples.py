@@ -8,8 +8,8 @@ from typing import Any
 
 from games import engine
 
-from .cards import Slot
 from .presenters import card_name, tone
+from .tiles import Slot
 
 
 @dataclass(frozen=True)

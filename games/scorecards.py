@@ -1,7 +1,7 @@
 """Scorecards: one card per seat of a match, strokes per hole, total and place.
 
-Live tables write a hole's strokes here when the hole ends; hand-played league tables
-write all their holes at once, after `check_hand_scores` has found nothing wrong.
+Live tables write a hole's strokes here when the hole ends; paper league tables
+write all their holes at once, after `check_paper_scores` has found nothing wrong.
 Totals and places are always recomputed from the holes (by the engine's match
 rules), never typed in.
 """
@@ -160,7 +160,7 @@ def refresh_results(*, table: Table) -> MatchStatus:
     return status
 
 
-# --- Hand-played matches ---------------------------------------------------------------
+# --- Paper matches --------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ class ScoreProblem:
     position: int | None = None
 
 
-class HandScoreError(ValueError):
+class PaperScoreError(ValueError):
     """Entered scores break a rule; `problems` says each one, for the form to show."""
 
     def __init__(self, problems: Sequence[ScoreProblem]):
@@ -180,10 +180,10 @@ class HandScoreError(ValueError):
         super().__init__(" ".join(problem.message for problem in self.problems))
 
 
-def check_hand_scores(
+def check_paper_scores(
     variant: str | Variant, hole_scores: Sequence[Sequence[object]], names: Sequence[str]
 ) -> MatchStatus:
-    """The finished match's status, or `HandScoreError` listing every problem.
+    """The finished match's status, or `PaperScoreError` listing every problem.
 
     `hole_scores` holds one list per hole (the nine regulation holes, then playoff
     holes) with one entry per seat: strokes as an int, or None where a seat did not
@@ -235,13 +235,13 @@ def check_hand_scores(
                     )
                 )
     if problems:
-        raise HandScoreError(problems)
+        raise PaperScoreError(problems)
 
     for index in range(HOLES, len(hole_scores)):
         number = index + 1
         before = match_status(hole_scores[:index], players)
         if before.over:
-            raise HandScoreError(
+            raise PaperScoreError(
                 [
                     ScoreProblem(
                         f"{hole_name(number)} was entered, but the match was decided after "
@@ -270,12 +270,12 @@ def check_hand_scores(
             for p in missing
         ]
         if problems:
-            raise HandScoreError(problems)
+            raise PaperScoreError(problems)
 
     status = match_status(hole_scores, players)
     if not status.over:
         tied = " and ".join(names[p] for p in status.contenders)
-        raise HandScoreError(
+        raise PaperScoreError(
             [
                 ScoreProblem(
                     f"{tied} are tied after {hole_name(len(hole_scores)).lower()}: "
@@ -287,7 +287,7 @@ def check_hand_scores(
 
 
 @transaction.atomic
-def open_hand_table(
+def open_paper_table(
     *,
     variant: str,
     players: Sequence,
@@ -303,7 +303,7 @@ def open_hand_table(
     table = Table.objects.create(
         variant=variant,
         house_rules=list(rules.house_rule_keys),
-        kind=Table.Kind.HAND,
+        kind=Table.Kind.PAPER,
         status=Table.Status.PLAYING,
         host=host,
         seat_count=len(players),
@@ -320,18 +320,18 @@ def open_hand_table(
 
 
 @transaction.atomic
-def record_hand_results(*, table: Table, hole_scores: Sequence[Sequence[object]]) -> MatchStatus:
-    """Write every hole of a hand-played table at once and finish it; nothing on error.
+def record_paper_results(*, table: Table, hole_scores: Sequence[Sequence[object]]) -> MatchStatus:
+    """Write every hole of a paper table at once and finish it; nothing on error.
 
     Results are entered once: a change afterwards is a correction (`correct_hole`).
     """
     locked = Table.objects.select_for_update().get(pk=table.pk)
-    if locked.kind != Table.Kind.HAND:
-        raise ValueError("Only a table played with a physical deck takes results by hand.")
+    if locked.kind != Table.Kind.PAPER:
+        raise ValueError("Only a table played with a physical deck takes paper results.")
     if locked.status == Table.Status.FINISHED:
         raise ValueError("This table's results are in; change a hole with a correction.")
     cards = open_scorecards(table=table)
-    check_hand_scores(table.rules, hole_scores, [card.name for card in cards])
+    check_paper_scores(table.rules, hole_scores, [card.name for card in cards])
     ScorecardHole.objects.filter(scorecard__table=table).delete()
     ScorecardHole.objects.bulk_create(
         ScorecardHole(scorecard=cards[position], number=index + 1, strokes=strokes)
@@ -351,7 +351,7 @@ def record_hand_results(*, table: Table, hole_scores: Sequence[Sequence[object]]
 def correct_hole(*, scorecard: Scorecard, number: int, strokes: int) -> int:
     """Change the strokes of one recorded hole and refresh the match; the old value back.
 
-    The whole match must still follow the rules afterwards (`check_hand_scores`), so a
+    The whole match must still follow the rules afterwards (`check_paper_scores`), so a
     correction that would leave a tie without a playoff, or a playoff without a tie,
     is refused and nothing changes.
     """
@@ -362,11 +362,11 @@ def correct_hole(*, scorecard: Scorecard, number: int, strokes: int) -> int:
     table = scorecard.table
     names = list(table.scorecards.order_by("position").values_list("name", flat=True))
     if table.status == Table.Status.FINISHED:
-        check_hand_scores(table.rules, hole_scores(table), names)
+        check_paper_scores(table.rules, hole_scores(table), names)
     else:
         low, high = hole_score_range(table.rules)
         if not low <= strokes <= high:
-            raise HandScoreError([ScoreProblem(f"A hole scores {low} to {high}.", number)])
+            raise PaperScoreError([ScoreProblem(f"A hole scores {low} to {high}.", number)])
     refresh_results(table=table)
     if table.status == Table.Status.FINISHED:
         results_recorded.send(sender=Table, table=table)

@@ -120,7 +120,7 @@ class TableData:
     recent: list[tuple[int, int, str, str]] = field(default_factory=list)
 
     @functools.cached_property
-    def snapshot(self) -> plays.Snapshot:
+    def in_play(self) -> plays.TableInPlay:
         """This version as a change in play is derived from."""
         seats = {
             s.position: SeatRow(
@@ -131,7 +131,7 @@ class TableData:
             )
             for s in self.seats
         }
-        return plays.Snapshot(self.table, self.hole, self.state, self.scorecard, seats)
+        return plays.TableInPlay(self.table, self.hole, self.state, self.scorecard, seats)
 
     @functools.cached_property
     def shared(self) -> dict:
@@ -145,13 +145,13 @@ class TableData:
         return log_lines(self.recent, self.seats)
 
 
-def snapshot(table_id: int) -> plays.Snapshot | None:
+def in_play(table_id: int) -> plays.TableInPlay | None:
     """The table as a change in play is derived from, in one round trip, or None."""
     rows = store.read_table(table_id)
     if rows is None:
         return None
     state = state_from_dict(rows.hole.state) if rows.hole is not None else None
-    return plays.Snapshot(rows.table, rows.hole, state, Grid.from_rows(rows.cards), rows.seats)
+    return plays.TableInPlay(rows.table, rows.hole, state, Grid.from_rows(rows.cards), rows.seats)
 
 
 def table_data(table_id: int, previous: TableData | None = None) -> TableData:

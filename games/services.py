@@ -37,10 +37,10 @@ __all__ = ["GameError", "StaleVersion", "TIMER_BOT_LEVEL"]
 STALE = "The table had moved on: here it is as it stands now."
 
 
-class Holding(Protocol):
+class KeptCopy(Protocol):
     """The table at the version a player moves on, as the caller's process holds it."""
 
-    snapshot: plays.Snapshot
+    in_play: plays.TableInPlay
 
     def ahead(self, step: plays.Step) -> None:
         """`step` is being written: render its frames ahead (called from the thread
@@ -64,35 +64,35 @@ class MoveResult:
 
 
 def apply_move(
-    *, table_id: int, player, action: dict, version: int, held: Holding | None = None
+    *, table_id: int, player, action: dict, version: int, kept: KeptCopy | None = None
 ) -> MoveResult:
     """Apply `player`'s action if `version` is the table's current one; else refuse.
 
-    `held`: the table at `version` as the caller's process holds it (see `_change`).
+    `kept`: the table at `version` as the caller's process holds it (see `_change`).
     """
     if player is None or player.pk is None:
         raise GameError("You are watching: only players at the table can move.")
 
-    def step(snapshot: plays.Snapshot) -> plays.Step:
-        position = snapshot.position_of(player.pk)
+    def step(in_play: plays.TableInPlay) -> plays.Step:
+        position = in_play.position_of(player.pk)
         if position is None:
             raise GameError("You are watching: only players at the table can move.")
-        return plays.play(snapshot, position, action, at=timezone.now())
+        return plays.play(in_play, position, action, at=timezone.now())
 
-    return _change(table_id, version, step, held=held)
+    return _change(table_id, version, step, kept=kept)
 
 
-def loop_step(held: Holding, *, player, action: dict, version: int) -> plays.Step | None:
-    """`player`'s move derived on the table `held` by the caller's process, if it may be
+def loop_step(kept: KeptCopy, *, player, action: dict, version: int) -> plays.Step | None:
+    """`player`'s move derived on the table `kept` by the caller's process, if it may be
     written from the event loop (`moves.play`): a move in the middle of a hole on the
-    version held. None for anything else (a refusal too: the table as it stands decides
+    version kept. None for anything else (a refusal too: the table as it stands decides
     on a move thread)."""
-    snapshot = held.snapshot
-    position = snapshot.position_of(player.pk)
-    if position is None or snapshot.table.version != version:
+    in_play = kept.in_play
+    position = in_play.position_of(player.pk)
+    if position is None or in_play.table.version != version:
         return None
     with contextlib.suppress(GameError):
-        step = plays.play(snapshot, position, action, at=timezone.now())
+        step = plays.play(in_play, position, action, at=timezone.now())
         if step.moves and not (
             step.hole_over or step.match_over or step.dealt or step.seats_changed
         ):
@@ -105,15 +105,15 @@ def written(step: plays.Step) -> MoveResult:
     return _announce(step, written=True)
 
 
-def next_hole(*, table_id: int, version: int, by=None, held: Holding | None = None) -> MoveResult:
+def next_hole(*, table_id: int, version: int, by=None, kept: KeptCopy | None = None) -> MoveResult:
     """Deal the next hole after a finished one (a player's "Next hole", or the driver)."""
 
-    def step(snapshot: plays.Snapshot) -> plays.Step:
-        if by is not None and snapshot.position_of(by.pk) is None:
+    def step(in_play: plays.TableInPlay) -> plays.Step:
+        if by is not None and in_play.position_of(by.pk) is None:
             raise GameError("You are watching: only players at the table can deal.")
-        return plays.deal(snapshot, timezone.now())
+        return plays.deal(in_play, timezone.now())
 
-    return _change(table_id, version, step, held=held)
+    return _change(table_id, version, step, kept=kept)
 
 
 def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -> MoveResult:
@@ -122,14 +122,14 @@ def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -
     twice."""
     now = now or timezone.now()
 
-    def step(snapshot: plays.Snapshot) -> plays.Step:
-        seats = list(snapshot.seats.values())
-        waiting = pending(snapshot.table, snapshot.hole, seats, snapshot.state)
+    def step(in_play: plays.TableInPlay) -> plays.Step:
+        seats = list(in_play.seats.values())
+        waiting = pending(in_play.table, in_play.hole, seats, in_play.state)
         if waiting is None or waiting.due > now:
             raise GameError("Nothing is due at this table.")
         if waiting.kind == "deal":
-            return plays.deal(snapshot, timezone.now())
-        return plays.bot_turn(snapshot, waiting.positions, timezone.now())
+            return plays.deal(in_play, timezone.now())
+        return plays.bot_turn(in_play, waiting.positions, timezone.now())
 
     return _change(table_id, version, step, stale="Someone else acted first.")
 
@@ -137,9 +137,9 @@ def act_for_table(*, table_id: int, version: int, now: datetime | None = None) -
 def _change(
     table_id: int,
     version: int | None,
-    derive: Callable[[plays.Snapshot], plays.Step | None],
+    derive: Callable[[plays.TableInPlay], plays.Step | None],
     *,
-    held: Holding | None = None,
+    kept: KeptCopy | None = None,
     stale: str = STALE,
 ) -> MoveResult | None:
     """A change in play written from a move thread (`moves` chooses): read the table,
@@ -147,37 +147,37 @@ def _change(
     derive the next version (`plays`; None: nothing to do), write it on condition that
     the table is still at the version read (`store.write`), then announce it.
 
-    `held`: the table at `version` as the caller's process holds it, which saves the
+    `kept`: the table at `version` as the caller's process holds it, which saves the
     read, and which renders the caller's process's frames of the step ahead while it
-    is written (`Holding.ahead`). Should the held copy refuse the change or the write
+    is written (`KeptCopy.ahead`). Should the kept copy refuse the change or the write
     find the table moved on, the table as it stands decides.
     """
-    snapshot = held.snapshot if held is not None else None
+    in_play = kept.in_play if kept is not None else None
     fresh = False
     while True:
-        if snapshot is None:
-            snapshot, fresh = selectors.snapshot(table_id), True
-            if snapshot is None:
+        if in_play is None:
+            in_play, fresh = selectors.in_play(table_id), True
+            if in_play is None:
                 raise GameError("There is no such table.")
-        if version is not None and snapshot.table.version != version:
+        if version is not None and in_play.table.version != version:
             raise StaleVersion(stale)
         try:
-            step = derive(snapshot)
+            step = derive(in_play)
         except GameError:
             if fresh:
                 raise
-            snapshot = None
+            in_play = None
             continue
         if step is None:
             return None
-        if held is not None and not fresh:
-            held.ahead(step)
+        if kept is not None and not fresh:
+            kept.ahead(step)
         hole_id = store.write(rows(step))
         if hole_id is not None:
             break
         if fresh and version is not None:
             raise StaleVersion(stale)
-        snapshot = None  # moved on meanwhile: the table as it stands decides
+        in_play = None  # moved on meanwhile: the table as it stands decides
     if step.dealt:
         step.after.hole.pk = step.news["deal"]["hole"] = hole_id
     return _announce(step)
@@ -242,16 +242,16 @@ def leave_match(*, table: Table, player) -> None:
     The bot is the table's stand-in level if it has one, else the timer's.
     """
 
-    def step(snapshot: plays.Snapshot) -> plays.Step | None:
-        if snapshot.table.status != Table.Status.PLAYING:
+    def step(in_play: plays.TableInPlay) -> plays.Step | None:
+        if in_play.table.status != Table.Status.PLAYING:
             raise GameError("The match is not in play.")
-        position = snapshot.position_of(player.pk)
+        position = in_play.position_of(player.pk)
         if position is None:
             raise GameError("You have no seat at this table.")
-        if snapshot.seats[position].bot_level:
+        if in_play.seats[position].bot_level:
             return None
-        level = snapshot.table.stand_in_level or TIMER_BOT_LEVEL
-        return plays.hand_over(snapshot, position, level, timezone.now())
+        level = in_play.table.stand_in_level or TIMER_BOT_LEVEL
+        return plays.hand_over(in_play, position, level, timezone.now())
 
     _change(table.pk, None, step)
     table.refresh_from_db()
@@ -260,15 +260,15 @@ def leave_match(*, table: Table, player) -> None:
 def return_to_match(*, table: Table, player) -> None:
     """Take back a seat a bot was keeping for `player`."""
 
-    def step(snapshot: plays.Snapshot) -> plays.Step | None:
-        position = snapshot.position_of(player.pk)
+    def step(in_play: plays.TableInPlay) -> plays.Step | None:
+        position = in_play.position_of(player.pk)
         if position is None:
             raise GameError("You have no seat at this table.")
-        if not snapshot.seats[position].bot_level:
+        if not in_play.seats[position].bot_level:
             return None
-        if snapshot.table.status != Table.Status.PLAYING:
+        if in_play.table.status != Table.Status.PLAYING:
             return None
-        return plays.hand_over(snapshot, position, "", timezone.now())
+        return plays.hand_over(in_play, position, "", timezone.now())
 
     _change(table.pk, None, step)
     table.refresh_from_db()

@@ -18,10 +18,10 @@ from games import engine
 
 from . import frames, live, presenters, review_text, reviews, rule_examples, selectors, services
 from . import lobby as lobby_service
-from .cards import Controls
 from .forms import CreateTableForm, JoinForm
 from .models import Hole, Seat, Table, replay_links
 from .numbers import whole_number
+from .tiles import Controls
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:

@@ -8,7 +8,7 @@ seasons/     a league's seasons, nights planned ahead, a night's page, a season'
 attendance/  who is present, away or standing in; whom a result counts for
 checkin/     members checking in to a night, from its page or the door's sign
 seating/     the players present dealt to live or paper tables
-results/     a night's scorecards, results entered by hand, corrections
+results/     a night's scorecards, paper tables' results entered, corrections
 reporting/   a paper table reporting itself from phones: holes entered, confirmed, settled
 standings/   how a card scores (places, points, net) and a season's standings
 ratings/     openskill ratings, rebuilt from the scorecards

@@ -70,7 +70,7 @@ def record_hole(*, table: Table, number: int, strokes: dict[int, int]) -> MatchS
     return after.status()
 
 
-def record_hand_match(
+def record_paper_match(
     *,
     variant: str,
     players: Sequence,
@@ -78,10 +78,10 @@ def record_hand_match(
     host=None,
     deal_seed: int | None = None,
 ) -> Table:
-    """A finished hand-played table in one step: seats, cards and validated holes."""
+    """A finished paper table in one step: seats, cards and validated holes."""
     with transaction.atomic():
-        table = scorecards.open_hand_table(
+        table = scorecards.open_paper_table(
             variant=variant, players=players, host=host, deal_seed=deal_seed
         )
-        scorecards.record_hand_results(table=table, hole_scores=hole_scores)
+        scorecards.record_paper_results(table=table, hole_scores=hole_scores)
     return table

@@ -51,9 +51,9 @@ def make_night(season: Season, on: date = date(2026, 3, 1), **fields) -> LeagueN
 
 
 def open_table(night: LeagueNight, players) -> NightTable:
-    """A hand-played table of the night with `players` seated in order, no results yet,
+    """A paper table of the night with `players` seated in order, no results yet,
     with its card's code as seating gives it."""
-    table = scorecards.open_hand_table(variant=night.season.league.variant, players=players)
+    table = scorecards.open_paper_table(variant=night.season.league.variant, players=players)
     number = night.tables.count() + 1
     night_table = NightTable.objects.create(night=night, table=table, number=number)
     give_code(night_table=night_table)
@@ -61,9 +61,9 @@ def open_table(night: LeagueNight, players) -> NightTable:
 
 
 def played_table(night: LeagueNight, players, holes) -> NightTable:
-    """A finished hand-played table: `holes` is one list of strokes per hole (seat order)."""
+    """A finished paper table: `holes` is one list of strokes per hole (seat order)."""
     night_table = open_table(night, players)
-    scorecards.record_hand_results(table=night_table.table, hole_scores=holes)
+    scorecards.record_paper_results(table=night_table.table, hole_scores=holes)
     return night_table
 
 

@@ -154,7 +154,7 @@ def _where(view: TableView, latest: tuple[int, bool] | None) -> tuple[str, int |
         return "Finished", None
     if table.status == Table.Status.ABANDONED:
         return "Abandoned", None
-    if table.kind == Table.Kind.HAND:
+    if table.kind == Table.Kind.PAPER:
         entered = max(
             (n for c in view.cards for n, s in enumerate(c.holes, 1) if s is not None), default=0
         )
@@ -284,7 +284,7 @@ def night_board(night: LeagueNight) -> Board:
         tables.append(
             BoardTable(
                 number=view.night_table.number,
-                on_paper=view.table.kind == Table.Kind.HAND,
+                on_paper=view.table.kind == Table.Kind.PAPER,
                 where=where,
                 playing=playing,
                 finished=view.table.status == Table.Status.FINISHED and not view.hidden,

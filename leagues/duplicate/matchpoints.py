@@ -59,7 +59,7 @@ class Entry:
 
     @property
     def on_paper(self) -> bool:
-        return self.night_table.table.kind == Table.Kind.HAND
+        return self.night_table.table.kind == Table.Kind.PAPER
 
 
 @dataclass

@@ -59,6 +59,6 @@ def deal_comparison(night: LeagueNight, viewer: Player, *, public: bool = False)
         night_table.table_id
         for group in (comparison.groups if comparison and not public else [])
         for night_table in group.night_tables
-        if not night_table.is_hand and games_selectors.may_watch(night_table.table, viewer)
+        if not night_table.is_paper and games_selectors.may_watch(night_table.table, viewer)
     }
     return DealComparison(waiting, in_play, comparison, replayable)

@@ -38,7 +38,7 @@ def deal_sheet(request: HttpRequest, night_table_id: int) -> HttpResponse:
     night_table = night_table_or_404(night_table_id)
     night = night_table.night
     organiser_only(request, night.season.league.club)
-    if not night.duplicate_deals or not night_table.is_hand:
+    if not night.duplicate_deals or not night_table.is_paper:
         raise Http404("Deal sheets are for paper tables on a night of duplicate deals.")
     waiting = unfinished_table_of(request.user, night)
     if (

@@ -22,7 +22,7 @@ class Event(PlaysByRules, models.Model):
 
     class TableKind(models.TextChoices):
         LIVE = "live", "Played live"
-        HAND = "hand", "Played with a physical deck (paper results)"
+        PAPER = "hand", "Played with a physical deck (paper results)"
 
     class Status(models.TextChoices):
         ENTRY = "entry", "Taking entries"
@@ -49,7 +49,7 @@ class Event(PlaysByRules, models.Model):
     advance = models.PositiveSmallIntegerField(
         default=2, help_text="Knockout: how many of each table go through."
     )
-    table_kind = models.CharField(max_length=8, choices=TableKind.choices, default=TableKind.HAND)
+    table_kind = models.CharField(max_length=8, choices=TableKind.choices, default=TableKind.PAPER)
     paper_tables = models.PositiveSmallIntegerField(
         default=0, help_text="With live tables: how many of each round's last tables play on paper."
     )

@@ -25,7 +25,7 @@ def new_code() -> str:
 
 def give_code(*, night_table: NightTable) -> TableReport:
     """The paper table's report with its short code: made now, or the one it has."""
-    if night_table.table.kind != Table.Kind.HAND:
+    if night_table.table.kind != Table.Kind.PAPER:
         raise ValidationError("Only a table played with a physical deck reports itself.")
     existing = TableReport.objects.filter(night_table=night_table).first()
     if existing is not None:

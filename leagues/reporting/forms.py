@@ -44,7 +44,7 @@ class HoleForm(forms.Form):
 
     @property
     def strokes(self) -> list[object]:
-        """Seat by seat, as `check_hand_scores` reads them (None for a seat sitting out)."""
+        """Seat by seat, as `check_paper_scores` reads them (None for a seat sitting out)."""
         data = self.cleaned_data
         return [
             typed_strokes(data.get(self.cell(p))) if p in self.seats else None

@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 
 from games.engine.match import HOLES, match_status
 from games.models import Seat, Table, hole_name
-from games.scorecards import HandScoreError, check_hand_scores
+from games.scorecards import PaperScoreError, check_paper_scores
 
 from ..models import LeagueNight, NightTable, Player, ReportedHole, TableReport
 from ..roles import is_organiser
@@ -129,7 +129,7 @@ class ReportView:
 
 
 def grid_of(holes: list[ReportedHole], *, confirmed: bool = False) -> list[list[object]]:
-    """The holes' strokes as `check_hand_scores` reads them, hole 1 first; a hole not
+    """The holes' strokes as `check_paper_scores` reads them, hole 1 first; a hole not
     entered is a row of None. With `confirmed`, the figures last confirmed."""
     by_number = {h.number: (h.confirmed_strokes if confirmed else h.strokes) for h in holes}
     last = max(by_number, default=0)
@@ -172,8 +172,8 @@ def report_view(report: TableReport) -> ReportView:
     ]
     problems: list[str] = []
     try:
-        check_hand_scores(table.rules, grid_of(holes), names)
-    except HandScoreError as error:
+        check_paper_scores(table.rules, grid_of(holes), names)
+    except PaperScoreError as error:
         problems = [problem.message for problem in error.problems]
     return ReportView(report, names, lines, totals, next_number, next_seats, problems)
 
@@ -182,14 +182,14 @@ def night_reports(night: LeagueNight) -> list[ReportView]:
     """The reports of a night's paper tables still waiting for results, for the
     organiser: what is confirmed, waiting and disputed at each."""
     reports = TableReport.objects.filter(
-        night_table__night=night, night_table__table__kind=Table.Kind.HAND
+        night_table__night=night, night_table__table__kind=Table.Kind.PAPER
     ).select_related("night_table__table")
     return [report_view(report) for report in reports.order_by("night_table__number")]
 
 
 def paper_tables(night: LeagueNight) -> QuerySet[NightTable]:
     return (
-        night.tables.filter(table__kind=Table.Kind.HAND).select_related("table").order_by("number")
+        night.tables.filter(table__kind=Table.Kind.PAPER).select_related("table").order_by("number")
     )
 
 
@@ -252,7 +252,7 @@ def with_reported(views: Sequence[TableView]) -> Reported:
     paper = [
         v.night_table.pk
         for v in views
-        if v.table.kind == Table.Kind.HAND and v.table.status != Table.Status.FINISHED
+        if v.table.kind == Table.Kind.PAPER and v.table.status != Table.Status.FINISHED
     ]
     counted = counted_strokes(paper) if paper else {}
     played: dict[int, int] = {}

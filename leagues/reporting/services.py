@@ -5,7 +5,7 @@ Every write holds the report's row, then reads the hole, so that two phones writ
 the same hole one after the other (on any process) meet: a write carries the version
 of the hole it was made on, and one made on an older version is refused with the newer
 hole (`HoleConflict`), never applied over it. A hole is checked by the results form's
-own rules (`games.scorecards.check_hand_scores`) and nothing changes when it fails.
+own rules (`games.scorecards.check_paper_scores`) and nothing changes when it fails.
 
 Confirmed holes count as the organiser's entry does: once every hole of the match is
 confirmed they are written through `results.services.record_paper_results`, the
@@ -24,7 +24,7 @@ from django.db import transaction
 from games import announce
 from games.engine.match import HOLES
 from games.models import Scorecard, ScorecardHole, Table, hole_name
-from games.scorecards import HandScoreError, ScoreProblem, check_hand_scores
+from games.scorecards import PaperScoreError, ScoreProblem, check_paper_scores
 
 from ..guards import require_open, require_organiser
 from ..models import NightTable, Player, ReportedHole, ScoreCorrection, TableReport
@@ -93,7 +93,7 @@ def check_hole(
     *, report: TableReport, number: int, strokes: Sequence[object], names: Sequence[str]
 ) -> list[int | None]:
     """`strokes` for hole `number`, as the results form checks them: its problems
-    with this hole are raised (`HandScoreError`), those of holes still to enter are not."""
+    with this hole are raised (`PaperScoreError`), those of holes still to enter are not."""
     table = report.night_table.table
     if not 1 <= number <= HOLES + 20:
         raise ValidationError("There is no such hole.")
@@ -101,7 +101,7 @@ def check_hole(
     if number > HOLES:
         missing = sorted(set(range(1, number)) - {hole.number for hole in holes})
         if missing:
-            raise HandScoreError(
+            raise PaperScoreError(
                 [
                     ScoreProblem(
                         f"{hole_name(number)} follows the holes before it: enter "
@@ -117,13 +117,13 @@ def check_hole(
     # Rows past this one are left out: a playoff is checked against the holes before it.
     grid = grid[: max(number, HOLES)]
     try:
-        check_hand_scores(table.rules, grid, names)
-    except HandScoreError as error:
+        check_paper_scores(table.rules, grid, names)
+    except PaperScoreError as error:
         mine = [problem for problem in error.problems if problem.hole == number]
         if mine:
-            raise HandScoreError(mine) from None
+            raise PaperScoreError(mine) from None
     if number > HOLES and all(value is None for value in strokes):
-        raise HandScoreError([ScoreProblem(f"{hole_name(number)}: enter the strokes.", number)])
+        raise PaperScoreError([ScoreProblem(f"{hole_name(number)}: enter the strokes.", number)])
     return list(strokes)
 
 
@@ -331,7 +331,7 @@ def _finish_when_complete(night_table: NightTable, report: TableReport) -> None:
     grid = selectors.grid_of(holes, confirmed=True)
     names = [seat.name for seat in selectors.seats_of(night_table.table)]
     try:
-        check_hand_scores(night_table.table.rules, grid, names)
-    except HandScoreError:
+        check_paper_scores(night_table.table.rules, grid, names)
+    except PaperScoreError:
         return  # holes still to play, or a playoff to enter
     results.record_paper_results(night_table=night_table, hole_scores=grid)

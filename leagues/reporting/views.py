@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games.engine.match import HOLES
 from games.models import Table, hole_name
 from games.numbers import whole_number
-from games.scorecards import HandScoreError
+from games.scorecards import PaperScoreError
 
 from ..duplicate import sheets
 from ..duplicate.selectors import unfinished_table_of
@@ -85,7 +85,7 @@ def table_card(request: HttpRequest, night_table_id: int) -> HttpResponse:
     """One paper table's card."""
     night_table = night_table_or_404(night_table_id)
     organiser_only(request, night_table.night.season.league.club)
-    if not night_table.is_hand:
+    if not night_table.is_paper:
         raise Http404("Only a table played with a physical deck has a table card.")
     return render(
         request,
@@ -239,7 +239,7 @@ def report(request: HttpRequest, code: str) -> HttpResponse:
     """A paper table's report: its holes with running totals, the hole to enter next,
     and each hole to confirm or dispute; the organiser settles here too."""
     report = _report_or_404(request, code)
-    if report.night_table.table.kind != Table.Kind.HAND:
+    if report.night_table.table.kind != Table.Kind.PAPER:
         raise Http404("This table is played live.")
     return _report_page(request, report)
 
@@ -250,7 +250,7 @@ def _form_address(request: HttpRequest, code: str, number: int, shows: str) -> H
     ("page"). A refused form is shown at the address it was sent to: a reload after the
     error, or going back to it, shows the page again rather than a refusal of the method."""
     report = _report_or_404(request, code)
-    if report.night_table.table.kind != Table.Kind.HAND:
+    if report.night_table.table.kind != Table.Kind.PAPER:
         raise Http404("This table is played live.")
     view = selectors.report_view(report)
     if not 1 <= number <= len(view.lines) + 1:
@@ -298,10 +298,10 @@ def _write(request: HttpRequest, report: TableReport, number: int, act, form) ->
             },
             status=409,
         )
-    except HandScoreError as error:
+    except PaperScoreError as error:
         for problem in error.problems:
             form.add_error(None, problem.message)
-    except ValueError as error:  # the results were entered by hand at that moment
+    except ValueError as error:  # the organiser entered the results at that moment
         form.add_error(None, str(error))
     except ValidationError as error:
         fields = getattr(error, "error_dict", {})

@@ -1,2 +1,2 @@
-"""Results and corrections: a night's scorecards, a paper table's results entered by
-hand, and a score corrected with its reason, who and when."""
+"""Results and corrections: a night's scorecards, a paper table's results entered
+by an organiser, and a score corrected with its reason, who and when."""

@@ -8,7 +8,7 @@ from django.contrib import admin
 
 from games.engine.match import HOLES
 from games.models import ScorecardHole, hole_name
-from games.scorecards import HandScoreError, check_hand_scores, hole_scores
+from games.scorecards import PaperScoreError, check_paper_scores, hole_scores
 
 from .. import deal_results
 from ..admin_scope import ClubScoped, Scoped
@@ -65,8 +65,8 @@ class HoleCorrectionFormSet(forms.BaseInlineFormSet):
             ]
         names = list(table.scorecards.order_by("position").values_list("name", flat=True))
         try:
-            check_hand_scores(table.rules, grid, names)
-        except HandScoreError as error:
+            check_paper_scores(table.rules, grid, names)
+        except PaperScoreError as error:
             problems = [p.message for p in error.problems]
             if numbers and numbers[-1] > HOLES:
                 problems.append(

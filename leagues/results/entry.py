@@ -17,9 +17,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from games.models import Table
-from games.scorecards import HandScoreError
+from games.scorecards import PaperScoreError
 
-from .forms import HandResultsForm
+from .forms import PaperResultsForm
 
 
 def enter_paper_results(
@@ -38,15 +38,15 @@ def enter_paper_results(
     """The results page of paper table `number`: its grid of holes (`initial` filled
     in), and on a valid POST the holes handed to `save`, then a redirect to `saved_to`.
     A live table has no such page (404); a finished one answers `finished()`."""
-    if table.kind != Table.Kind.HAND:
+    if table.kind != Table.Kind.PAPER:
         raise Http404("This table is played live.")
     if table.status == Table.Status.FINISHED:
         return finished()
-    form = HandResultsForm(request.POST or None, table=table, names=list(names), initial=initial)
+    form = PaperResultsForm(request.POST or None, table=table, names=list(names), initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             save(form.hole_scores)
-        except (HandScoreError, ValueError) as error:
+        except (PaperScoreError, ValueError) as error:
             form.add_error(None, str(error))
         except ValidationError as error:
             form.add_error(None, error.messages)

@@ -1,4 +1,4 @@
-"""A paper table's results entered by hand, and a score corrected with its reason;
+"""A paper table's results entered by an organiser, and a score corrected with its reason;
 `strokes_field` and `typed_strokes` are the cell every form of strokes shares."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django import forms
 
 from games.engine.match import HOLES
 from games.models import Table, hole_heading, hole_name
-from games.scorecards import HandScoreError, check_hand_scores
+from games.scorecards import PaperScoreError, check_paper_scores
 from games.text import validate_shown_lines
 
 PLAYOFF_ROWS = 3
@@ -28,7 +28,7 @@ def strokes_field(label: str) -> forms.CharField:
 
 
 def typed_strokes(raw: str | None) -> object:
-    """A cell as `check_hand_scores` reads it: None when empty, an int when it is a whole
+    """A cell as `check_paper_scores` reads it: None when empty, an int when it is a whole
     number, else the text as typed (which it names as not a whole number)."""
     raw = (raw or "").strip()
     if raw == "":
@@ -36,11 +36,11 @@ def typed_strokes(raw: str | None) -> object:
     return int(raw) if _WHOLE_NUMBER.match(raw) else raw
 
 
-class HandResultsForm(forms.Form):
-    """Strokes per hole for every card of a hand-played table: nine holes, then playoffs.
+class PaperResultsForm(forms.Form):
+    """Strokes per hole for every card of a paper table: nine holes, then playoffs.
 
     The cells are text so that anything typed comes back with a sentence about it;
-    the match rules themselves are checked by `games.scorecards.check_hand_scores`.
+    the match rules themselves are checked by `games.scorecards.check_paper_scores`.
     """
 
     def __init__(self, *args, table: Table, names: list[str], **kwargs):
@@ -94,8 +94,8 @@ class HandResultsForm(forms.Form):
         while grid and all(value is None for value in grid[-1]):
             grid.pop()
         try:
-            check_hand_scores(self.table.rules, grid, self.names)
-        except HandScoreError as error:
+            check_paper_scores(self.table.rules, grid, self.names)
+        except PaperScoreError as error:
             # Every problem is listed once (`problems`); a cell's own is also marked on it.
             marked = False
             for problem in error.problems:

@@ -78,7 +78,7 @@ class TableView:
     @property
     def awaiting_results(self) -> bool:
         """A paper table not played on the site, its results still to be entered."""
-        return self.table.kind == Table.Kind.HAND and self.table.status != Table.Status.FINISHED
+        return self.table.kind == Table.Kind.PAPER and self.table.status != Table.Status.FINISHED
 
     @property
     def status_label(self) -> str:

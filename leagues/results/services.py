@@ -1,4 +1,4 @@
-"""Writes of results: a paper table's holes entered by hand, and a score corrected with
+"""Writes of results: a paper table's holes entered by an organiser, and a score corrected with
 the old value, who, when and why (organisers only, while the season is open). Each
 scores the table as the league scores it (its stored figures) and rates its match,
 as games tells the leagues of the write (`leagues.signals`), and once committed tells
@@ -28,10 +28,10 @@ from . import selectors
 
 
 @transaction.atomic
-def enter_hand_results(
+def enter_night_results(
     *, night_table: NightTable, hole_scores: Sequence[Sequence[object]], by: Player
 ) -> None:
-    """Record a hand-played table's holes (validated by the match rules) and rerate."""
+    """Record a paper table's holes (validated by the match rules) and rerate."""
     require_organiser(by, night_table.night.season.league.club)
     record_paper_results(night_table=night_table, hole_scores=hole_scores)
 
@@ -47,7 +47,7 @@ def record_paper_results(
     require_open(night_table.night.season)
     # Its cards are scored and its match rated as games says they are written
     # (`leagues.signals.score_recorded_results`).
-    scorecards.record_hand_results(table=night_table.table, hole_scores=hole_scores)
+    scorecards.record_paper_results(table=night_table.table, hole_scores=hole_scores)
     send_night_changed(night_table.night_id)
 
 
@@ -126,7 +126,7 @@ def record_correction(
     removed = []
     if after.unneeded:
         # Anything else wrong with the corrected match is named first.
-        scorecards.check_hand_scores(table.rules, after.scores, after.names)
+        scorecards.check_paper_scores(table.rules, after.scores, after.names)
         holes = [hole_name(n) for n in after.unneeded]
         if not remove_playoffs:
             decided = hole_name(after.decided_after).lower()

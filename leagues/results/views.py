@@ -12,7 +12,7 @@ from django.utils.text import get_text_list
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.engine.match import HOLES
-from games.scorecards import HandScoreError
+from games.scorecards import PaperScoreError
 
 from .. import deal_results
 from ..exports import csv_response
@@ -62,7 +62,7 @@ def night_scorecards_csv(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
-    """An organiser enters a hand-played table's holes; nothing is saved on error."""
+    """An organiser enters a paper table's holes; nothing is saved on error."""
     night_table = night_table_or_404(night_table_id)
     organiser_only(request, night_table.night.season.league.club)
     table = night_table.table
@@ -83,7 +83,7 @@ def table_results(request: HttpRequest, night_table_id: int) -> HttpResponse:
         table=table,
         number=night_table.number,
         names=names,
-        save=lambda hole_scores: services.enter_hand_results(
+        save=lambda hole_scores: services.enter_night_results(
             night_table=night_table, hole_scores=hole_scores, by=request.user
         ),
         saved_to=night_table.night,
@@ -117,7 +117,7 @@ def table_correct(request: HttpRequest, night_table_id: int) -> HttpResponse:
                 by=request.user,
                 remove_playoffs=data.get("remove_playoffs", False),
             )
-        except HandScoreError as error:
+        except PaperScoreError as error:
             form.add_error(None, [p.message for p in error.problems])
         except ValidationError as error:
             # A problem with one of the form's fields is shown beside it.

@@ -79,7 +79,7 @@ def night_page(
             **crumbs(night),
             "is_organiser": role == "organiser",
             "reports": reports,
-            "has_paper_tables": any(view.table.kind == Table.Kind.HAND for view in tables),
+            "has_paper_tables": any(view.table.kind == Table.Kind.PAPER for view in tables),
             # The link is a key to the board: only organisers see it.
             "board_url": _board_url(request, night) if role == "organiser" else None,
             "present": night.players.order_by("display_name", "username"),

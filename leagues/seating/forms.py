@@ -14,7 +14,7 @@ class SeatingForm(forms.Form):
     )
     seats_per_table = forms.IntegerField(min_value=2, max_value=8, initial=4)
     kind = forms.ChoiceField(
-        choices=Table.Kind.choices, initial=Table.Kind.HAND, label="Tables are played"
+        choices=Table.Kind.choices, initial=Table.Kind.PAPER, label="Tables are played"
     )
     paper_tables = forms.IntegerField(
         min_value=0,

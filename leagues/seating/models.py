@@ -27,8 +27,8 @@ class NightTable(models.Model):
         return f"{self.night}, table {self.number}"
 
     @property
-    def is_hand(self) -> bool:
-        return self.table.kind == self.table.Kind.HAND
+    def is_paper(self) -> bool:
+        return self.table.kind == self.table.Kind.PAPER
 
     def get_absolute_url(self) -> str:
         return f"{self.night.get_absolute_url()}#table-{self.number}"

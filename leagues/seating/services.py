@@ -42,7 +42,7 @@ def seat_night(
     by: Player,
     method: str = "random",
     seats_per_table: int = 4,
-    kind: str = Table.Kind.HAND,
+    kind: str = Table.Kind.PAPER,
     paper_tables: int = 0,
     byes: bool = False,
     rng: random.Random | None = None,
@@ -150,7 +150,7 @@ def seat_night(
         except ValueError as error:  # live play's refusals are sentences for the organiser
             raise SeatingError(str(error)) from error
         night_table = NightTable.objects.create(night=night, table=table, number=number)
-        if night_table.is_hand:
+        if night_table.is_paper:
             # Its card's code exists before anyone prints the card or types it.
             give_code(night_table=night_table)
         created.append(night_table)

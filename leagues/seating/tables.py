@@ -28,7 +28,7 @@ def open_table(
     its first hole is dealt now (everyone has checked in). A refusal is a `ValueError`
     whose message is a sentence for the organiser."""
     if not live:
-        return scorecards.open_hand_table(
+        return scorecards.open_paper_table(
             variant=variant,
             house_rules=house_rules,
             players=players,

@@ -7,7 +7,7 @@ Builds a club's league through the site's own services, in this one process, as 
 as they allow: one club of `4 x tables` members (48), one Play Nine league (public),
 `seasons` seasons of `nights` nights (3 of 30), every member present every night,
 seated at random at `tables` paper tables of four (12), each table's strokes entered
-by the organiser (`enter_hand_results`), and one score corrected a night. Strokes are
+by the organiser (`enter_night_results`), and one score corrected a night. Strokes are
 drawn from a seeded generator (each member plays to a skill of their own); table 1 of
 every night is tied for the lowest total after nine holes, so playoffs happen, and
 other ties happen by chance. Each season but the last is closed, the next started.
@@ -20,7 +20,7 @@ every repetition finds the same history; the commit and the work of
 `transaction.on_commit` callbacks (which nobody waits for) are left out. Each is
 checked, untimed and before the rollback, to have done what it is timed for. They
 are made on the night just played, whose last table is left for them to enter:
-- "enter one table's results (organiser)": `enter_hand_results` of the last table;
+- "enter one table's results (organiser)": `enter_night_results` of the last table;
 - "table report, last confirmation": the phones' report of the last table, one
   player entering each hole and another confirming it (`leagues.reporting.services`);
   untimed up to the last hole's confirmation, which is timed: it writes the table's
@@ -345,9 +345,9 @@ class BenchLeague:
         return night, tables
 
     def enter(self, night_table) -> None:
-        from leagues.results.services import enter_hand_results
+        from leagues.results.services import enter_night_results
 
-        enter_hand_results(
+        enter_night_results(
             night_table=night_table, hole_scores=self.holes[night_table.pk], by=self.organiser
         )
 
@@ -440,7 +440,7 @@ def measure(league: BenchLeague, night, tables, label: str, repeats: int = REPEA
         TableReport,
     )
     from leagues.reporting import services as reporting
-    from leagues.results.services import correct_score, enter_hand_results
+    from leagues.results.services import correct_score, enter_night_results
     from leagues.seasons.services import close_season
 
     point = Point(label, load=os.getloadavg()[0])
@@ -456,7 +456,7 @@ def measure(league: BenchLeague, night, tables, label: str, repeats: int = REPEA
         return NightTable.objects.select_related("table").get(pk=last.pk)
 
     def enter_results(night_table: NightTable) -> NightTable:
-        enter_hand_results(night_table=night_table, hole_scores=holes, by=organiser)
+        enter_night_results(night_table=night_table, hole_scores=holes, by=organiser)
         return night_table
 
     def finished(night_table: NightTable) -> bool:

@@ -76,7 +76,7 @@ def hole_versions() -> tuple[list[frames.Version], list]:
             "by_bot": False,
             "at": time.time(),
         }
-        version = frames._after(version, plays.follow(version.data.snapshot, {"move": move}))
+        version = frames._after(version, plays.follow(version.data.in_play, {"move": move}))
         versions.append(version)
         state = after
     return versions, players

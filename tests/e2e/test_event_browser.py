@@ -110,7 +110,7 @@ def quick_bots_server(transactional_db):
     server.stop()
 
 
-def hand_round_to_bots(event: Event) -> None:
+def paper_round_to_bots(event: Event) -> None:
     """Every player of the round's live tables leaves their match: a bot plays their seat
     (as for a player who walks away), and the server plays the tables out."""
     for event_table in selectors.round_tables(selectors.current_round(event)):
@@ -155,9 +155,9 @@ def test_an_event_at_live_tables_played_by_bots_runs_to_its_champion(
     organiser.get_by_role("button", name="Start and seat round 1").click()
     expect(ann.locator("#event-status")).to_have_text("Round 1 in play")
 
-    hand_round_to_bots(event)
+    paper_round_to_bots(event)
     expect(ann.locator("#event-status")).to_have_text("Round 2 in play", timeout=90_000)
-    hand_round_to_bots(event)
+    paper_round_to_bots(event)
     expect(ann.locator("#event-status")).to_contain_text("Champion:", timeout=90_000)
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED

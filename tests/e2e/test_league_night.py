@@ -25,7 +25,7 @@ pytestmark = pytest.mark.e2e
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
-def test_organiser_creates_a_night_enters_a_hand_table_and_sees_the_standings_change(
+def test_organiser_creates_a_night_enters_a_paper_table_and_sees_the_standings_change(
     daphne_server, page
 ):
     organiser = make_player("olive", display_name="Olive")

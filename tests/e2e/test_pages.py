@@ -142,7 +142,7 @@ def league(daphne_server) -> League:
         (([ann, bea, cat, dan], (20, 25, 30, 28)), ([eve, fay, gus, hal], (22, 24, 31, 27))),
         start=1,
     ):
-        compared = driving.record_hand_match(
+        compared = driving.record_paper_match(
             variant="play-nine", players=people, hole_scores=even_holes(*totals), deal_seed=4242
         )
         NightTable.objects.create(night=duplicate_night, table=compared, number=number)
@@ -165,7 +165,7 @@ def league(daphne_server) -> League:
     lobby.create_table(host=eve, variant="golf-9-3deck", seat_count=4, players=[eve])
     sheet = NightTable.objects.create(
         night=make_night(season, date(2026, 3, 24), duplicate_deals=True),
-        table=scorecards.open_hand_table(variant="play-nine", players=[gus, hal], deal_seed=7),
+        table=scorecards.open_paper_table(variant="play-nine", players=[gus, hal], deal_seed=7),
         number=1,
     )
     give_code(night_table=sheet)  # as seating gives it

@@ -48,7 +48,7 @@ def _versions_stay_fresh(monkeypatch):
 def from_memory(table_id: int, viewer, version: int, news: dict | None = None) -> str | None:
     """The viewer's frame of `version` if this process holds it or can make it from
     `news` (never reading the table), else None."""
-    if frames.held(table_id, version, news) is None:
+    if frames.kept_version(table_id, version, news) is None:
         return None
     return driving.render_frame(table_id, viewer, version=version)
 
@@ -385,10 +385,10 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         # A move foreseen but not written (a double click on an old copy) is never shown.
         args = await next_move()
         await driving.live_frame(table.pk, ana, version=args["version"])
-        old = frames.holding(table.pk, args["version"])
+        old = frames.kept_copy(table.pk, args["version"])
         first = await apply(table_id=table.pk, **args)
         with pytest.raises(services.StaleVersion):
-            await apply(table_id=table.pk, **args, held=old)
+            await apply(table_id=table.pk, **args, kept=old)
         await asyncio.sleep(0)
         for viewer in (ana, ben):
             got = await driving.live_frame(table.pk, viewer, version=first.version, news=first.news)
@@ -408,8 +408,8 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
                 await driving.live_frame(table.pk, ana, version=result.version, news=result.news)
                 continue
             renders.clear()
-            held = frames.holding(table.pk, args["version"])
-            result = await apply(table_id=table.pk, **args, held=held)
+            copy = frames.kept_copy(table.pk, args["version"])
+            result = await apply(table_id=table.pk, **args, kept=copy)
             await asyncio.sleep(0)
             assert sorted(renders) == sorted([(result.version, ana.pk), (result.version, ben.pk)])
             got = [
@@ -426,9 +426,9 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         # The next deal, asked for by a player, is rendered ahead as well, though its
         # hole gets its id only once written.
         renders.clear()
-        held = frames.holding(table.pk, result.version)
+        copy = frames.kept_copy(table.pk, result.version)
         dealt = await moves.on_move_thread(services.next_hole)(
-            table_id=table.pk, version=result.version, by=ana, held=held
+            table_id=table.pk, version=result.version, by=ana, kept=copy
         )
         await asyncio.sleep(0)
         assert sorted(renders) == sorted([(dealt.version, ana.pk), (dealt.version, ben.pk)])
@@ -441,7 +441,7 @@ async def test_a_players_move_is_rendered_for_its_viewers_while_it_is_written(mo
         assert frames._versions[table.pk].data.hole.pk == dealt.news["deal"]["hole"]
         # The version held from then on follows the new hole's moves by their news.
         result = await database_sync_to_async(_next_move)(table, people)
-        kept = frames.held(table.pk, result.version, result.news)
+        kept = frames.kept_version(table.pk, result.version, result.news)
         assert kept is not None and kept.data.state.version == 1
     finally:
         for viewer in (ana, ben):
@@ -496,9 +496,9 @@ def test_a_move_written_after_its_viewers_loop_stopped_renders_nothing_ahead():
     loop = asyncio.new_event_loop()
     loop.close()
     table, _people = _table_with_a_bot()
-    snapshot = frames._read(table.pk).data.snapshot
-    held = frames.Holding(snapshot, loop)
-    held.ahead(plays.Step(snapshot, snapshot, news={"move": {}}))  # no error, nothing scheduled
+    in_play = frames._read(table.pk).data.in_play
+    copy = frames.LoopCopy(in_play, loop)
+    copy.ahead(plays.Step(in_play, in_play, news={"move": {}}))  # no error, nothing scheduled
     assert table.pk not in frames._foreseen
 
 
@@ -517,12 +517,12 @@ async def test_frames_rendered_ahead_go_stale_only_when_they_count_seconds_down(
         )
         lobby.start_match(table=table, by=ana)
         people = {0: ana, 1: ben}
-        snapshot = frames._read(table.pk).data.snapshot
+        in_play = frames._read(table.pk).data.in_play
         db_table, hole, state = current(table.pk)
         seat = next_actor(state)
         position = hole.seat_positions[seat]
         action = quick_action(state, seat)
-        return people, plays.play(snapshot, position, action, at=timezone.now())
+        return people, plays.play(in_play, position, action, at=timezone.now())
 
     frames.forget()
     people, step = await database_sync_to_async(seat_and_step)()
@@ -596,9 +596,9 @@ def test_a_full_cache_of_pieces_drops_its_least_used_quarter_not_everything(monk
     """Dropping every piece at once had every table render all of its courses again
     in the same moment; and a board's frame, used at every move, outlives the courses
     of the tee off."""
-    from games import cards
+    from games import tiles
 
-    monkeypatch.setattr(cards, "HTML_KEPT", 12)
+    monkeypatch.setattr(tiles, "HTML_KEPT", 12)
     html: dict = {}
     monkeypatch.setattr(frames, "_kept_html", html)
     table, people = _table_with_a_bot()

@@ -287,10 +287,10 @@ def test_the_driver_deals_the_next_hole_when_a_bots_hole_is_over():
     assert current(table.pk)[1].number == 2
 
 
-def _held(table) -> frames.Holding:
+def _kept(table) -> frames.LoopCopy:
     """The table as a server process holds it for its viewers (`frames`)."""
     frames.forget()
-    return frames.Holding(frames._read(table.pk).data.snapshot)
+    return frames.LoopCopy(frames._read(table.pk).data.in_play)
 
 
 @pytest.mark.postgres
@@ -300,9 +300,9 @@ def test_a_move_on_the_table_its_process_holds_is_one_statement():
     for _ in range(3):
         move = _next(table, people)
         db_table, hole, state = current(table.pk)
-        seat, held = next_actor(state), _held(table)
+        seat, kept = next_actor(state), _kept(table)
         with _statements() as plain:
-            result = services.apply_move(**move, held=held)
+            result = services.apply_move(**move, kept=kept)
         sql = list(plain)
         assert len(sql) == 1 and sql[0].startswith("WITH t AS (UPDATE")
         _no_transaction_open()
@@ -329,15 +329,15 @@ def test_a_deal_on_the_table_its_process_holds_is_one_statement():
     while current(table.pk)[1].finished_at is None:
         _move(table, people)
     db_table, hole, _state = current(table.pk)
-    held = _held(table)
+    kept = _kept(table)
     # A spectator's copy is not tried: the full way says why not.
     cy = make_player("cy")
     with _statements() as tried, pytest.raises(services.GameError):
-        services.next_hole(table_id=table.pk, version=db_table.version, by=cy, held=held)
+        services.next_hole(table_id=table.pk, version=db_table.version, by=cy, kept=kept)
     assert [s.split()[0] for s in tried] == ["SELECT"] * 4
     with _statements() as dealing:
         result = services.next_hole(
-            table_id=table.pk, version=db_table.version, by=people[0], held=held
+            table_id=table.pk, version=db_table.version, by=people[0], kept=kept
         )
     sql = list(dealing)
     assert len(sql) == 1 and sql[0].startswith("WITH t AS (UPDATE")
@@ -357,7 +357,7 @@ def test_a_deal_on_the_table_its_process_holds_is_one_statement():
     assert again.news == {"deal": news}
     # The copy from before the deal is old now: it writes nothing, and is refused.
     with _statements() as tried, pytest.raises(services.StaleVersion):
-        services.next_hole(table_id=table.pk, version=db_table.version, by=people[1], held=held)
+        services.next_hole(table_id=table.pk, version=db_table.version, by=people[1], kept=kept)
     assert tried[0].startswith("WITH t AS")
     assert Hole.objects.filter(table=table).count() == 2
     assert current(table.pk)[0].version == again.version
@@ -369,7 +369,7 @@ def test_the_held_statement_is_planned_once_per_connection():
     _needs_postgresql()
     table, people = _table()
     for _ in range(3):
-        services.apply_move(**_next(table, people), held=_held(table))
+        services.apply_move(**_next(table, people), kept=_kept(table))
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [statement for (statement,) in cursor.fetchall()]
@@ -382,12 +382,12 @@ def test_the_held_statement_is_planned_once_per_connection():
 def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
     _needs_postgresql()
     table, people = _table()
-    old, move = _held(table), _next(table, people)
+    old, move = _kept(table), _next(table, people)
     _move(table, people)  # the table moves on
     before_table, before_hole, _state = current(table.pk)
     # The same move again, made on the copy from before (a double click).
     with _statements() as tried, pytest.raises(services.StaleVersion):
-        services.apply_move(**move, held=old)
+        services.apply_move(**move, kept=old)
     sql = list(tried)
     assert sql[0].startswith("WITH t AS") and [s.split()[0] for s in sql[1:]] == ["SELECT"] * 4
     _no_transaction_open()
@@ -401,14 +401,14 @@ def test_a_move_on_an_old_copy_writes_nothing_and_goes_the_full_way():
 def test_two_moves_on_one_held_version_race_and_one_lands():
     _needs_postgresql()
     table, people = _table()
-    held, move = _held(table), _next(table, people)
+    kept, move = _kept(table), _next(table, people)
     start = threading.Barrier(2, timeout=10)
     outcomes = []
 
     def click() -> None:
         try:
             start.wait()
-            services.apply_move(**move, held=held)
+            services.apply_move(**move, kept=kept)
             outcomes.append("applied")
         except services.GameError as error:
             outcomes.append(type(error).__name__)
@@ -433,13 +433,13 @@ def test_what_a_held_copy_cannot_take_goes_the_full_way():
     # An illegal move is refused with the engine's reason, from the table as it stands.
     move = _next(table, people)
     with pytest.raises(services.GameError, match="."):
-        services.apply_move(**{**move, "action": {"type": "knock"}}, held=_held(table))
+        services.apply_move(**{**move, "action": {"type": "knock"}}, kept=_kept(table))
     _no_transaction_open()
     # A seat kept by a bot is taken back by the player's move, which other processes
     # read rather than follow.
     position = current(table.pk)[1].seat_positions[next_actor(current(table.pk)[2])]
     services.leave_match(table=table, player=people[position])
-    result = services.apply_move(**_next(table, people), held=_held(table))
+    result = services.apply_move(**_next(table, people), kept=_kept(table))
     assert result.news is None
     assert Seat.objects.get(table=table, position=position).bot_level == ""
 
@@ -482,33 +482,33 @@ def test_a_match_on_held_copies_writes_what_the_full_way_writes():
         )
         twins.append(lobby.start_match(table=table, by=ana))
     people = {0: ana, 1: ben}
-    held_table, plain_table = twins
+    kept_table, plain_table = twins
     ends = []
     while True:
-        db_table, hole, _state = current(held_table.pk)
+        db_table, hole, _state = current(kept_table.pk)
         if hole.finished_at is not None:
             for table in twins:
                 services.next_hole(
                     table_id=table.pk,
                     version=current(table.pk)[0].version,
                     by=ana,
-                    held=_held(table) if table is held_table else None,
+                    kept=_kept(table) if table is kept_table else None,
                 )
             continue
-        move, plain = _next(held_table, people), _next(plain_table, people)
+        move, plain = _next(kept_table, people), _next(plain_table, people)
         assert move["action"] == plain["action"]
-        held = _held(held_table)
-        result, sent = _sent(lambda move=move, held=held: services.apply_move(**move, held=held))
+        kept = _kept(kept_table)
+        result, sent = _sent(lambda move=move, kept=kept: services.apply_move(**move, kept=kept))
         services.apply_move(**plain)
         _no_transaction_open()
         if result.hole_over:
             ends.append((hole.number, result.match_over, sent))
             # Each hole's end writes the same on both tables.
-            assert _written(held_table) == _written(plain_table)
+            assert _written(kept_table) == _written(plain_table)
         if result.match_over:
             break
-    assert _written(held_table) == _written(plain_table)
-    # Every hole's end on a held copy is one statement, the match's end included (whose
+    assert _written(kept_table) == _written(plain_table)
+    # Every hole's end on a kept copy is one statement, the match's end included (whose
     # listeners then read what they need: a league's ratings).
     assert len(ends) >= HOLES
     for _number, over, sent in ends:
@@ -534,13 +534,13 @@ def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
     writes = {one.pk: store._write_statement, rows.pk: store._write_rows}
     now = timezone.now()
     for table in twins:  # a bot keeps Ben's seat, then he acts and takes it back
-        step = plays.hand_over(selectors.snapshot(table.pk), 1, "greedy", now)
+        step = plays.hand_over(selectors.in_play(table.pk), 1, "greedy", now)
         assert writes[table.pk](services.rows(step)) is not None
     assert _written(one) == _written(rows)
     assert Seat.objects.get(table=rows, position=1).bot_level == "greedy"
     for _ in range(1000):
         for table in twins:
-            snapshot = selectors.snapshot(table.pk)
+            snapshot = selectors.in_play(table.pk)
             if snapshot.hole.finished_at is not None:
                 step = plays.deal(snapshot, now)
             else:
@@ -561,7 +561,7 @@ def test_the_one_statement_writes_the_rows_the_row_by_row_write_writes():
 # --- moves written from the event loop (`loop_writes`) ------------------------------------
 
 
-def _on_loop(move: dict, held) -> services.MoveResult:
+def _on_loop(move: dict, kept) -> services.MoveResult:
     """`apply_move_on_loop` as a consumer calls it, in an event loop of its own; whether
     the loop wrote with a connection of its own comes back too."""
     import asyncio
@@ -569,9 +569,9 @@ def _on_loop(move: dict, held) -> services.MoveResult:
     from games import loop_writes
 
     async def call():
-        held_here = frames.Holding(held.snapshot, asyncio.get_running_loop())
+        kept_here = frames.LoopCopy(kept.in_play, asyncio.get_running_loop())
         try:
-            result = await moves.play(**move, held=held_here)
+            result = await moves.play(**move, kept=kept_here)
             return result, asyncio.get_running_loop() in loop_writes._pools
         finally:
             await loop_writes.close()
@@ -587,7 +587,7 @@ def test_a_move_on_the_held_version_is_written_from_the_event_loop():
         move = _next(table, people)
         db_table, hole, state = current(table.pk)
         seat = next_actor(state)
-        result, from_loop = _on_loop(move, _held(table))
+        result, from_loop = _on_loop(move, _kept(table))
         assert from_loop
         _no_transaction_open()
         after = engine.apply_action(state, seat, move["action"])
@@ -603,11 +603,11 @@ def test_a_move_on_the_held_version_is_written_from_the_event_loop():
 def test_a_loop_write_on_a_version_gone_by_is_refused_and_changes_nothing():
     _needs_postgresql()
     table, people = _table()
-    move, held = _next(table, people), _held(table)
+    move, kept = _next(table, people), _kept(table)
     services.apply_move(**move)  # the same move lands first, from another process
     before = (current(table.pk)[0].version, Move.objects.count())
     with pytest.raises(services.StaleVersion):
-        _on_loop(move, held)
+        _on_loop(move, kept)
     assert (current(table.pk)[0].version, Move.objects.count()) == before
 
 
@@ -619,7 +619,7 @@ def test_a_refused_move_from_the_loop_changes_nothing():
     move["action"] = {"type": "flip", "position": 99}
     before = (current(table.pk)[0].version, Move.objects.count())
     with pytest.raises(plays.GameError):
-        _on_loop(move, _held(table))
+        _on_loop(move, _kept(table))
     assert (current(table.pk)[0].version, Move.objects.count()) == before
 
 
@@ -633,7 +633,7 @@ def test_the_move_that_ends_a_hole_goes_the_one_way_and_scores_it():
         if engine.apply_action(state, next_actor(state), move["action"]).phase == engine.OVER:
             break
         services.apply_move(**move)
-    result, from_loop = _on_loop(move, _held(table))
+    result, from_loop = _on_loop(move, _kept(table))
     assert result.hole_over and not from_loop  # no connection of the loop's was opened
     hole = current(table.pk)[1]
     assert hole.finished_at is not None and hole.scores is not None

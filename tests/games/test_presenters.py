@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.cards import Course
 from games.presenters import seating
+from games.tiles import Course
 
 
 def courses(count: int) -> list[Course]:

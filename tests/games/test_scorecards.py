@@ -1,4 +1,4 @@
-"""The scorecard service: hand-entered matches checked by the engine's rules, corrections."""
+"""The scorecard service: paper matches checked by the engine's rules, corrections."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from games import scorecards
 from games.models import ScorecardHole, Table
-from games.scorecards import HandScoreError, check_hand_scores
+from games.scorecards import PaperScoreError, check_paper_scores
 from tests import driving
 from tests.factories import even_holes, make_player
 
@@ -17,20 +17,20 @@ pytestmark = pytest.mark.both_databases
 NAMES = ["Ann", "Bea", "Cat"]
 
 
-def messages(error: HandScoreError) -> str:
+def messages(error: PaperScoreError) -> str:
     return " ".join(p.message for p in error.problems)
 
 
 def test_a_full_match_passes_the_check_and_reports_its_winner():
-    status = check_hand_scores("play-nine", even_holes(30, 35, 40), NAMES)
+    status = check_paper_scores("play-nine", even_holes(30, 35, 40), NAMES)
     assert status.over
     assert status.winner == 0
     assert status.places == (1, 2, 3)
 
 
 def test_fewer_than_nine_holes_is_refused():
-    with pytest.raises(HandScoreError) as error:
-        check_hand_scores("play-nine", even_holes(30, 35, 40)[:8], NAMES)
+    with pytest.raises(PaperScoreError) as error:
+        check_paper_scores("play-nine", even_holes(30, 35, 40)[:8], NAMES)
     assert "A match has 9 holes; 8 were entered." in messages(error.value)
 
 
@@ -39,8 +39,8 @@ def test_a_missing_a_non_number_and_an_impossible_score_are_each_named():
     holes[1][0] = None
     holes[2][1] = "7a"
     holes[3][2] = 93
-    with pytest.raises(HandScoreError) as error:
-        check_hand_scores("play-nine", holes, NAMES)
+    with pytest.raises(PaperScoreError) as error:
+        check_paper_scores("play-nine", holes, NAMES)
     problems = {(p.hole, p.position): p.message for p in error.value.problems}
     assert problems[(2, 0)] == "Hole 2: enter strokes for Ann."
     assert problems[(3, 1)] == "Hole 3: strokes for Bea must be a whole number."
@@ -51,42 +51,42 @@ def test_a_missing_a_non_number_and_an_impossible_score_are_each_named():
 def test_a_bool_is_not_a_number_of_strokes():
     holes = even_holes(30, 35, 40)
     holes[4][0] = True
-    with pytest.raises(HandScoreError, match="must be a whole number"):
-        check_hand_scores("play-nine", holes, NAMES)
+    with pytest.raises(PaperScoreError, match="must be a whole number"):
+        check_paper_scores("play-nine", holes, NAMES)
 
 
 def test_a_playoff_hole_without_a_tie_is_refused():
     holes = even_holes(30, 35, 40, playoff=[[3, 4, None]])
-    with pytest.raises(HandScoreError, match="decided after hole 9"):
-        check_hand_scores("play-nine", holes, NAMES)
+    with pytest.raises(PaperScoreError, match="decided after hole 9"):
+        check_paper_scores("play-nine", holes, NAMES)
 
 
 def test_a_tie_for_the_lowest_total_needs_a_playoff_hole():
-    with pytest.raises(HandScoreError, match="Ann and Bea are tied after hole 9"):
-        check_hand_scores("play-nine", even_holes(30, 30, 40), NAMES)
+    with pytest.raises(PaperScoreError, match="Ann and Bea are tied after hole 9"):
+        check_paper_scores("play-nine", even_holes(30, 30, 40), NAMES)
 
 
 def test_only_the_tied_players_play_the_playoff_hole():
     holes = even_holes(30, 30, 40, playoff=[[3, 4, 2]])
-    with pytest.raises(HandScoreError) as error:
-        check_hand_scores("play-nine", holes, NAMES)
+    with pytest.raises(PaperScoreError) as error:
+        check_paper_scores("play-nine", holes, NAMES)
     assert error.value.problems[0].position == 2
     assert "only the tied players (Ann and Bea)" in error.value.problems[0].message
 
 
 def test_a_playoff_hole_decides_a_tie_and_the_loser_is_second():
-    status = check_hand_scores("play-nine", even_holes(30, 30, 40, playoff=[[5, 4, None]]), NAMES)
+    status = check_paper_scores("play-nine", even_holes(30, 30, 40, playoff=[[5, 4, None]]), NAMES)
     assert status.winner == 1
     assert status.places == (2, 1, 3)
 
 
 @pytest.mark.django_db
-def test_record_hand_match_writes_seats_cards_holes_and_finishes_the_table():
+def test_record_paper_match_writes_seats_cards_holes_and_finishes_the_table():
     players = [make_player(), make_player(), make_player()]
-    table = driving.record_hand_match(
+    table = driving.record_paper_match(
         variant="play-nine", players=players, hole_scores=even_holes(30, 35, 40)
     )
-    assert table.kind == Table.Kind.HAND
+    assert table.kind == Table.Kind.PAPER
     assert table.status == Table.Status.FINISHED
     assert table.finished_at is not None
     cards = list(table.scorecards.order_by("position"))
@@ -98,21 +98,21 @@ def test_record_hand_match_writes_seats_cards_holes_and_finishes_the_table():
 @pytest.mark.django_db
 def test_bad_scores_save_nothing_and_results_are_entered_only_once():
     players = [make_player(), make_player()]
-    table = scorecards.open_hand_table(variant="play-nine", players=players)
-    with pytest.raises(HandScoreError):
-        scorecards.record_hand_results(table=table, hole_scores=even_holes(30, 35)[:5])
+    table = scorecards.open_paper_table(variant="play-nine", players=players)
+    with pytest.raises(PaperScoreError):
+        scorecards.record_paper_results(table=table, hole_scores=even_holes(30, 35)[:5])
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     assert not ScorecardHole.objects.filter(scorecard__table=table).exists()
-    scorecards.record_hand_results(table=table, hole_scores=even_holes(30, 35))
+    scorecards.record_paper_results(table=table, hole_scores=even_holes(30, 35))
     with pytest.raises(ValueError, match="correction"):
-        scorecards.record_hand_results(table=table, hole_scores=even_holes(30, 35))
+        scorecards.record_paper_results(table=table, hole_scores=even_holes(30, 35))
 
 
 @pytest.mark.django_db
 def test_correct_hole_returns_the_old_value_and_refreshes_totals_and_places():
     players = [make_player(), make_player()]
-    table = driving.record_hand_match(
+    table = driving.record_paper_match(
         variant="play-nine", players=players, hole_scores=even_holes(30, 35)
     )
     card = table.scorecards.get(position=0)
@@ -126,11 +126,11 @@ def test_correct_hole_returns_the_old_value_and_refreshes_totals_and_places():
 @pytest.mark.django_db
 def test_a_correction_that_breaks_the_rules_changes_nothing():
     players = [make_player(), make_player()]
-    table = driving.record_hand_match(
+    table = driving.record_paper_match(
         variant="play-nine", players=players, hole_scores=even_holes(30, 35)
     )
     card = table.scorecards.get(position=0)
-    with pytest.raises(HandScoreError):
+    with pytest.raises(PaperScoreError):
         scorecards.correct_hole(scorecard=card, number=2, strokes=200)
     assert card.holes.get(number=2).strokes == 1
     assert table.scorecards.get(position=0).total == 30

@@ -32,7 +32,7 @@ class ClubNight:
 
 @pytest.fixture
 def club_night(db) -> ClubNight:
-    """A club's league night with one hand-played table of three, no results yet."""
+    """A club's league night with one paper table of three, no results yet."""
     organiser = make_player("olive", display_name="Olive")
     member = make_player("mia", display_name="Mia")
     others = [make_player("noah", display_name="Noah"), make_player("pia", display_name="Pia")]

@@ -56,7 +56,7 @@ def play_paper_round(event: Event, olive, skill: dict[int, int] | None = None) -
     current = selectors.current_round(event)
     done = 0
     for event_table in selectors.unfinished(selectors.round_tables(current)):
-        if event_table.table.kind != Table.Kind.HAND:
+        if event_table.table.kind != Table.Kind.PAPER:
             continue  # a live table is played, not entered
         event_table = EventTable.objects.select_related("round__event").get(pk=event_table.pk)
         seats = event_table.table.seats.select_related("player").order_by("position")

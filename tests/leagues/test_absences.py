@@ -378,7 +378,7 @@ def test_a_guests_seat_goes_to_a_paper_table(five_members):
             method="balanced" if seed % 2 else "random",
             rng=random.Random(seed),
         )
-        assert paper.is_hand and not live.is_hand
+        assert paper.is_paper and not live.is_paper
         assert dan in {seat.player for seat in paper.table.seats.all()}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from leagues.models import NightHandicap, ScoreCorrection
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.seasons.services import close_season
 from tests.factories import (
     even_holes,
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def two_clubs(club_night):
     """club_night's club with a played table, and a rival club with its own records."""
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     rival_organiser = make_player("rex", display_name="Rex")

@@ -16,7 +16,7 @@ from leagues import news, signals
 from leagues.board import selectors, services
 from leagues.models import League, LeagueNight, NightBoard, NightHandicap, NightTable, Player
 from leagues.reporting import services as reporting
-from leagues.results.services import correct_score, enter_hand_results
+from leagues.results.services import correct_score, enter_night_results
 from leagues.seating.services import seat_night
 from tests.factories import (
     even_holes,
@@ -159,7 +159,7 @@ def test_a_paper_table_shows_its_strokes_once_entered_and_corrected():
     night, olive, _tables = live_night()
     paper = open_table(night, list(night.players.all()[:2]))
     assert [t.where for t in selectors.night_board(night).tables][-1] == "On paper"
-    enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
+    enter_night_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
     board = selectors.night_board(night)
     (table,) = [t for t in board.tables if t.number == paper.number]
     assert table.where == "Finished" and table.finished
@@ -255,7 +255,7 @@ def test_results_entered_and_corrected_tell_the_nights_boards_after_the_commit(
     night, olive, _tables = live_night()
     paper = open_table(night, list(night.players.all()[:2]))
     with django_capture_on_commit_callbacks(execute=False) as waiting:
-        enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
+        enter_night_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
     assert board_news(sent, night) == []  # nothing before the commit
     for callback in waiting:
         callback()
@@ -279,7 +279,7 @@ def test_a_nights_news_reaches_any_room_that_hears_it_without_the_writes_knowing
 
     news.night_changed.connect(listen)
     try:
-        enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
+        enter_night_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
         correct_score(
             scorecard=paper.table.scorecards.first(), number=3, strokes=2, reason="Typo", by=olive
         )

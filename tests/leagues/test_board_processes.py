@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 from games import lobby
 from games.models import ScorecardHole, Table
 from leagues.board import services
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.seating.services import seat_night
 from tests.conftest import DaphneServer
 from tests.factories import (
@@ -121,7 +121,7 @@ def test_boards_on_two_processes_show_a_hole_finished_on_one_and_results_saved_e
 
         # Paper results saved by this process reach both boards through Redis.
         paper = open_table(night, people)
-        enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
+        enter_night_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
         for ws in (board_one, board_two):
             frame = frame_with(ws, lambda f: re.search(r'id="board-table-2"', f))
             assert {"20", "25"} <= set(table_cells(frame, 2))

@@ -19,7 +19,7 @@ from games import lobby
 from games.models import ScorecardHole, Table
 from leagues.board import services
 from leagues.board.consumers import CLOSE_GONE, CLOSE_NOT_FOUND, board_thread
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.seating.services import seat_night
 from tests.factories import (
     even_holes,
@@ -44,7 +44,7 @@ def board_thread_lets_go_of_the_database():
 
 
 ORIGIN = (b"origin", b"http://localhost")
-#: A card's markup (`games.cards`): the board never carries one.
+#: A card's markup (`games.tiles`): the board never carries one.
 CARD = re.compile(r'class="(card|face|slot)[ "]')
 STAMP = re.compile(r'data-stamp="([0-9a-f]+)"')
 
@@ -151,7 +151,7 @@ async def test_paper_results_saved_reach_the_board_and_a_sync_resyncs_only_when_
     def paper_table_entered():
         people = list(night.players.all())[:2]
         paper = open_table(night, people)
-        enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
+        enter_night_results(night_table=paper, hole_scores=even_holes(20, 25), by=olive)
         return paper.number
 
     number = await paper_table_entered()

@@ -10,7 +10,7 @@ import pytest
 from games.models import Table
 from leagues.board import selectors
 from leagues.models import League, LeagueNight, Player
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.teams import services as teams
 from leagues.teams.standings import team_nights
 from tests.factories import (
@@ -68,10 +68,10 @@ def test_a_team_leagues_board_adds_up_each_finished_tables_points_by_the_leagues
     night, olive, p = team_league(6)
     first, second = seated(night, [[p[0], p[2], p[4]], [p[1], p[3], p[5]]])
     assert team_scores(night) == {"Reds": (0, 0), "Blues": (0, 0), "Greens": (0, 0)}
-    enter_hand_results(night_table=first, hole_scores=even_holes(20, 30, 40), by=olive)
+    enter_night_results(night_table=first, hole_scores=even_holes(20, 30, 40), by=olive)
     # Table 2 is still playing: table 1's places alone count (6, 4, 2 points).
     assert team_scores(night) == {"Reds": (1, 6), "Blues": (1, 4), "Greens": (1, 2)}
-    enter_hand_results(night_table=second, hole_scores=even_holes(40, 20, 30), by=olive)
+    enter_night_results(night_table=second, hole_scores=even_holes(40, 20, 30), by=olive)
     board = team_scores(night)
     assert board == {"Reds": (2, 8), "Blues": (2, 10), "Greens": (2, 6)}
     # The same scores as the team standings count for the night.
@@ -85,8 +85,8 @@ def test_a_team_leagues_board_adds_up_each_finished_tables_points_by_the_leagues
 def test_a_league_counting_the_best_n_shows_that_score():
     night, olive, p = team_league(6, score="best", counted=1)
     first, second = seated(night, [[p[0], p[2], p[4]], [p[1], p[3], p[5]]])
-    enter_hand_results(night_table=first, hole_scores=even_holes(20, 30, 40), by=olive)
-    enter_hand_results(night_table=second, hole_scores=even_holes(40, 20, 30), by=olive)
+    enter_night_results(night_table=first, hole_scores=even_holes(20, 30, 40), by=olive)
+    enter_night_results(night_table=second, hole_scores=even_holes(40, 20, 30), by=olive)
     assert team_scores(night) == {"Reds": (2, 6), "Blues": (2, 6), "Greens": (2, 4)}
     assert {name: pts for name, (_in, pts) in team_scores(night).items()} == season_scores(night)
     assert [line.place for line in selectors.night_board(night).teams] == [1, 1, 3]
@@ -96,7 +96,7 @@ def test_a_league_without_teams_shows_none(client):
     olive = make_player("olive")
     people = [make_player(f"p{n}") for n in range(2)]
     night = make_night(make_season(make_league(make_club(organiser=olive, members=people))))
-    enter_hand_results(
+    enter_night_results(
         night_table=open_table(night, people), hole_scores=even_holes(20, 30), by=olive
     )
     assert selectors.night_board(night).teams == ()
@@ -107,10 +107,10 @@ def test_on_a_duplicate_night_a_finished_table_counts_once_every_table_of_its_de
     night, olive, p = team_league(6, duplicate_deals=True)
     first, second = seated(night, [[p[0], p[2], p[4]], [p[1], p[3], p[5]]])
     Table.objects.filter(pk=second.table_id).update(deal_seed=first.table.deal_seed)
-    enter_hand_results(night_table=first, hole_scores=even_holes(20, 30, 40), by=olive)
+    enter_night_results(night_table=first, hole_scores=even_holes(20, 30, 40), by=olive)
     # Table 2 still has every deal to play: table 1's places would tell of them.
     assert team_scores(night) == {"Reds": (0, 0), "Blues": (0, 0), "Greens": (0, 0)}
-    enter_hand_results(night_table=second, hole_scores=even_holes(40, 20, 30), by=olive)
+    enter_night_results(night_table=second, hole_scores=even_holes(40, 20, 30), by=olive)
     assert team_scores(night) == {"Reds": (2, 8), "Blues": (2, 10), "Greens": (2, 6)}
 
 
@@ -127,17 +127,17 @@ def test_matchpoints_behind_a_team_score_leave_out_the_holes_still_hidden():
     Table.objects.filter(pk=a2.table_id).update(deal_seed=a1.table.deal_seed)
     Table.objects.filter(pk__in=[b2.table_id, b3.table_id]).update(deal_seed=b1.table.deal_seed)
     # Seat by seat, table a1 beats a2 on hole 1 and ties it on the others.
-    enter_hand_results(night_table=a1, hole_scores=even_holes(20, 22), by=olive)
-    enter_hand_results(night_table=a2, hole_scores=even_holes(30, 32), by=olive)
+    enter_night_results(night_table=a1, hole_scores=even_holes(20, 22), by=olive)
+    enter_night_results(night_table=a2, hole_scores=even_holes(30, 32), by=olive)
     before = team_scores(night)
     assert before["Reds"][1] > 0 and before["Blues"][1] > 0
     # Tables b1 and b2 finish, all square, while b3 has yet to play: hidden.
     square = even_holes(25, 25, playoff=[[3, 4]])
-    enter_hand_results(night_table=b1, hole_scores=square, by=olive)
-    enter_hand_results(night_table=b2, hole_scores=square, by=olive)
+    enter_night_results(night_table=b1, hole_scores=square, by=olive)
+    enter_night_results(night_table=b2, hole_scores=square, by=olive)
     assert team_scores(night) == before
     # Once b3 has played, everyone's results count.
-    enter_hand_results(night_table=b3, hole_scores=square, by=olive)
+    enter_night_results(night_table=b3, hole_scores=square, by=olive)
     after = team_scores(night)
     assert {name: pts for name, (_in, pts) in after.items()} == season_scores(night)
     assert after != before

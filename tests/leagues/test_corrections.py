@@ -7,10 +7,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from games.models import ScorecardHole
-from games.scorecards import HandScoreError
+from games.scorecards import PaperScoreError
 from leagues.models import Rating, ScoreCorrection
 from leagues.ratings.services import rebuild_ratings
-from leagues.results.services import correct_score, enter_hand_results
+from leagues.results.services import correct_score, enter_night_results
 from leagues.standings.selectors import season_standings
 from tests.factories import even_holes, open_table, played_table
 
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 def played(club_night):
     """Mia 30, Noah 35, Pia 40 at one table; ratings built."""
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     return cn
@@ -107,7 +107,7 @@ def playoff(club_night):
     cn = club_night
     cn.playoff_table = open_table(cn.night, [cn.member, cn.others[0]])
     holes = [[5, 5] for _ in range(9)]
-    enter_hand_results(night_table=cn.playoff_table, hole_scores=[*holes, [4, 6]], by=cn.organiser)
+    enter_night_results(night_table=cn.playoff_table, hole_scores=[*holes, [4, 6]], by=cn.organiser)
     return cn
 
 
@@ -212,9 +212,9 @@ def test_a_bad_score_is_named_before_the_playoff(client, playoff):
 def test_a_correction_that_brings_a_third_player_into_the_tie_is_refused(club_night):
     cn = club_night
     holes = even_holes(30, 30, 31, playoff=[[4, 6, None]])
-    enter_hand_results(night_table=cn.night_table, hole_scores=holes, by=cn.organiser)
+    enter_night_results(night_table=cn.night_table, hole_scores=holes, by=cn.organiser)
     pia = cn.night_table.table.scorecards.get(player=cn.others[1])
-    with pytest.raises(HandScoreError, match="Playoff 1: enter strokes for Pia."):
+    with pytest.raises(PaperScoreError, match="Playoff 1: enter strokes for Pia."):
         correct_score(
             scorecard=pia, number=2, strokes=0, reason="x", by=cn.organiser, remove_playoffs=True
         )
@@ -240,7 +240,7 @@ def test_only_the_playoff_holes_after_the_new_decision_come_off(club_night):
     mia, noah = cn.member, cn.others[0]
     night_table = open_table(cn.night, [mia, noah])
     holes = even_holes(30, 30, playoff=[[4, 4], [5, 3]])
-    enter_hand_results(night_table=night_table, hole_scores=holes, by=cn.organiser)
+    enter_night_results(night_table=night_table, hole_scores=holes, by=cn.organiser)
     card = night_table.table.scorecards.get(player=mia)
 
     with pytest.raises(ValidationError) as refused:

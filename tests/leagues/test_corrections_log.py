@@ -10,7 +10,7 @@ from games.models import ScorecardHole
 from leagues.deal_results import CORRECTIONS_PER_PAGE
 from leagues.models import ScoreCorrection
 from leagues.public.services import set_league_public
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from tests.factories import even_holes
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def test_the_log_comes_a_page_at_a_time_and_a_nonsense_page_is_the_first_or_last
     client, club_night
 ):
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     card = cn.night_table.table.scorecards.order_by("position").first()

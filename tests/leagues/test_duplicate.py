@@ -18,7 +18,7 @@ from games.models import Hole, Seat, Table
 from leagues.duplicate import matchpoints, sheets
 from leagues.models import League, NightTable
 from leagues.players.selectors import player_record
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.seating.services import SeatingError, seat_night
 from leagues.standings.selectors import points_rule, season_standings
 from tests import driving
@@ -103,7 +103,7 @@ def _live_table(night, players, holes, number):
 
 
 def _paper_table(night, players, holes, number):
-    table = driving.record_hand_match(
+    table = driving.record_paper_match(
         variant="play-nine", players=players, hole_scores=holes, deal_seed=SEED
     )
     return NightTable.objects.create(night=night, table=table, number=number)
@@ -264,7 +264,7 @@ def test_a_paper_table_is_dealt_the_courses_a_live_table_plays(client):
     live, paper = seat_night(
         night=night, by=organiser, seats_per_table=3, kind=Table.Kind.LIVE, paper_tables=1
     )
-    assert (live.table.kind, paper.table.kind) == (Table.Kind.LIVE, Table.Kind.HAND)
+    assert (live.table.kind, paper.table.kind) == (Table.Kind.LIVE, Table.Kind.PAPER)
     assert live.table.deal_seed == paper.table.deal_seed
     lobby.start_match(table=live.table, by=organiser)
     dealt = Hole.objects.get(table=live.table, number=1)
@@ -350,7 +350,7 @@ def test_a_table_with_no_other_of_its_size_earns_points_by_place(client, three_t
     league.night_points = League.NightPoints.MATCHPOINTS
     league.save()
     jo, kim = make_player("jo", display_name="Jo"), make_player("kim", display_name="Kim")
-    table = driving.record_hand_match(
+    table = driving.record_paper_match(
         variant="play-nine", players=[jo, kim], hole_scores=even_holes(20, 30), deal_seed=7
     )
     NightTable.objects.create(night=night, table=table, number=4)
@@ -400,7 +400,7 @@ def test_live_tables_played_out_deal_what_the_paper_tables_sheet_says():
                 [card_text("play-nine", card) for card in layout] for layout in dealt.layouts
             ]
             assert expected.first_discard == card_text("play-nine", dealt.discard_pile[-1])
-    enter_hand_results(night_table=paper, hole_scores=even_holes(20, 25, 30), by=organiser)
+    enter_night_results(night_table=paper, hole_scores=even_holes(20, 25, 30), by=organiser)
     comparison = matchpoints.compare(night)
     (group,) = comparison.groups
     assert [nt.number for nt in group.night_tables] == [1, 2, 3]

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from leagues.bounds import MAX_POINTS
 from leagues.models import League
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.standings.services import rebuild_figures
 from tests.factories import even_holes, make_club, make_player
 
@@ -94,7 +94,7 @@ def test_a_season_of_points_saved_before_the_bound_stays_open_saying_why(client,
     """Points saved before they were bound (30 digits a place) no longer crash the close:
     it is refused with what to change, and the season stays open."""
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     League.objects.filter(pk=cn.league.pk).update(points_per_place=f"{HUGE},1")

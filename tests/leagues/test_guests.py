@@ -14,7 +14,7 @@ from leagues.attendance import services as attendance
 from leagues.attendance.selectors import RATED_RULE, absence_rule
 from leagues.handicaps import selectors as handicaps
 from leagues.models import League, Rating, Substitute
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_club, make_league, make_night, make_player, make_season
 
@@ -38,7 +38,7 @@ def guest_night():
         night=night, member=ann, guest_name="Walt (guest)", by=organiser
     )
     assert sub.guest_name == "Walt" and sub.name == "Walt (guest)"
-    seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.HAND)
+    seat_night(night=night, by=organiser, seats_per_table=2, kind=Table.Kind.PAPER)
     return organiser, ann, night
 
 
@@ -61,7 +61,7 @@ def test_the_deal_sheet_and_results_entry_name_the_guest_who_plays(client, guest
 def test_the_nights_results_name_the_guest_who_played(client, guest_night):
     organiser, ann, night = guest_night
     for night_table in night.tables.all():
-        scorecards.record_hand_results(table=night_table.table, hole_scores=even_holes(30, 40))
+        scorecards.record_paper_results(table=night_table.table, hole_scores=even_holes(30, 40))
     client.force_login(organiser)
     pages = {
         "night": client.get(night.get_absolute_url()),
@@ -79,7 +79,7 @@ def test_the_nights_results_name_the_guest_who_played(client, guest_night):
 def test_the_members_page_says_a_guest_played_their_seat(client, guest_night):
     organiser, ann, night = guest_night
     for night_table in night.tables.all():
-        scorecards.record_hand_results(table=night_table.table, hole_scores=even_holes(30, 40))
+        scorecards.record_paper_results(table=night_table.table, hole_scores=even_holes(30, 40))
     client.force_login(organiser)
     league = night.season.league
     html = client.get(reverse("leagues:player", args=[league.pk, ann.pk])).content.decode()
@@ -97,7 +97,7 @@ def test_a_guests_result_moves_neither_the_members_rating_nor_handicap(guest_nig
     league.substitute_counts = rule
     league.save()
     for night_table in night.tables.all():
-        enter_hand_results(night_table=night_table, hole_scores=even_holes(20, 40), by=organiser)
+        enter_night_results(night_table=night_table, hole_scores=even_holes(20, 40), by=organiser)
     rated = set(Rating.objects.filter(league=league).values_list("player__username", flat=True))
     other = night.tables.exclude(table__seats__player=ann).get()
     assert rated == set(other.table.seats.values_list("player__username", flat=True))

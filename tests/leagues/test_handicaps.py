@@ -12,7 +12,7 @@ from leagues.duplicate import matchpoints
 from leagues.handicaps import selectors as handicaps
 from leagues.models import League, NightHandicap, NightTable
 from leagues.players.selectors import player_record
-from leagues.results.services import correct_score, enter_hand_results
+from leagues.results.services import correct_score, enter_night_results
 from leagues.seating.services import seat_night
 from leagues.standings.selectors import season_standings
 from leagues.standings.services import rebuild_figures
@@ -143,7 +143,7 @@ def _enter(night_table, organiser, by_player: dict) -> None:
     """Enter a paper table's holes, given each player's nine strokes."""
     order = [seat.player for seat in night_table.table.seats.order_by("position")]
     holes = [list(row) for row in zip(*(by_player[p] for p in order), strict=True)]
-    enter_hand_results(night_table=night_table, hole_scores=holes, by=organiser)
+    enter_night_results(night_table=night_table, hole_scores=holes, by=organiser)
 
 
 def test_a_correction_to_an_earlier_night_leaves_a_later_nights_frozen_handicaps():

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import lobby
 from games.models import ScorecardHole, hole_heading, hole_name
-from leagues.results.services import correct_score, enter_hand_results
+from leagues.results.services import correct_score, enter_night_results
 from tests import driving
 from tests.factories import even_holes, make_player
 from tests.games.helpers import finish_hole
@@ -27,7 +27,7 @@ def test_hole_names():
 def playoff_night(club_night):
     """Mia and Noah level on 30 after nine; Noah wins the second playoff hole."""
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table,
         hole_scores=even_holes(30, 30, 40, playoff=[[4, 4, None], [5, 3, None]]),
         by=cn.organiser,

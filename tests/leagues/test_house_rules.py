@@ -30,7 +30,7 @@ def _league_with_rules(*rules: str) -> tuple[League, list, object]:
     return league, players, organiser
 
 
-@pytest.mark.parametrize("kind", [Table.Kind.LIVE, Table.Kind.HAND])
+@pytest.mark.parametrize("kind", [Table.Kind.LIVE, Table.Kind.PAPER])
 def test_every_table_of_a_night_plays_the_league_s_house_rules(kind):
     league, players, organiser = _league_with_rules("kings-minus-2", "last-turns")
     assert league.house_rules == ["last-turns", "kings-minus-2"]
@@ -40,7 +40,7 @@ def test_every_table_of_a_night_plays_the_league_s_house_rules(kind):
     assert len(tables) == 2
     for night_table in tables:
         assert night_table.table.rules is league.rules
-        assert not night_table.table.casual_house_rules or kind == Table.Kind.HAND
+        assert not night_table.table.casual_house_rules or kind == Table.Kind.PAPER
 
 
 def test_a_league_refuses_a_house_rule_its_game_does_not_offer():
@@ -70,10 +70,10 @@ def test_the_league_form_takes_house_rules_and_refuses_another_game_s(client):
 
 
 def _played(night, players, totals, house_rules):
-    table = scorecards.open_hand_table(variant="golf-6", players=players, house_rules=house_rules)
+    table = scorecards.open_paper_table(variant="golf-6", players=players, house_rules=house_rules)
     number = night.tables.count() + 1
     night_table = NightTable.objects.create(night=night, table=table, number=number)
-    scorecards.record_hand_results(table=table, hole_scores=even_holes(*totals))
+    scorecards.record_paper_results(table=table, hole_scores=even_holes(*totals))
     return night_table
 
 
@@ -97,7 +97,7 @@ def test_a_paper_table_s_deal_sheet_deals_from_the_house_rules_deck(client):
     league, players, organiser = _league_with_rules("jokers")
     night = make_night(make_season(league), date(2026, 3, 1), duplicate_deals=True)
     night.players.set(players)
-    paper = seat_night(night=night, by=organiser, seats_per_table=3, kind=Table.Kind.HAND)[0]
+    paper = seat_night(night=night, by=organiser, seats_per_table=3, kind=Table.Kind.PAPER)[0]
     table = paper.table
     dealer = sheets.first_dealer(table)
     state = new_hole(table.rules, 3, seed=table.hole_seed(1), dealer=dealer)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from leagues.calendar.notices import send_due_notices
 from leagues.models import NightNotice
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.seasons.services import schedule_night
 from tests.factories import even_holes, make_player
 from tests.leagues.mail_backends import REFUSED
@@ -87,7 +87,7 @@ def test_outsiders_never_get_a_clubs_mail(mailing):
 
 def test_the_results_go_out_the_morning_after_with_places_and_standings(mailing):
     cn = mailing
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     assert send_due_notices(today=NIGHT).results == 0  # not before the night is over

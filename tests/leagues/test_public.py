@@ -8,7 +8,7 @@ from icalendar import Calendar
 
 from games.models import Table
 from leagues.public.services import set_league_public
-from leagues.results.services import correct_score, enter_hand_results
+from leagues.results.services import correct_score, enter_night_results
 from tests.factories import even_holes, make_player
 
 from .test_duplicate import three_tables  # noqa: F401 (a fixture)
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def results(club_night):
     """Mia 30, Noah 35, Pia 40; Mia's third hole then corrected from 1 to 2."""
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     card = cn.night_table.table.scorecards.get(player=cn.member)

@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 from leagues.attendance import services as attendance
 from leagues.models import Rating, RatingChange
 from leagues.ratings.services import rebuild_ratings
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.seating.services import seat_night
 from leagues.standings.places import competition_places
 from tests import driving
@@ -65,7 +65,7 @@ def test_the_playoff_winner_gains_the_rating_the_loser_gives_up(club_night):
     cn = club_night
     mia, noah = cn.member, cn.others[0]
     night_table = open_table(cn.night, [mia, noah])
-    enter_hand_results(
+    enter_night_results(
         night_table=night_table,
         hole_scores=even_holes(45, 45, playoff=[[4, 6]]),
         by=cn.organiser,
@@ -149,7 +149,7 @@ def test_entering_results_through_the_service_updates_ratings_at_once():
     organiser, ann, bea = make_player(), make_player(), make_player()
     league = make_league(make_club(organiser=organiser, members=[ann, bea]))
     night_table = open_table(make_night(make_season(league)), [ann, bea])
-    enter_hand_results(night_table=night_table, hole_scores=even_holes(25, 35), by=organiser)
+    enter_night_results(night_table=night_table, hole_scores=even_holes(25, 35), by=organiser)
     assert (
         Rating.objects.get(league=league, player=ann).mu
         > 25

@@ -1,4 +1,4 @@
-"""Entering a hand-played table's results on the site: bad input is named and nothing saved."""
+"""Entering a paper table's results on the site: bad input is named and nothing saved."""
 
 from __future__ import annotations
 

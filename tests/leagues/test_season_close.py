@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.models import ScorecardHole
 from leagues.attendance import services as attendance
 from leagues.models import LeagueNight, Season
-from leagues.results.services import correct_score, enter_hand_results
+from leagues.results.services import correct_score, enter_night_results
 from leagues.seasons.services import close_season, create_night
 from leagues.standings.selectors import champions, season_standings
 from tests.factories import even_holes, make_night, open_table, played_table
@@ -28,7 +28,7 @@ def lines(season):
 def played(club_night):
     """Mia 30, Noah 35, Pia 40."""
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     return cn
@@ -82,7 +82,7 @@ def test_frozen_standings_ignore_later_changes_to_the_cards(played):
 
 def test_players_level_at_the_top_are_joint_champions(club_night):
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     played_table(cn.night, [cn.others[0], cn.member], even_holes(30, 35))

@@ -57,13 +57,13 @@ def seated(night):
     ]
 
 
-def test_random_seating_seats_everyone_once_at_hand_tables(night_of):
+def test_random_seating_seats_everyone_once_at_paper_tables(night_of):
     organiser, players, night = night_of(10)
     tables = seat_night(night=night, by=organiser, seats_per_table=4, rng=random.Random(1))
     assert [nt.number for nt in tables] == [1, 2, 3]
     assert sorted(len(t) for t in seated(night)) == [3, 3, 4]
     assert sorted(p.pk for t in seated(night) for p in t) == sorted(p.pk for p in players)
-    assert all(nt.table.kind == Table.Kind.HAND for nt in tables)
+    assert all(nt.table.kind == Table.Kind.PAPER for nt in tables)
     assert all(nt.table.scorecards.count() == len(nt.table.seats.all()) for nt in tables)
 
 

@@ -104,12 +104,12 @@ def test_bots_are_not_ranked():
     ann = make_player("ann")
     season = make_season(make_league(make_club(members=[ann])))
     night = make_night(season)
-    table = Table.objects.create(variant="play-nine", kind=Table.Kind.HAND, seat_count=2)
+    table = Table.objects.create(variant="play-nine", kind=Table.Kind.PAPER, seat_count=2)
     Seat.objects.create(table=table, position=0, player=ann)
     Seat.objects.create(table=table, position=1, bot_level="easy")
     night.tables.create(table=table, number=1)
     scorecards.open_scorecards(table=table)
-    scorecards.record_hand_results(table=table, hole_scores=even_holes(40, 30))
+    scorecards.record_paper_results(table=table, hole_scores=even_holes(40, 30))
     rows = season_standings(season)
     assert [(r.player, r.place, r.points) for r in rows] == [(ann, 1, 4)]
 

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 from games.engine.match import HOLES
 from games.models import Scorecard, Table
-from games.scorecards import HandScoreError
+from games.scorecards import PaperScoreError
 from leagues.attendance import services as attendance
 from leagues.attendance.selectors import credited_to, missed_points, rated_cards
 from leagues.models import Absence, League, LeagueNight, Rating, RatingChange
 from leagues.ratings.services import rebuild_ratings
-from leagues.results.services import correct_score, enter_hand_results
+from leagues.results.services import correct_score, enter_night_results
 from leagues.seasons.services import close_season
 from leagues.seating.services import seat_night
 from leagues.standings.scoring import Scoring
@@ -229,7 +229,7 @@ def test_the_stored_figures_equal_a_recompute_from_scratch(steps, rules, close):
             if waiting:
                 night_table = waiting[choice % len(waiting)]
                 seats = night_table.table.seat_count
-                enter_hand_results(
+                enter_night_results(
                     night_table=night_table, hole_scores=_holes(rng, seats), by=organiser
                 )
         elif what == "correct":
@@ -243,7 +243,7 @@ def test_the_stored_figures_equal_a_recompute_from_scratch(steps, rules, close):
                 continue
             card = cards[choice % len(cards)]
             # Refused (a rule of the match broken, a playoff not removed): nothing changed.
-            with contextlib.suppress(ValidationError, HandScoreError):
+            with contextlib.suppress(ValidationError, PaperScoreError):
                 correct_score(
                     scorecard=card,
                     number=1 + choice % HOLES,

@@ -7,10 +7,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from games.models import ScorecardHole, Table
-from games.scorecards import HandScoreError
+from games.scorecards import PaperScoreError
 from leagues.models import Rating, ReportedHole, ScoreCorrection, TableReport
 from leagues.reporting import codes, selectors, services
-from leagues.results.services import enter_hand_results
+from leagues.results.services import enter_night_results
 from leagues.seating.services import seat_night
 from tests.factories import even_holes, make_player
 
@@ -112,7 +112,7 @@ def test_a_playoff_is_entered_for_the_tied_players_only(club_night, report):
     assert table_of(cn).status == Table.Status.PLAYING
     view = selectors.report_view(report)
     assert view.next_number == 10 and view.next_seats == [0, 1]
-    with pytest.raises(HandScoreError, match=r"only the tied players \(Mia and Noah\)"):
+    with pytest.raises(PaperScoreError, match=r"only the tied players \(Mia and Noah\)"):
         enter(report, cn.member, 10, [3, 4, 5])
     enter(report, cn.member, 10, [3, 4, None])
     confirm(report, cn.others[1], 10)
@@ -125,7 +125,7 @@ def test_a_playoff_after_a_decided_match_is_refused_as_the_form_refuses_it(club_
     cn = club_night
     for number, strokes in enumerate(even_holes(30, 35, 40), start=1):
         enter(report, cn.member, number, strokes)
-    with pytest.raises(HandScoreError, match="the match was decided after hole 9"):
+    with pytest.raises(PaperScoreError, match="the match was decided after hole 9"):
         enter(report, cn.member, 10, [3, 4, None])
 
 
@@ -164,7 +164,7 @@ def test_bad_strokes_are_named_in_the_results_forms_words_and_change_nothing(
     club_night, report, strokes, message
 ):
     cn = club_night
-    with pytest.raises(HandScoreError) as error:
+    with pytest.raises(PaperScoreError) as error:
         enter(report, cn.member, 1, strokes)
     assert message in str(error.value)
     assert not report.holes.exists()
@@ -262,7 +262,7 @@ def test_a_change_after_the_results_are_in_corrects_the_card_and_the_ratings(clu
 
 def test_results_the_organiser_entered_are_corrected_the_same_way(club_night, report):
     cn = club_night
-    enter_hand_results(
+    enter_night_results(
         night_table=cn.night_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
     )
     enter(report, cn.member, 1, [22, 27, 32])  # as on the cards: nothing to explain
