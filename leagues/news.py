@@ -3,8 +3,9 @@ room shows it, as games speaks to leagues through `games.models.match_finished` 
 `hole_finished`.
 
 A write sends the news where it happens; the rooms that show it connect their
-receivers in `leagues.signals` (the night's board today). The writes then know no
-screen: a room that starts showing a night hears the same news, and no write changes.
+receivers in `leagues.signals` (the night's board, the night's page, an event's page).
+The writes then know no screen: a room that starts showing a night or an event hears the
+same news, and no write changes.
 """
 
 from __future__ import annotations
@@ -32,3 +33,15 @@ arrivals_changed = Signal()
 def send_arrivals_changed(night_id: int, *, sender: object = None) -> None:
     """Tell every room that shows the night's arrivals that they changed."""
     arrivals_changed.send(sender=sender, night_id=night_id)
+
+
+#: An event changed: an entry or its withdrawal, a check-in, a round seated or closed, a
+#: table's result (entered on paper, or a live table's match over), the champion named.
+#: Sent inside the write, with `event_id`; a receiver that pushes to a page does so after
+#: the commit.
+event_changed = Signal()
+
+
+def send_event_changed(event_id: int, *, sender: object = None) -> None:
+    """Tell every room that shows the event that it changed."""
+    event_changed.send(sender=sender, event_id=event_id)

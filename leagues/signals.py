@@ -2,7 +2,8 @@
 (`leagues.news`).
 
 When a live league table finishes, its match is rated; when one of its holes finishes,
-that is the night's news; a night's news is shown on its boards; a night's table is run
+that is the night's news; a night's news is shown on its boards, who is here on its
+pages, an event's news on the event's pages; a night's table is run
 by its club's organisers too; a duplicate night's replays link to the night's deal
 comparison."""
 
@@ -26,9 +27,9 @@ from games.models import (
 
 from .board.services import announce_night_changed
 from .checkin.services import announce_arrivals
-from .events.services import table_finished
+from .events.services import announce_event_changed, table_finished
 from .models import Club, EventTable, League, LeagueNight, NightTable
-from .news import arrivals_changed, night_changed, send_night_changed
+from .news import arrivals_changed, event_changed, night_changed, send_night_changed
 from .ratings.services import rate_match, rebuild_ratings
 from .roles import is_organiser, role_in
 from .standings.services import score_open_seasons, score_table
@@ -148,6 +149,12 @@ def board_shows_night_changed(sender, night_id: int, **kwargs) -> None:
 def pages_show_arrivals(sender, night_id: int, **kwargs) -> None:
     """Who is here changed: the night's open pages show it, after the commit."""
     announce_arrivals(night_id)
+
+
+@receiver(event_changed, dispatch_uid="leagues_pages_show_event_changed")
+def pages_show_event_changed(sender, event_id: int, **kwargs) -> None:
+    """An event changed: its open pages read it again, after the commit."""
+    announce_event_changed(event_id)
 
 
 @receiver(runs_table, dispatch_uid="leagues_organisers_run_night_tables")

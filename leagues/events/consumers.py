@@ -1,8 +1,8 @@
 """An event's page, live over a WebSocket: each connection (a member of the event's
 club, signed in) joins the event's group and is sent the live part of the page (rounds,
 tables, standings or bracket, champion) on connecting and whenever the event changes
-(`services.announce_event_changed`: an entry, a round seated, a table's result, a round
-closed).
+(the league's news `leagues.news.event_changed`, which the event's writes send: an
+entry, a round seated, a table's result, a round closed).
 
 The page holds no state (`leagues.screens.WatchingConsumer`): each frame is the event
 read afresh and rendered into the same partial the page shows, stamped with a digest of

@@ -11,6 +11,10 @@ table's results entered, `enter_event_results`) or an organiser closes the round
 (`close_round`). Closing forfeits the tables not finished: in a Swiss or round robin
 they earn nobody anything; in a knockout their best seeds go through. A live table is
 dealt its first hole as it is seated: everyone has checked in.
+
+A write that changes what the event's page shows says so through the league's news
+(`leagues.news.event_changed`), and knows no screen: the page's sockets hear it in
+`leagues.signals` (`announce_event_changed`, after the commit).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from games.models import Table
 from ..bounds import MAX_PAPER_TABLES
 from ..guards import require_organiser
 from ..models import Club, Event, EventApart, EventEntry, EventRound, EventTable, League, Player
+from ..news import send_event_changed
 from ..seating import dealing
 from ..seating.tables import open_table
 from . import pairing, selectors
@@ -43,7 +48,8 @@ def event_group(event_id: int) -> str:
 
 
 def announce_event_changed(event_id: int) -> None:
-    """After the commit, tell the event's open pages to read it again."""
+    """After the commit, tell the event's open pages to read it again (the news
+    `leagues.news.event_changed`, heard in `leagues.signals`)."""
     announce.group_changed(event_group(event_id), {"type": "event.changed"})
 
 
@@ -73,7 +79,7 @@ def create_event(
     seats_per_table: int = 4,
     rounds: int = 3,
     advance: int = 2,
-    table_kind: str = Event.TableKind.HAND,
+    table_kind: str = Event.TableKind.PAPER,
     paper_tables: int = 0,
     turn_timer: int = Table.Timer.OFF,
     starts_at: datetime,
@@ -163,7 +169,7 @@ def enter_event(*, event: Event, player: Player, now: datetime | None = None) ->
         closed = timezone.localtime(event.entry_closes_at)
         _refuse(f"Entry to {event.name} closed at {closed:%H:%M on %d %b}: ask an organiser.")
     entry, _ = EventEntry.objects.get_or_create(event=event, player=player)
-    announce_event_changed(event.pk)
+    send_event_changed(event.pk)
     return entry
 
 
@@ -173,7 +179,7 @@ def withdraw(*, event: Event, player: Player) -> bool:
     event = hold_event(event)
     _taking_entries(event)
     removed, _ = EventEntry.objects.filter(event=event, player=player).delete()
-    announce_event_changed(event.pk)
+    send_event_changed(event.pk)
     return bool(removed)
 
 
@@ -191,7 +197,7 @@ def add_entry(
     if late and not event.late_entries:
         _refuse(f"{event.name} takes no late entries.")
     entry, _ = EventEntry.objects.get_or_create(event=event, player=player, defaults={"late": late})
-    announce_event_changed(event.pk)
+    send_event_changed(event.pk)
     return entry
 
 
@@ -207,7 +213,7 @@ def check_in(*, event: Event, player: Player, by: Player, now: datetime | None =
     )
     if not updated and not EventEntry.objects.filter(event=event, player=player).exists():
         _refuse(f"{player.name} has not entered {event.name}.")
-    announce_event_changed(event.pk)
+    send_event_changed(event.pk)
 
 
 @transaction.atomic
@@ -248,7 +254,7 @@ def start_event(*, event: Event, by: Player) -> EventRound:
     event.status = Event.Status.PLAYING
     event.save(update_fields=["status"])
     seated = _seat_round(event, 1)
-    announce_event_changed(event.pk)
+    send_event_changed(event.pk)
     return seated
 
 
@@ -289,7 +295,7 @@ def enter_event_results(
     event_round = EventRound.objects.get(pk=event_table.round_id)
     if event_round.closed_at is not None:
         _refuse(f"Round {event_round.number} is closed: this table was forfeited.")
-    scorecards.record_hand_results(table=event_table.table, hole_scores=hole_scores)
+    scorecards.record_paper_results(table=event_table.table, hole_scores=hole_scores)
     _progress(event)
 
 
@@ -298,7 +304,7 @@ def _progress(event: Event) -> None:
     what follows (a knockout's playoff tables, or the next round)."""
     event = hold_event(event)
     current = selectors.current_round(event)
-    announce_event_changed(event.pk)
+    send_event_changed(event.pk)
     if event.status != Event.Status.PLAYING or current is None or current.closed_at is not None:
         return
     tables = selectors.round_tables(current)
@@ -313,7 +319,7 @@ def _close(event: Event, current: EventRound, *, by: Player | None) -> EventRoun
     current.closed_at = timezone.now()
     current.closed_by = by
     current.save(update_fields=["closed_at", "closed_by"])
-    announce_event_changed(event.pk)
+    send_event_changed(event.pk)
     if event.format == Event.Format.KNOCKOUT:
         survivors = _knockout_survivors(event, current)
         tables = selectors.round_tables(current)
@@ -397,7 +403,7 @@ def _seat_round(event: Event, number: int, survivors: list[int] | None = None) -
         live = 0
     for number_at, keys in enumerate(seating.tables, start=1):
         _open_table(event, event_round, number_at, [players[k] for k in keys], number_at <= live)
-    announce_event_changed(event.pk)
+    send_event_changed(event.pk)
     return event_round
 
 

@@ -12,8 +12,10 @@ from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from games import announce
 from games import services as game_services
 from games.models import ScorecardHole, Table
+from leagues import news
 from leagues.calendar.notices import send_due_notices
 from leagues.events import selectors, services
 from leagues.events.pairing import meetings
@@ -237,7 +239,7 @@ def test_live_tables_are_dealt_at_once_and_the_last_match_seats_the_next_round(
     services.start_event(event=event, by=olive)
     live, paper = selectors.round_tables(selectors.current_round(event))
     assert live.table.kind == Table.Kind.LIVE and live.table.status == Table.Status.PLAYING
-    assert paper.table.kind == Table.Kind.HAND
+    assert paper.table.kind == Table.Kind.PAPER
     play_paper_round(event, olive)
     assert selectors.current_round(event).number == 1
     with django_capture_on_commit_callbacks(execute=True):
@@ -248,6 +250,52 @@ def test_live_tables_are_dealt_at_once_and_the_last_match_seats_the_next_round(
     assert selectors.current_round(event).number == 2
     counted = selectors.tally(event)
     assert sum(counted.points.values()) == 2
+
+
+def test_an_events_news_reaches_any_room_that_hears_it_and_its_pages_after_the_commit(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """Each write of an event (entry, check-in, start, a table's results, a live table's
+    match over) sends the league's news that the event changed; its pages hear it in
+    `leagues.signals` and are told only once the write is committed."""
+    sent: list[tuple[str, dict]] = []
+    monkeypatch.setattr(announce, "_send", lambda group, message: sent.append((group, message)))
+    heard: list[int] = []
+
+    def listen(sender, event_id: int, **kwargs) -> None:
+        heard.append(event_id)
+
+    club, olive, people = club_with(4)
+    event = new_event(
+        club, olive, seats_per_table=2, rounds=2, table_kind=Event.TableKind.LIVE, paper_tables=1
+    )
+    news.event_changed.connect(listen)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as waiting:
+            services.enter_event(event=event, player=people[0])
+        assert heard == [event.pk]
+        assert sent == []  # nothing before the commit
+        for callback in waiting:
+            callback()
+        assert sent == [(services.event_group(event.pk), {"type": "event.changed"})]
+        entered(event, people[1:])
+        services.check_in(event=event, player=people[0], by=olive)
+        heard.clear()
+        services.start_event(event=event, by=olive)
+        assert heard and set(heard) == {event.pk}
+        live, _paper = selectors.round_tables(selectors.current_round(event))
+        heard.clear()
+        play_paper_round(event, olive)
+        assert heard and set(heard) == {event.pk}
+        heard.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            for seat in live.table.seats.select_related("player"):
+                game_services.leave_match(table=live.table, player=seat.player)
+            driving.play_out(table_id=live.table_id)
+        assert heard and set(heard) == {event.pk}
+        assert selectors.current_round(event).number == 2
+    finally:
+        news.event_changed.disconnect(listen)
 
 
 def test_a_rounds_live_tables_run_the_events_turn_timer_for_an_absent_player(
