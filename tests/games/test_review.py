@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import threading
 
 import pytest
@@ -61,10 +62,30 @@ def test_another_player_s_review_is_refused_while_the_match_is_in_play(client, f
     assert client.get(reverse("games:review", args=[table.pk, 1, 0])).status_code == 200
 
 
+def _decisions(html: str) -> list[tuple[str, str]]:
+    """Each decision the review page shows: its anchor and what it cost."""
+    return re.findall(
+        r'<li id="([^"]+)" class="review-decision[^"]*">.*?<span class="decision-cost">([^<]*)',
+        html,
+        re.S,
+    )
+
+
 def test_once_the_match_is_over_anyone_watching_sees_every_review(client, finished):
-    table, _ = finished
+    """A watcher opens the player's own review, the same decisions she sees, and opening
+    it works nothing out again."""
+    table, ana = finished
+    client.force_login(ana)
+    own = client.get(reverse("games:review", args=[table.pk, 1, 0])).content.decode()
+    review = HoleReview.objects.get(hole__table=table, hole__number=1, position=0)
     client.force_login(make_player())
-    assert client.get(reverse("games:review", args=[table.pk, 1, 0])).status_code == 200
+    response = client.get(reverse("games:review", args=[table.pk, 1, 0]))
+    assert response.status_code == 200
+    watched = response.content.decode()
+    assert f"review: {ana.name} " in watched
+    assert len(_decisions(watched)) == len(review.decisions) > 0
+    assert _decisions(watched) == _decisions(own)
+    assert HoleReview.objects.filter(hole__table=table).count() == 1
 
 
 def test_a_bot_s_seat_has_no_review_to_offer(client, finished):

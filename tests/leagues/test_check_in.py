@@ -368,10 +368,23 @@ def test_a_seated_night_s_tables_keep_their_check_ins_in_the_admin(client, tonig
     night, olive, (ann, bea, *_) = tonight
     for player in (ann, bea):
         services.check_in(night=night, player=player)
-    seat_night(night=night, by=olive, seats_per_table=2, kind=Table.Kind.HAND)
+    seat_night(night=night, by=olive, seats_per_table=2, kind=Table.Kind.PAPER)
+    assert set(CheckIn.objects.filter(night=night).values_list("player", flat=True)) == {
+        ann.pk,
+        bea.pk,
+    }
     client.force_login(olive)
     page = client.get(reverse("admin:leagues_leaguenight_change", args=[night.pk]))
-    assert page.status_code == 200 and b"check-ins" in page.content.lower()
+    assert page.status_code == 200
+    html = page.content.decode()
+    # The night's inline lists each check-in, read only: a name, never a field to change.
+    inline = html[html.index('id="check_ins-group"') :]
+    inline = inline[: inline.index("</fieldset>")]
+    for player in (ann, bea):
+        assert f">{player.name}</a></p>" in inline
+    assert inline.count('class="form-row has_original"') == 2
+    assert 'name="check_ins-0-player"' not in inline
+    assert '<td class="delete"></td>' in inline and "DELETE" not in inline
 
 
 def test_the_admin_lists_check_ins_of_the_organiser_s_own_clubs_read_only(client, tonight):
