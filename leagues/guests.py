@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 from django.utils.formats import date_format
 
-from .models import Substitute, guest_label
+from .attendance.models import guest_label
+from .models import Substitute
 
 
 def guests_on(night_ids: Iterable[int]) -> dict[tuple[int, int], str]:

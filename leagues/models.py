@@ -1,24 +1,21 @@
-"""Every model of the `leagues` app, each kept in the room that owns it.
+"""Every model of the `leagues` app, each defined in the room that owns it.
 
-Django loads an app's models from this module: it takes them in from their rooms, and
-`from leagues.models import X` keeps working for every caller. Nothing is defined here.
+Django loads an app's models from this module: it takes them in from their rooms (and
+nothing else: a room's constants and helpers are imported from the room), and
+`from leagues.models import X` works for every model. Nothing is defined here.
 """
 
 from __future__ import annotations
 
 from .accounts.models import Player as Player
-from .attendance.models import GUEST_MARK as GUEST_MARK
 from .attendance.models import Absence as Absence
 from .attendance.models import Substitute as Substitute
-from .attendance.models import guest_label as guest_label
 from .board.models import NightBoard as NightBoard
 from .calendar.models import NightNotice as NightNotice
 from .checkin.models import CheckIn as CheckIn
-from .clubs.models import LEAGUE_RULES as LEAGUE_RULES
 from .clubs.models import Club as Club
 from .clubs.models import League as League
 from .clubs.models import Membership as Membership
-from .clubs.models import points_validator as points_validator
 from .events.models import Event as Event
 from .events.models import EventApart as EventApart
 from .events.models import EventEntry as EventEntry

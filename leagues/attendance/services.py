@@ -14,10 +14,11 @@ from games.text import validate_shown
 from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
-from ..models import GUEST_MARK, Absence, Club, LeagueNight, Membership, Player, Substitute
+from ..models import Absence, Club, LeagueNight, Membership, Player, Substitute
 from ..news import send_arrivals_changed
 from ..ratings.services import rate_from
 from ..standings.services import score_night
+from .models import GUEST_MARK
 
 
 def set_night_players(

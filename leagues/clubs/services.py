@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 
 from ..guards import require_organiser
-from ..models import LEAGUE_RULES, Club, League, Membership, Player
+from ..models import Club, League, Membership, Player
+from .models import LEAGUE_RULES
 
 
 def add_member(

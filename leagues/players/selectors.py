@@ -15,9 +15,10 @@ from games.engine import scoring_pairs
 from games.engine.match import HOLES
 from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Table
 
+from ..attendance.models import guest_label
 from ..guests import guests_on
 from ..handicaps import selectors as handicaps
-from ..models import League, LeagueNight, NightTable, Player, guest_label
+from ..models import League, LeagueNight, NightTable, Player
 from ..standings.models import CardResult
 
 
