@@ -21,9 +21,12 @@ board/       the night's board for the room's screen, updated as holes land
 events/      a club's Swiss, knockout and round robin events
 teams/       a team league's teams, captains and line-ups, and team standings
 
-Beside them: `models` (every record, taken in from its room: Django loads an app's
-models from there), `roles` (a player's role in a club, which every room asks),
-`guards` (the checks every write makes first), `pages` (what every page shares:
-access, lookups, breadcrumb) and `exports` (CSV). pyproject.toml's import-linter
-contracts keep pages over writes over reads.
+Beside them: `models` (every model, taken in from its room: Django loads an app's models
+from there), `roles` (a player's role in a club, which every room asks), `news` (a
+league's news, the signals its writes send) and `signals` (where leagues hears news,
+games' and its own, and the rooms that show it are told), `screens` (the socket of a
+page that watches a night or an event), `guards` (the checks every write makes first),
+`pages` (what every page shares: access, lookups, breadcrumb) and `exports` (CSV).
+docs/ARCHITECTURE.md walks the rooms, the way a result travels and each rule's home;
+pyproject.toml's import-linter contracts keep pages over writes over reads.
 """

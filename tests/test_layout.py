@@ -1,10 +1,13 @@
 """The project stays a house a newcomer can walk: no module too long to read through,
 and no import circle, for a reader as for Python: imports inside functions and those
 made for type checking only count too (the import-linter contracts leave the latter
-out). Both hold over every package of the project."""
+out). Both hold over every package of the project. And nothing the code or its docs
+cite lives outside the repository."""
 
 from __future__ import annotations
 
+import re
+import subprocess
 from pathlib import Path
 
 import grimp
@@ -76,3 +79,35 @@ def test_a_circle_is_found_when_there_is_one():
     ]:
         graph.add_import(importer=importer, imported=imported)
     assert circles(graph) == [["games.a", "games.b"]]
+
+
+#: A document named in code or docs (a name ending in ".md"), a folder before it or not.
+CITED = re.compile(r"(?<![\w.-])([\w./-]*[A-Za-z_]\w*\.md)\b")
+
+
+def test_every_document_the_code_and_docs_cite_is_in_the_repository():
+    """A document cited by name (README.md, docs/ARCHITECTURE.md, games/engine/README.md)
+    is one of the repository's: a reader who follows a citation finds it here."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    documents = {path for path in tracked if path.endswith(".md")}
+    names = {path.rsplit("/", 1)[-1] for path in documents}
+    missing = {}
+    for path in tracked:
+        if "/migrations/" in path or not (ROOT / path).is_file():
+            continue
+        if not path.endswith((".py", ".md", ".txt", ".toml", ".html", ".js", ".css", ".sh")):
+            continue
+        for cited in CITED.findall((ROOT / path).read_text(errors="ignore")):
+            folder = str((ROOT / path).parent.relative_to(ROOT))
+            beside = str(Path(folder, cited)) if folder != "." else cited
+            found = (
+                cited in documents
+                or beside in documents
+                or ("/" not in cited and cited in names)
+                or any(d.endswith("/" + cited) for d in documents)
+            )
+            if not found:
+                missing.setdefault(cited, path)
+    assert missing == {}
