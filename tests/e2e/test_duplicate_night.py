@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from games.models import Table
 from leagues.models import League
 from tests.factories import PASSWORD, make_club, make_player, make_season
-from tests.leagues.test_duplicate import play_out
+from tests.leagues.duplicate.test_duplicate import play_out
 
 pytestmark = pytest.mark.e2e
 

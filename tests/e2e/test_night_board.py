@@ -31,7 +31,7 @@ from tests.factories import (
     played_table,
 )
 from tests.games.test_restart import open_socket
-from tests.leagues.test_board_processes import play_hole_over_sockets
+from tests.leagues.board.test_board_processes import play_hole_over_sockets
 
 # On PostgreSQL with Redis too: a new page of the club room, in both setups.
 pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]

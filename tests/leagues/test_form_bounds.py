@@ -122,7 +122,7 @@ def test_the_event_form_bounds_every_number_and_saves_nothing_past_it(
     client, organiser_club, fields, message
 ):
     from leagues.models import Event
-    from tests.leagues.test_event_pages import form_data
+    from tests.leagues.events.test_event_pages import form_data
 
     response = client.post(
         reverse("leagues:event_create", args=[organiser_club.slug]), form_data(**fields)

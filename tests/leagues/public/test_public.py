@@ -10,8 +10,7 @@ from games.models import Table
 from leagues.public.services import set_league_public
 from leagues.results.services import correct_score, enter_night_results
 from tests.factories import even_holes, make_player
-
-from .test_duplicate import three_tables  # noqa: F401 (a fixture)
+from tests.leagues.duplicate.test_duplicate import three_tables  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -32,7 +32,7 @@ from tests.games.helpers import current, next_actor, quick_action
 from tests.games.test_consumers import frame_for
 from tests.games.test_faults import require_postgres_database
 from tests.games.test_restart import open_socket
-from tests.leagues.test_board_socket import CARD, table_cells
+from tests.leagues.board.test_board_socket import CARD, table_cells
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

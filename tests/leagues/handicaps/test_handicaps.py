@@ -25,9 +25,8 @@ from tests.factories import (
     make_season,
     played_table,
 )
+from tests.leagues.duplicate.test_duplicate import three_tables  # noqa: F401 (a fixture)
 from tests.leagues.reference import by_night
-
-from .test_duplicate import three_tables  # noqa: F401 (a fixture)
 
 # Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
 pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
