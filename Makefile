@@ -79,7 +79,7 @@ test-e2e: $(VENV)/.installed-dev | var
 # runs alone: its own processes are the load. It prints its figures (-raP).
 test-drill: $(VENV)/.installed-dev | var
 	@$(PHASE) test-drill --needs postgres redis namespaces nginx $(PG_ENV) -- \
-		$(PY) -m pytest -q -n 0 -raP -m drill
+		$(PY) -m pytest -q -n 0 -raP -m drill tests/drill
 
 lint: $(VENV)/.installed-dev | var
 	@$(PHASE) lint -- sh -c "$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . \

@@ -15,12 +15,17 @@ from tests.drill.site import APPLICATION_NAME, SECRET_KEY, Site
 
 
 @pytest.fixture
-def site(transactional_db, settings) -> Iterator[Site]:
+def drill_needs() -> None:
+    """Skip (under CI: fail) before anything is made where the hosts cannot be."""
+    for need in ("namespaces", "nginx", "postgres", "redis"):
+        require(need)
+
+
+@pytest.fixture
+def site(drill_needs, transactional_db, settings) -> Iterator[Site]:
     """Two app hosts and a front host serving the test database, their processes
     started (`await site.ready()` waits for them). The test signs its players'
     sessions with the app hosts' secret key."""
-    for need in ("namespaces", "nginx", "postgres", "redis"):
-        require(need)
     url, redis_url = database_url(), os.environ.get("REDIS_URL", "")
     if not url.startswith("postgres") or not redis_url:
         problem = "the drill runs on PostgreSQL and Redis (DATABASE_URL, REDIS_URL)"

@@ -24,7 +24,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +80,8 @@ class Host:
     namespace: str
     address: str
     logs: Path
+    #: The end of its link on the bridge.
+    link: str = ""
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
 
     def start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen:
@@ -112,6 +113,11 @@ class Host:
         for process in self.processes.values():
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=10)
+
+    def cut_off(self) -> None:
+        """Take the host off the network: nothing it was sent is answered, not even
+        with a refusal, as when a machine is gone."""
+        run("ip", "link", "set", self.link, "down")
 
     def alive(self) -> list[str]:
         return [name for name, p in self.processes.items() if p.poll() is None]
@@ -169,8 +175,8 @@ class Network:
 
     def add_host(self, role: str) -> Host:
         number = len(self.hosts) + 2
-        host = Host(f"fairway-{self.tag}-{role}", f"{self.prefix}.{number}", self.logs)
         outside, inside = f"fw{self.tag}h{number}", f"fw{self.tag}n{number}"
+        host = Host(f"fairway-{self.tag}-{role}", f"{self.prefix}.{number}", self.logs, outside)
         self.undo.append(lambda: run("ip", "netns", "del", host.namespace, check=False))
         run("ip", "netns", "add", host.namespace)
         self.undo.append(lambda: run("ip", "link", "del", outside, check=False))
@@ -280,12 +286,3 @@ http {{
     include {site_conf};
 }}
 """
-
-
-def wait_until(predicate: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"{what} within {seconds:.0f} s")

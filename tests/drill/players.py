@@ -68,7 +68,6 @@ class Socket:
         self.version = 0
         #: Which worker (address:port) nginx sent the current connection to.
         self.upstream: str | None = None
-        self.upstreams: list[str] = []
         self.drops: list[float] = []
         #: Seconds from each drop to the first frame of the next connection.
         self.reconnects: list[float] = []
@@ -100,7 +99,6 @@ class Socket:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             self.upstream = ws.response.headers.get(UPSTREAM_HEADER)
-            self.upstreams.append(self.upstream)
             self.ws = ws
             try:
                 async for message in ws:

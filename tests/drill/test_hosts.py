@@ -3,8 +3,9 @@
 Players (and bots) play live tables through the front host, each table's sockets on one
 worker as deploy/nginx.conf routes them. Once every table is a few moves into the last
 hole of its match, every process of the app host serving the most tables is killed
-(SIGKILL, as when the machine dies). Then every table plays on to the end of its match
-on the other host; each dropped socket is open again, through nginx, within
+(SIGKILL, as when the machine dies) and the host is taken off the network, so that
+what nginx sends it is not even refused. Then every table plays on to the end of its
+match on the other host; each dropped socket is open again, through nginx, within
 RECONNECT_SECONDS; and the move logs hold every move the players saw made, once, and no
 move nobody made.
 """
@@ -156,7 +157,8 @@ async def play_through_a_host_dying(site: Site) -> None:
         held = [(d.view.hole, d.view.state.version) for d in drivers]
         assert all(d.view.state.phase != engine.OVER for d in drivers), held
 
-        # The host serving the most tables dies, every process at once, mid-hole.
+        # The host serving the most tables dies mid-hole: every process at once, and
+        # then the machine is gone from the network.
         for driver in drivers:
             driver.go.set()
         await asyncio.sleep(KILL_AFTER_GO_SECONDS)
@@ -166,6 +168,7 @@ async def play_through_a_host_dying(site: Site) -> None:
         its_tables = [d for d, host in zip(drivers, served, strict=True) if host is dead]
         killed = time.monotonic()
         dead.kill()
+        dead.cut_off()
         await asyncio.gather(*playing)
         finished = time.monotonic()
         # Pages still load through nginx: a request to a dead worker goes to another.
