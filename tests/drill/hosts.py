@@ -36,9 +36,13 @@ SITE = "fairway.example.org"
 #: daphne workers per app host and the first one's port (serve.sh's WORKERS, BASE_PORT).
 WORKERS = 2
 BASE_PORT = 8001
-#: The page a worker must answer with 200 before it counts as up, asked of the worker
-#: itself (as a load balancer's check would) and then through nginx.
+#: What a worker must answer with 200 before it counts as up, asked of the worker
+#: itself as a load balancer's check would (over plain HTTP, saying the proxy took it
+#: over HTTPS).
 READY_PATH = "/accounts/login/"
+#: A page asked through nginx: once it loads, the front host is up; after a host dies,
+#: it must still load.
+PAGE_PATH = "/accounts/login/"
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
 #: The header the front host adds to every answer: the worker's address and port.
 UPSTREAM_HEADER = "X-Drill-Upstream"
@@ -54,7 +58,8 @@ def worker_ports() -> list[int]:
 
 def app_host_processes(address: str) -> dict[str, list[str]]:
     """The processes an app host runs, by name, with their command lines: what
-    `deploy/serve.sh` starts (its daphne workers, bound to the host's address)."""
+    `deploy/serve.sh` starts (its daphne workers, bound to the host's address). A task
+    worker is named "tasks"; the drill then asks it for the dead host's reviews."""
     processes = {}
     for port in worker_ports():
         processes[f"daphne-{port}"] = [

@@ -3,7 +3,7 @@ against this machine's PostgreSQL and Redis, and a front host running nginx.
 
 `Site.open()` builds the hosts and starts every process without waiting for them;
 `await site.ready()` waits until each worker answers `READY_PATH` itself and nginx
-answers it too. `site.close()` stops everything and takes the hosts down.
+pages load through nginx. `site.close()` stops everything and takes the hosts down.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from tests.conftest import ROOT
 from tests.drill.hosts import (
+    PAGE_PATH,
     READY_PATH,
     SITE,
     Host,
@@ -145,8 +146,8 @@ class Site:
         return next(host for host in self.apps if host.address == address)
 
     async def ready(self) -> None:
-        """Wait until every worker answers READY_PATH with 200 when asked directly, then
-        through nginx; fail at once if a process exits."""
+        """Wait until every worker answers READY_PATH with 200 when asked directly, and
+        nginx PAGE_PATH; fail at once if a process exits."""
         deadline = time.monotonic() + START_SECONDS
         pending = [(host, port) for host in self.apps for port in worker_ports()]
         while pending:
@@ -158,7 +159,7 @@ class Site:
             pending = [hp for hp, status in zip(pending, statuses, strict=True) if status != 200]
             if pending:
                 await asyncio.sleep(0.2)
-        while await http_status(self.front.address, 443, READY_PATH, tls=self.tls) != 200:
+        while await http_status(self.front.address, 443, PAGE_PATH, tls=self.tls) != 200:
             self.check_running()
             assert time.monotonic() < deadline, f"nginx did not answer in time ({self.logs})"
             await asyncio.sleep(0.2)

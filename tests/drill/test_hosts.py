@@ -24,7 +24,7 @@ from django.db import connections
 from games import engine
 from games.engine.match import HOLES
 from games.models import Hole, HoleReview, Table
-from tests.drill.hosts import READY_PATH, app_host_processes
+from tests.drill.hosts import PAGE_PATH, app_host_processes
 from tests.drill.players import Setup, Socket, TableDriver, live_moves, setup_tables
 from tests.drill.site import Site, http_status
 
@@ -119,7 +119,7 @@ def reviews_outstanding(setups: list[Setup]) -> list[tuple[int, int]]:
 async def dead_hosts_reviews_worked_out(setups: list[Setup]) -> None:
     """The reviews of the holes that ended before the host died, the dead host's too,
     worked out by the task worker of the other host. An app host runs a task worker
-    once `app_host_processes` names one ("tasks..."); until then reviews are the
+    once `app_host_processes` names one ("tasks"); until then reviews are the
     process's own and die with it (the drill turns them off), and nothing is asked."""
     if not any(name.startswith("tasks") for name in app_host_processes("0.0.0.0")):
         return
@@ -157,6 +157,9 @@ async def play_through_a_host_dying(site: Site) -> None:
         held = [(d.view.hole, d.view.state.version) for d in drivers]
         assert all(d.view.state.phase != engine.OVER for d in drivers), held
 
+        # nginx routes every socket of a table to one worker (deploy/nginx.conf).
+        assert all(len({s.upstream for s in d.sockets.values()}) == 1 for d in drivers)
+
         # The host serving the most tables dies mid-hole: every process at once, and
         # then the machine is gone from the network.
         for driver in drivers:
@@ -173,7 +176,7 @@ async def play_through_a_host_dying(site: Site) -> None:
         finished = time.monotonic()
         # Pages still load through nginx: a request to a dead worker goes to another.
         statuses = [
-            await http_status(site.front.address, 443, READY_PATH, tls=site.tls) for _ in range(4)
+            await http_status(site.front.address, 443, PAGE_PATH, tls=site.tls) for _ in range(4)
         ]
     finally:
         for socket in sockets:
