@@ -2,8 +2,8 @@
 against this machine's PostgreSQL and Redis, and a front host running nginx.
 
 `Site.open()` builds the hosts and starts every process without waiting for them;
-`await site.ready()` waits until each worker answers `READY_PATH` itself and nginx
-pages load through nginx. `site.close()` stops everything and takes the hosts down.
+`await site.ready()` waits until each worker answers `READY_PATH` itself and
+`PAGE_PATH` loads through nginx. `site.close()` stops everything and takes the hosts down.
 """
 
 from __future__ import annotations
