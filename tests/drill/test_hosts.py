@@ -149,10 +149,11 @@ async def play_through_a_host_dying(site: Site) -> None:
         drivers.append(TableDriver(setup, seats, random.Random(t), (HOLES, HOLD_AT_MOVES)))
     for socket in sockets:
         socket.start()
+    playing: list[asyncio.Task] = []
     try:
         await connected(sockets, 20)
         until = time.monotonic() + PLAY_SECONDS
-        playing = [asyncio.create_task(d.play(until)) for d in drivers]
+        playing += [asyncio.create_task(d.play(until)) for d in drivers]
         await all_held(drivers, PLAY_SECONDS / 2)
         held = [(d.view.hole, d.view.state.version) for d in drivers]
         assert all(d.view.state.phase != engine.OVER for d in drivers), held
@@ -179,6 +180,9 @@ async def play_through_a_host_dying(site: Site) -> None:
             await http_status(site.front.address, 443, PAGE_PATH, tls=site.tls) for _ in range(4)
         ]
     finally:
+        for task in playing:
+            task.cancel()
+        await asyncio.gather(*playing, return_exceptions=True)
         for socket in sockets:
             await socket.stop()
 
