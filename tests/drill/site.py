@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import ssl
 import subprocess
 import sys
@@ -97,8 +98,10 @@ class Site:
     def __init__(self, database_url: str, redis_url: str) -> None:
         self.directory = Path(tempfile.mkdtemp(prefix="fairway-drill-"))
         self.directory.chmod(0o755)  # nginx's workers run as nobody
-        self.logs = ROOT / "var" / f"drill-{self.directory.name.rsplit('-', 1)[-1]}"
-        self.logs.mkdir(parents=True, exist_ok=True)
+        # The processes' output, of the last drill only.
+        self.logs = ROOT / "var" / "drill"
+        shutil.rmtree(self.logs, ignore_errors=True)
+        self.logs.mkdir(parents=True)
         self.network = Network(self.logs)
         self.database_url, self.redis_url = database_url, redis_url
         self.apps: list[Host] = []
@@ -176,7 +179,7 @@ class Site:
 
     def close(self) -> list[str]:
         problems = self.network.close()
-        subprocess.run(["rm", "-rf", str(self.directory)], check=False)
+        shutil.rmtree(self.directory, ignore_errors=True)
         return problems
 
 
