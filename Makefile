@@ -10,7 +10,7 @@ REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
 CHROMIUM ?= /usr/bin/chromium
 
 
-.PHONY: run serve test test-fast test-sqlite test-postgres test-e2e lint format bench bench-league bench-bots superuser clean
+.PHONY: run serve test test-fast test-sqlite test-postgres test-e2e test-drill lint format bench bench-league bench-bots superuser clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,7 +50,7 @@ PHASE := $(PY) tests/phase.py
 PYTEST := $(PY) -m pytest -q -n $(WORKERS)
 PG_ENV := --env DATABASE_URL=$(PG_TEST_URL) REDIS_URL=$(REDIS_TEST_URL)
 
-test: lint test-sqlite test-postgres test-e2e
+test: lint test-sqlite test-postgres test-e2e test-drill
 
 # The inner loop: the engine and the SQLite suite, the test database kept between runs.
 test-fast: $(VENV)/.installed-dev | var
@@ -64,7 +64,7 @@ test-sqlite: $(VENV)/.installed-dev | var
 # or `both_databases`).
 test-postgres: $(VENV)/.installed-dev | var
 	@$(PHASE) test-postgres --needs postgres redis $(PG_ENV) -- \
-		$(PYTEST) -m "not e2e and (postgres or both_databases)"
+		$(PYTEST) -m "not e2e and not drill and (postgres or both_databases)"
 
 # The browser tests on the embedded default, then those marked `both_databases` on
 # PostgreSQL with Redis.
@@ -72,6 +72,14 @@ test-e2e: $(VENV)/.installed-dev | var
 	@$(PHASE) test-e2e --needs chromium -- $(PYTEST) -m e2e
 	@$(PHASE) test-e2e-postgres --needs chromium postgres redis $(PG_ENV) -- \
 		$(PYTEST) -m "e2e and both_databases"
+
+# The drill of several hosts (tests/drill): two app hosts and nginx in front, each a
+# network namespace of this machine, on PostgreSQL and Redis; one app host dies mid-hole.
+# It needs root, iproute2, nftables, nginx and openssl (`.ci/run` installs them), and
+# runs alone: its own processes are the load. It prints its figures (-raP).
+test-drill: $(VENV)/.installed-dev | var
+	@$(PHASE) test-drill --needs postgres redis namespaces nginx $(PG_ENV) -- \
+		$(PY) -m pytest -q -n 0 -raP -m drill tests/drill
 
 lint: $(VENV)/.installed-dev | var
 	@$(PHASE) lint -- sh -c "$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . \

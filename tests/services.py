@@ -1,6 +1,7 @@
-"""Which outside services the suite can reach: PostgreSQL, Redis, Chromium, and the
+"""Which outside services the suite can reach: PostgreSQL, Redis, Chromium, the
 server programs that fault tests start for themselves (redis-server, initdb and pg_ctl,
-pg_dump and pg_restore).
+pg_dump and pg_restore), and what the drill of several hosts needs (network namespaces,
+made as root with iproute2 and nftables; nginx; openssl for its certificate).
 
 As a script (`python tests/services.py postgres redis`) it exits 0 when all are there.
 When one is missing it exits 1 with a note (the suite skips that part), or, under
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +27,7 @@ PROGRAMS = {
     "redis-server": ["redis-server"],
     "postgres-cluster": [str(PG_BIN / "initdb"), str(PG_BIN / "pg_ctl")],
     "pg_dump": [str(PG_BIN / n) for n in ("pg_dump", "pg_restore", "createdb")],
+    "nginx": ["nginx", "openssl"],
 }
 
 
@@ -49,10 +52,30 @@ def missing(name: str) -> str | None:
     if name == "chromium":
         found = os.path.exists(CHROMIUM) or shutil.which("chromium")
         return None if found else f"Chromium is not installed at {CHROMIUM}"
+    if name == "namespaces":
+        return _namespaces()
     if name in PROGRAMS:
         absent = [p for p in PROGRAMS[name] if shutil.which(p) is None]
         return f"{', '.join(absent)} not found" if absent else None
     raise ValueError(f"unknown service {name!r}")
+
+
+def _namespaces() -> str | None:
+    """Why no network namespace (with nftables) can be made here, or None."""
+    absent = [p for p in ("ip", "nft") if shutil.which(p) is None]
+    if absent:
+        return f"{', '.join(absent)} not found (iproute2, nftables)"
+    if os.geteuid() != 0:
+        return "network namespaces need root"
+    probe = f"fairway-probe-{os.getpid()}"
+    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True)
+    subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+    if made.returncode != 0:
+        return f"no network namespace can be made here ({made.stderr.strip()})"
+    tables = subprocess.run(["nft", "list", "tables"], capture_output=True, text=True)
+    if tables.returncode != 0:
+        return f"nftables does not answer here ({tables.stderr.strip()})"
+    return None
 
 
 def main(names: list[str]) -> int:
