@@ -187,24 +187,32 @@ def test_the_board_page_signed_in_or_not_needs_no_password(daphne_server, page):
 LEAST_STROKES_PX = {"1920x1080": 32, "1280x720": 22}
 
 
+#: Nights of up to six tables, as many as a screen shows at once: (tables, seats at each).
+NIGHTS = {"1x4": (1, 4), "3x4": (3, 4), "6x4": (6, 4), "4x6": (4, 6), "2x8": (2, 8)}
+
+
 @pytest.mark.parametrize("duplicate", [False, True], ids=["plain", "duplicate"])
-@pytest.mark.parametrize("tables", [1, 3, 6])
+@pytest.mark.parametrize("shape", NIGHTS, ids=list(NIGHTS))
 @pytest.mark.parametrize("size", SCREENS, ids=list(SCREENS))
 def test_the_strokes_read_across_the_room_and_the_tables_fill_the_screen(
-    daphne_server, playwright_browser, size, tables, duplicate
+    daphne_server, playwright_browser, size, shape, duplicate
 ):
-    """One, three or six tables of four, on a TV's two common screens: each stroke is
-    large enough to read from across the room, the tables take their whole part of the
-    screen, and nothing scrolls or is cut off (a duplicate night's matchpoints too)."""
+    """One, three or six tables of four (four of six, two of eight), on a TV's two
+    common screens: each stroke is large enough to read from across the room, the
+    tables take their whole part of the screen, and nothing scrolls or is cut off (a
+    duplicate night's matchpoints too)."""
+    tables, seats = NIGHTS[shape]
     olive = make_player("olive", display_name="Olive")
     people = [make_player(f"p{n}", display_name=f"Player {n:02d} Longname") for n in range(24)]
     club = make_club("Green Club", organiser=olive, members=people)
-    league = make_league(club)
+    # Eight at a table take the three decks' game.
+    league = make_league(club, variant="golf-9-3deck" if seats > 6 else "play-nine")
     league.name = "Thursday Evening Play Nine League"
     league.save()
     night = make_night(make_season(league), date(2026, 3, 1), duplicate_deals=duplicate)
     for n in range(tables):
-        played_table(night, people[4 * n : 4 * n + 4], even_holes(20 + n, -4, 42, 53))
+        totals = [20 + n, -4, 42, 53, 30, 31, 32, 33][:seats]
+        played_table(night, people[seats * n : seats * (n + 1)], even_holes(*totals))
     if duplicate:  # every table dealt the same cards: matchpoints show
         seed = night.tables.order_by("number").first().table.deal_seed
         Table.objects.filter(night_table__night=night).update(deal_seed=seed)
@@ -216,7 +224,7 @@ def test_the_strokes_read_across_the_room_and_the_tables_fill_the_screen(
     page.goto(daphne_server.url + board.get_absolute_url())
     expect(page.locator("#board-connection")).to_have_text("Live")
     kind = "duplicate" if duplicate else "plain"
-    page.screenshot(path=str(SCREENSHOTS / f"board-{size}-{tables}-{kind}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"board-{size}-{shape}-{kind}.png"))
     if duplicate:
         expect(page.locator(".board-standings thead").first).to_contain_text("MP")
     shown = page.locator(".board-page.is-shown .board-table")
@@ -224,7 +232,7 @@ def test_the_strokes_read_across_the_room_and_the_tables_fill_the_screen(
     strokes = page.locator(".board-page.is-shown .board-card tbody td.num").evaluate_all(
         "els => els.map((el) => parseFloat(getComputedStyle(el).fontSize))"
     )
-    assert len(strokes) == tables * 4 * 10
+    assert len(strokes) == tables * seats * 10
     assert min(strokes) >= LEAST_STROKES_PX[size], f"strokes of {min(strokes)} px"
     overflow = page.evaluate(
         "() => [document.documentElement.scrollWidth - innerWidth,"
