@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from leagues.checkin.selectors import tonight
 from leagues.models import CheckIn, Substitute, guest_label
 from tests.factories import (
     even_holes,
@@ -194,7 +195,9 @@ def test_the_home_page_s_button_needs_the_csrf_token(ann):
     assert response.status_code == 302 and night.check_ins.count() == 1
 
 
-def test_the_home_page_reads_tonight_in_one_query_however_many_nights(client, ann):
+def test_the_home_page_reads_tonight_in_one_query_however_many_nights(
+    client, ann, django_assert_num_queries
+):
     """Tonight's nights cost the home page one query, whatever the site holds."""
     club_night("Green Club", [ann])
     client.force_login(ann)
@@ -219,3 +222,5 @@ def test_the_home_page_reads_tonight_in_one_query_however_many_nights(client, an
     page_boxes = check_in_boxes(client.get(HOME))
     assert len(page_boxes) == 5
     assert queries() == one
+    with django_assert_num_queries(1):
+        assert len(tonight(ann)) == 5
