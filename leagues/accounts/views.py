@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import engine
 from games import selectors as games_selectors
 
+from ..checkin.selectors import tonight
 from ..events.selectors import upcoming_entries
 from ..models import Player
 from . import services
@@ -25,10 +26,13 @@ WELCOME_TAG = "welcome"
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """The welcome page; a signed-in player also sees their tables and a quick start."""
+    """The welcome page; a signed-in player also sees tonight's league nights of their
+    clubs (checked in to with one click), their tables and a quick start."""
     context = {"games": list(engine.VARIANTS.items())}
     if request.user.is_authenticated:
         context["my_tables"] = games_selectors.my_tables(request.user)
+        # Tonight's league nights of the player's clubs, each with its "I'm here".
+        context["tonight"] = tonight(request.user)
         # A reminder of the events the player entered, until they are over.
         context["my_events"] = upcoming_entries(request.user, timezone.now())
         # Someone who has just signed up is greeted by the sign-up's message alone.

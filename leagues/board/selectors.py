@@ -123,9 +123,13 @@ class Board:
     stamp: str = field(default="")
 
     @property
+    def most_seats(self) -> int:
+        """The most seats at a table of the night: the screen sizes its tables by it."""
+        return max((len(t.cards) for t in self.tables), default=0)
+
+    @property
     def table_pages(self) -> list[Sequence[BoardTable]]:
-        most = max((len(t.cards) for t in self.tables), default=0)
-        size = next((n for seats, n in TABLES_PER_PAGE if most <= seats), 2)
+        size = next((n for seats, n in TABLES_PER_PAGE if self.most_seats <= seats), 2)
         return _pages(self.tables, size)
 
     @property

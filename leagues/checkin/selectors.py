@@ -5,27 +5,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.formats import date_format
 
 from games.models import Table
 
 from ..clubs.selectors import club_members
-from ..models import Absence, CheckIn, LeagueNight, Player
+from ..models import Absence, CheckIn, LeagueNight, Membership, NightTable, Player
 
 
 def closed_reason(night: LeagueNight) -> str:
     """Why `night` takes no check-in now ("" when it does): it is not tonight, it is
     over, or its tables are seated."""
+    return _closed_reason(
+        night,
+        finished=night.tables.filter(table__status=Table.Status.FINISHED).exists(),
+        seated=night.tables.exists(),
+    )
+
+
+def _closed_reason(night: LeagueNight, *, finished: bool, seated: bool) -> str:
+    """The rule of `closed_reason`, given whether a table of the night has finished and
+    whether it is seated (read once for many nights by `tonight`)."""
     today = timezone.localdate()
-    if night.season.is_closed or night.date < today:
-        return "This night is over."
-    if night.tables.filter(table__status=Table.Status.FINISHED).exists():
+    if night.season.is_closed or night.date < today or finished:
         return "This night is over."
     if night.date > today:
         return f"Check-in opens on the day of the night, {date_format(night.date, 'l j F')}."
-    if night.tables.exists():
+    if seated:
         return "The tables are seated: ask an organiser to add you."
     return ""
 
@@ -90,7 +98,8 @@ class CheckInState:
     checked_in: bool
     present: bool
     closed: str
-    count: int
+    #: How many have checked in (the check-in page says; the home page does not).
+    count: int = 0
     #: The member's absence tonight in words ("" if none): checking in takes it back.
     away: str = ""
 
@@ -109,3 +118,65 @@ def check_in_state(night: LeagueNight, player: Player) -> CheckInState:
         count=night.check_ins.count(),
         away=absence.get_kind_display() if absence else "",
     )
+
+
+#: The most of tonight's nights the home page lists: a member of many clubs still costs
+#: one small read.
+TONIGHT_AT_MOST = 6
+
+
+@dataclass(frozen=True)
+class Tonight:
+    """One of tonight's league nights of a member's clubs, with their check-in box."""
+
+    night: LeagueNight
+    check_in: CheckInState
+
+    @property
+    def box_id(self) -> str:
+        """The check-in box's id on a page that lists several nights."""
+        return f"check-in-{self.night.pk}"
+
+
+def tonight(player: Player) -> list[Tonight]:
+    """Tonight's league nights (dated today in the site's time zone, not over) of the
+    clubs `player` belongs to, earliest start first, each with what `player`'s check-in
+    box shows: one query, however many clubs, nights and check-ins the site holds."""
+    night = OuterRef("pk")
+    nights = (
+        LeagueNight.objects.filter(
+            date=timezone.localdate(),
+            season__closed_at__isnull=True,
+            season__league__club__in=Membership.objects.filter(player=player).values("club"),
+        )
+        .annotate(
+            finished=Exists(
+                NightTable.objects.filter(night=night, table__status=Table.Status.FINISHED)
+            ),
+            seated=Exists(NightTable.objects.filter(night=night)),
+            checked_in=Exists(CheckIn.objects.filter(night=night, player=player)),
+            present=Exists(
+                LeagueNight.players.through.objects.filter(leaguenight=night, player=player)
+            ),
+            away=Subquery(
+                Absence.objects.filter(night=night, player=player)
+                .exclude(kind=Absence.Kind.BYE)
+                .values("kind")[:1]
+            ),
+        )
+        .filter(finished=False)
+        .select_related("season__league__club")
+        .order_by(F("start_time").asc(nulls_last=True), "pk")[:TONIGHT_AT_MOST]
+    )
+    return [
+        Tonight(
+            night=n,
+            check_in=CheckInState(
+                checked_in=n.checked_in,
+                present=n.present,
+                closed=_closed_reason(n, finished=n.finished, seated=n.seated),
+                away=Absence.Kind(n.away).label if n.away else "",
+            ),
+        )
+        for n in nights
+    ]

@@ -33,10 +33,24 @@ def _outsider(request: HttpRequest, night: LeagueNight) -> bool:
 
 
 def _back(request: HttpRequest, night: LeagueNight) -> HttpResponse:
-    """Back to the page the form was on: the night's, or the check-in page."""
-    if request.POST.get("back") == "night":
+    """Back to the page the form was on: the night's, the home page, or the check-in
+    page."""
+    back = request.POST.get("back")
+    if back == "night":
         return redirect(night)
+    if back == "home":
+        return redirect("home")
     return redirect("leagues:check_in", night.pk)
+
+
+def _refused(request: HttpRequest, night: LeagueNight, error: ValidationError) -> HttpResponse:
+    """A check-in (or its undo) the rules refuse: said on the home page when it came
+    from there (the home page lists several nights), else on the check-in page."""
+    said = " ".join(error.messages)
+    if request.POST.get("back") == "home":
+        messages.error(request, said)
+        return redirect("home")
+    return _page(request, night, error=said, status=400)
 
 
 def _page(request, night, *, error: str = "", status: int = 200) -> HttpResponse:
@@ -67,7 +81,7 @@ def check_in(request: HttpRequest, night_id: int) -> HttpResponse:
     try:
         arrival = services.check_in(night=night, player=request.user)
     except ValidationError as error:
-        return _page(request, night, error=" ".join(error.messages), status=400)
+        return _refused(request, night, error)
     if arrival.again:
         messages.info(request, "You were checked in already.")
     else:
@@ -88,7 +102,7 @@ def check_in_undo(request: HttpRequest, night_id: int) -> HttpResponse:
     try:
         undone = services.undo_check_in(night=night, player=request.user)
     except ValidationError as error:
-        return _page(request, night, error=" ".join(error.messages), status=400)
+        return _refused(request, night, error)
     if undone:
         messages.success(request, "Your check-in is taken back: you are not among those present.")
     else:

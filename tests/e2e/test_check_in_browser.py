@@ -1,23 +1,26 @@
 """In a real browser at a phone's width: members check in on arrival (one through the
-door's QR code, signed out at first; one from the night's page) and the organiser seats
-the night from who checked in."""
+door's QR code, signed out at first; one from the night's page; one from the home page,
+on a desktop too) and the organiser seats the night from who checked in."""
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import time, timedelta
 from pathlib import Path
 
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from tests.e2e.test_content_security_policy import Watched
+from tests.e2e.test_pages import serious_findings
 from tests.factories import PASSWORD, make_club, make_league, make_night, make_player, make_season
 
 # On PostgreSQL with Redis too: a new page of the club room, in both setups.
 pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]
 
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
@@ -145,3 +148,50 @@ def test_members_check_in_by_phone_and_the_organiser_seats_them(daphne_server, p
     expect(page.get_by_text("The tables are seated: ask an organiser to add you.")).to_be_visible()
     expect(page.get_by_role("button", name="I'm here")).to_have_count(0)
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_member_checks_in_from_the_home_page_with_one_click(
+    daphne_server, playwright_browser, viewport
+):
+    ann = make_player("ann", display_name="Ann")
+    club = make_club("Fairway Golf Club", organiser=make_player("olive"), members=[ann])
+    today = timezone.localdate()
+    season = make_season(
+        make_league(club), start=today - timedelta(days=30), end=today + timedelta(days=30)
+    )
+    night = make_night(season, today, venue="The clubhouse", start_time=time(19, 30))
+    make_night(season, today + timedelta(days=7))  # next week's: not tonight's
+
+    screen = Watched(playwright_browser, daphne_server)
+    page = screen.page
+    page.set_viewport_size(viewport)
+    screen.sign_in("ann")  # signing in lands on the home page
+    page.wait_for_load_state("load")
+    tonight = page.get_by_role("region", name="Tonight")
+    expect(tonight).to_contain_text(f"{season.league.name} (Fairway Golf Club), 19:30")
+    expect(tonight.get_by_role("button", name="I'm here")).to_have_count(1)
+    here = tonight.get_by_role("button", name="I'm here")
+    box = here.bounding_box()
+    assert box["height"] >= 48, box
+    assert box["y"] + box["height"] <= viewport["height"], "the button is below the fold"
+    if viewport == PHONE:
+        assert box["width"] >= 300, box
+    no_sideways_scroll(page)
+    assert serious_findings(page) == []
+
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    here.click()  # the one click
+    expect(page.get_by_role("status").filter(has_text="You're checked in.")).to_be_visible()
+    expect(page.get_by_text("You're checked in: the organiser will seat you.")).to_be_visible()
+    assert page.url == daphne_server.url + "/"
+    assert posts == [f"{daphne_server.url}/leagues/nights/{night.pk}/check-in/"]
+    assert list(night.players.all()) == [ann] and night.check_ins.count() == 1
+    expect(tonight.get_by_role("button", name="Undo: I'm not staying")).to_be_visible()
+    no_sideways_scroll(page)
+    assert serious_findings(page) == []
+    size = "phone" if viewport == PHONE else "desktop"
+    page.screenshot(path=str(SCREENSHOTS / f"{size}-home-checked-in.png"), full_page=True)
+    screen.check()
+    screen.context.close()

@@ -180,3 +180,82 @@ def test_the_board_page_signed_in_or_not_needs_no_password(daphne_server, page):
     expect(page.get_by_role("heading", level=1)).to_contain_text(night.season.league.name)
     assert "/accounts/login/" not in page.url
     assert PASSWORD  # the factories' password is never asked for
+
+
+#: The smallest strokes a room reads from across it, by screen: a stroke's type grows
+#: with the screen, for any night of up to six tables.
+LEAST_STROKES_PX = {"1920x1080": 32, "1280x720": 22}
+
+
+#: Nights of up to six tables, as many as a screen shows at once: (tables, seats at each).
+NIGHTS = {"1x4": (1, 4), "3x4": (3, 4), "6x4": (6, 4), "4x6": (4, 6), "2x8": (2, 8)}
+
+
+@pytest.mark.parametrize("duplicate", [False, True], ids=["plain", "duplicate"])
+@pytest.mark.parametrize("shape", NIGHTS, ids=list(NIGHTS))
+@pytest.mark.parametrize("size", SCREENS, ids=list(SCREENS))
+def test_the_strokes_read_across_the_room_and_the_tables_fill_the_screen(
+    daphne_server, playwright_browser, size, shape, duplicate
+):
+    """One, three or six tables of four (four of six, two of eight), on a TV's two
+    common screens: each stroke is large enough to read from across the room, the
+    tables take their whole part of the screen, and nothing scrolls or is cut off (a
+    duplicate night's matchpoints too)."""
+    tables, seats = NIGHTS[shape]
+    olive = make_player("olive", display_name="Olive")
+    people = [make_player(f"p{n}", display_name=f"Player {n:02d} Longname") for n in range(24)]
+    club = make_club("Green Club", organiser=olive, members=people)
+    # Eight at a table take the three decks' game.
+    league = make_league(club, variant="golf-9-3deck" if seats > 6 else "play-nine")
+    league.name = "Thursday Evening Play Nine League"
+    league.save()
+    night = make_night(make_season(league), date(2026, 3, 1), duplicate_deals=duplicate)
+    for n in range(tables):
+        totals = [20 + n, -4, 42, 53, 30, 31, 32, 33][:seats]
+        played_table(night, people[seats * n : seats * (n + 1)], even_holes(*totals))
+    if duplicate:  # every table dealt the same cards: matchpoints show
+        seed = night.tables.order_by("number").first().table.deal_seed
+        Table.objects.filter(night_table__night=night).update(deal_seed=seed)
+    board = services.create_board(night=night, by=olive)
+
+    width, height = SCREENS[size]
+    context = playwright_browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(daphne_server.url + board.get_absolute_url())
+    expect(page.locator("#board-connection")).to_have_text("Live")
+    kind = "duplicate" if duplicate else "plain"
+    page.screenshot(path=str(SCREENSHOTS / f"board-{size}-{shape}-{kind}.png"))
+    if duplicate:
+        expect(page.locator(".board-standings thead").first).to_contain_text("MP")
+    shown = page.locator(".board-page.is-shown .board-table")
+    assert shown.count() == tables
+    strokes = page.locator(".board-page.is-shown .board-card tbody td.num").evaluate_all(
+        "els => els.map((el) => parseFloat(getComputedStyle(el).fontSize))"
+    )
+    assert len(strokes) == tables * seats * 10
+    assert min(strokes) >= LEAST_STROKES_PX[size], f"strokes of {min(strokes)} px"
+    overflow = page.evaluate(
+        "() => [document.documentElement.scrollWidth - innerWidth,"
+        " document.documentElement.scrollHeight - innerHeight]"
+    )
+    assert overflow[0] <= 0 and overflow[1] <= 0, f"the board scrolls by {overflow}"
+    # The tables use their part of the screen: down to its foot, across its width,
+    # each whole (nothing cut off sideways or below).
+    used = page.evaluate(
+        """() => {
+          const region = document.querySelector(".board-tables").getBoundingClientRect();
+          const cards = [...document.querySelectorAll(".board-page.is-shown .board-table")]
+            .map((el) => el.getBoundingClientRect());
+          const bottom = Math.max(...cards.map((r) => r.bottom));
+          const right = Math.max(...cards.map((r) => r.right));
+          return [(bottom - region.top) / region.height, (right - region.left) / region.width,
+                  Math.max(...cards.map((r) => r.bottom)) <= innerHeight + 0.5];
+        }"""
+    )
+    assert used[0] >= 0.9 and used[1] >= 0.9 and used[2], f"the tables use {used}"
+    cut = shown.evaluate_all(
+        "els => els.filter((el) => el.scrollWidth > el.clientWidth + 1"
+        " || el.scrollHeight > el.clientHeight + 1).length"
+    )
+    assert cut == 0
+    context.close()
