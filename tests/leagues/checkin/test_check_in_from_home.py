@@ -15,8 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from leagues.attendance.models import guest_label
 from leagues.checkin.selectors import tonight
-from leagues.models import CheckIn, Substitute, guest_label
+from leagues.models import CheckIn, Substitute
 from tests.factories import (
     even_holes,
     make_club,
