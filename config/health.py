@@ -26,17 +26,17 @@ from django.db import DatabaseError, close_old_connections, connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 
-#: The one thread that asks the database for the checks (and for the metrics' figures
-#: that need it): a database that hangs holds it, and the checks behind it time out.
-_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readiness")
+#: The one thread that asks the database for the checks: a database that hangs holds
+#: it, and the checks behind it time out.
+CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readiness")
 
 #: How long a channel's cancelled receive is given to let the channel go.
 LET_GO_SECONDS = 0.05
 
 
-async def off_the_loop(func, *args):
-    """`func(*args)` on the checks' thread, its database connection handled as a
-    request's is (closed if broken or past its age)."""
+async def off_the_loop(func, *args, thread: ThreadPoolExecutor = CHECKS):
+    """`func(*args)` on `thread` (the checks' by default), its database connection
+    handled as a request's is (closed if broken or past its age)."""
 
     def call():
         close_old_connections()
@@ -45,7 +45,7 @@ async def off_the_loop(func, *args):
         finally:
             close_old_connections()
 
-    return await asyncio.get_running_loop().run_in_executor(_thread, call)
+    return await asyncio.get_running_loop().run_in_executor(thread, call)
 
 
 async def readiness() -> dict[str, bool]:

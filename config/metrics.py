@@ -184,8 +184,8 @@ def instrument_database() -> None:
 
 def queue_backlog() -> tuple[int, float]:
     """The work waiting off the request path: how many tasks, and the seconds the oldest
-    has waited. Today that is this worker's hole reviews still to work out; called on
-    the checks' thread (`config.health.off_the_loop`), so it may ask the database."""
+    has waited. Today that is this worker's hole reviews still to work out; called off
+    the event loop (`config.ops`), so it may ask the database."""
     return reviews.backlog()
 
 

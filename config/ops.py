@@ -16,12 +16,15 @@ a status and nothing else: no version, no host, no error text.
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from config import health, metrics
 
 JSON = b"application/json"
+#: The thread that writes the metrics' page.
+SCRAPES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="metrics")
 NO_STORE = [(b"cache-control", b"no-store")]
 
 
@@ -56,8 +59,9 @@ async def readyz(scope) -> tuple[int, bytes, bytes]:
 async def metrics_page(scope) -> tuple[int, bytes, bytes]:
     if not metrics.may_read(scope):
         return 403, _json("forbidden"), JSON
-    # Collectors may read the database (the task queue): off the event loop.
-    body = await health.off_the_loop(generate_latest, REGISTRY)
+    # Collectors may read the database (the task queue): off the event loop, on a thread
+    # of their own, so that a database the readiness checks wait for holds no scrape.
+    body = await health.off_the_loop(generate_latest, REGISTRY, thread=SCRAPES)
     return 200, body, CONTENT_TYPE_LATEST.encode()
 
 

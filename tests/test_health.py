@@ -10,6 +10,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from channels.layers import get_channel_layer
 from channels.testing import HttpCommunicator
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
@@ -52,6 +53,20 @@ async def test_health_endpoints_take_get_and_head_only():
 async def test_readyz_is_ready_when_the_database_migrations_and_channel_layer_answer():
     status, _, body = await get("/readyz")
     assert (status, json.loads(body)) == (200, {"status": "ready"})
+
+
+@pytest.mark.both_databases
+@pytest.mark.django_db(transaction=True)
+async def test_readyz_leaves_no_channel_of_its_own_behind():
+    """Each check ends the channel it made (on Redis, its subscription): a load
+    balancer asking every few seconds must not grow the worker's memory."""
+    for _ in range(3):
+        status, _, _ = await get("/readyz")
+        assert status == 200
+    layer = get_channel_layer()
+    # The pub/sub layer keeps its channels per event loop; the in-memory one, itself.
+    channels = layer._get_layer().channels if hasattr(layer, "_get_layer") else layer.channels
+    assert not [name for name in channels if "readyz." in name]
 
 
 def _unapply_last(app_label: str) -> tuple[str, str]:

@@ -92,12 +92,13 @@ def test_the_example_proxy_serves_healthz_and_keeps_readiness_and_metrics_in(
         capture_output=True,
     )
     worker = DaphneServer().start()
-    http_port, https_port = free_port(), free_port()
-    config = proxy_config(tmp_path, worker.port, http_port, https_port)
-    checked = subprocess.run([NGINX, "-t", "-c", str(config)], capture_output=True, text=True)
-    assert checked.returncode == 0, checked.stderr
-    nginx = subprocess.Popen([NGINX, "-c", str(config), "-g", "daemon off;"])
+    nginx = None
     try:
+        http_port, https_port = free_port(), free_port()
+        config = proxy_config(tmp_path, worker.port, http_port, https_port)
+        checked = subprocess.run([NGINX, "-t", "-c", str(config)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+        nginx = subprocess.Popen([NGINX, "-c", str(config), "-g", "daemon off;"])
         plain, secure = f"http://127.0.0.1:{http_port}", f"https://127.0.0.1:{https_port}"
         deadline = time.monotonic() + 15
         while get(plain + "/healthz")[0] != 200 and time.monotonic() < deadline:
@@ -111,6 +112,7 @@ def test_the_example_proxy_serves_healthz_and_keeps_readiness_and_metrics_in(
             assert status == 404
             assert "fairway_" not in body and "ready" not in body
     finally:
-        nginx.terminate()
-        nginx.wait(timeout=10)
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(timeout=10)
         worker.stop()
