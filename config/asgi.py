@@ -14,7 +14,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config import gc_pacing  # noqa: E402
+from config import gc_pacing, metrics  # noqa: E402
+from config.ops import operator_endpoints  # noqa: E402
 from config.seams import (  # noqa: E402
     on_daphne_shutdown,
     on_daphne_start,
@@ -39,17 +40,25 @@ on_daphne_start(ensure_started)
 # The reviews' child process starts with the server, not on the first hole's moves.
 on_daphne_start(start_child)
 
+# Every database query is counted and timed for the metrics (`config.metrics`).
+metrics.instrument_database()
+# /healthz, /readyz and /metrics answered before Django (`config.ops`).
+http_application = operator_endpoints(django_asgi_app)
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(
-                URLRouter(
-                    websocket_urlpatterns
-                    + board_urlpatterns
-                    + event_urlpatterns
-                    + arrivals_urlpatterns
-                    + report_urlpatterns
+        "http": http_application,
+        # Sockets open and frames sent, by kind, counted for the metrics.
+        "websocket": metrics.count_sockets(
+            AllowedHostsOriginValidator(
+                AuthMiddlewareStack(
+                    URLRouter(
+                        websocket_urlpatterns
+                        + board_urlpatterns
+                        + event_urlpatterns
+                        + arrivals_urlpatterns
+                        + report_urlpatterns
+                    )
                 )
             )
         ),

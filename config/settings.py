@@ -7,6 +7,7 @@ DATABASE_URL and REDIS_URL (see README.md).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -66,6 +67,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Counts and times every request for the metrics (config/metrics.py): first, so that
+    # it times the rest.
+    "config.metrics.request_metrics",
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "servestatic.middleware.ServeStaticMiddleware",
@@ -219,6 +223,18 @@ FAIRWAY_REVIEW_BUSY_CPU = (
     if os.environ.get("FAIRWAY_REVIEW_BUSY_CPU", "0.3").strip().lower() in ("", "none")
     else float(os.environ.get("FAIRWAY_REVIEW_BUSY_CPU", "0.3"))
 )
+# /readyz (config/health.py): seconds each check may take before the worker counts as
+# not ready.
+FAIRWAY_READY_TIMEOUT = float(os.environ.get("FAIRWAY_READY_TIMEOUT", "2"))
+# /metrics (config/metrics.py) answers these addresses and networks only (loopback by
+# default); the reverse proxy never forwards it (deploy/nginx.conf).
+try:
+    METRICS_ALLOW = [
+        ipaddress.ip_network(network, strict=False)
+        for network in env_list("METRICS_ALLOW", "127.0.0.1,::1")
+    ]
+except ValueError as error:
+    raise ImproperlyConfigured(f"METRICS_ALLOW: {error}.") from None
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 

@@ -36,7 +36,7 @@ from django.contrib.auth import HASH_SESSION_KEY
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from . import announce, autoplay, frames, live, moves, services
+from . import announce, autoplay, frames, live, metrics, moves, services
 from .chat import hide_chat_message, say, set_chat
 from .models import Table
 from .numbers import whole_number
@@ -178,6 +178,8 @@ class TableConsumer(LiveConsumer):
 
     is_open = False
     watching = False  # counted among the table's viewers in this process (`frames.watch`)
+    #: This connection's move on its way: the version it makes, and when it came in.
+    moved: tuple[int, float] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -270,23 +272,25 @@ class TableConsumer(LiveConsumer):
                 self.shown = {}
                 await self.send_render(chat=True)  # its news may be lost as the table's
             return
-        since = timezone.now()
+        since, started = timezone.now(), time.perf_counter()
         try:
             if kind == "next_hole":
-                await moves.next_hole(
+                made = await moves.next_hole(
                     table_id=self.table_id,
                     version=version,
                     by=self.user,
                     kept=frames.kept_copy(self.table_id, version),
                 )
             else:
-                await moves.play(
+                made = await moves.play(
                     table_id=self.table_id,
                     player=self.user,
                     action=action,
                     version=version,
                     kept=frames.kept_copy(self.table_id, version),
                 )
+            # Timed until this connection sends the frame that shows it (`table_changed`).
+            self.moved = (made.version, started) if made is not None else None
         except services.StaleVersion as error:
             self.shown = {}  # "here it is as it stands now": all of it
             await self.send_render(alert=str(error))
@@ -356,9 +360,13 @@ class TableConsumer(LiveConsumer):
 
     async def table_changed(self, event: dict) -> None:
         version = event.get("version")
-        await self.send_render(
-            version=version if isinstance(version, int) else None, news=event.get("news")
-        )
+        version = version if isinstance(version, int) else None
+        sent = await self.send_render(version=version, news=event.get("news"))
+        moved = self.moved
+        if moved is not None and version is not None and version >= moved[0]:
+            self.moved = None
+            if sent:
+                metrics.move_seconds.observe(time.perf_counter() - moved[1])
         if event.get("wake", True):
             autoplay.ensure_started().poke(self.table_id)
 

@@ -30,7 +30,7 @@ from django.db import close_old_connections, connections, transaction
 
 from games.engine.evaluate import Decision, review_seat
 
-from . import playouts, selectors
+from . import metrics, playouts, selectors
 from .models import Hole, HoleReview
 from .plays import GameError
 from .store import SeatRow
@@ -73,7 +73,7 @@ def review_hole(
         # A bot's moves for the seat (its player away, or out of time) are not theirs.
         skip=frozenset(index for index, move in enumerate(made) if move.by_bot),
     )
-    review, _ = HoleReview.objects.get_or_create(
+    review, created = HoleReview.objects.get_or_create(
         hole=hole,
         position=position,
         defaults={
@@ -92,6 +92,8 @@ def review_hole(
             "samples": samples,
         },
     )
+    if created:
+        metrics.reviews.inc()
     return review
 
 
@@ -100,8 +102,9 @@ def review_hole(
 _lock = threading.Lock()
 _jobs: queue.Queue[tuple[int, int]] | None = None
 _playouts: ProcessPoolExecutor | None = None
-#: (hole id, position) queued or being worked out in this process.
-_queued: set[tuple[int, int]] = set()
+#: (hole id, position) queued or being worked out in this process, and since when
+#: (time.monotonic()).
+_queued: dict[tuple[int, int], float] = {}
 #: (hole id, position) whose review failed here: not queued again by this process.
 _failed: set[tuple[int, int]] = set()
 
@@ -133,7 +136,7 @@ def schedule(hole_id: int, positions: Iterable[int]) -> bool:
             if len(_queued) >= settings.FAIRWAY_REVIEW_QUEUE:
                 logger.warning("Reviews queue full: hole %s is left to the catch-up.", hole_id)
                 return False
-            _queued.add(key)
+            _queued[key] = time.monotonic()
             _jobs.put_nowait(key)
     return True
 
@@ -141,6 +144,15 @@ def schedule(hole_id: int, positions: Iterable[int]) -> bool:
 def queued(hole_id: int, position: int) -> bool:
     """Whether this process's worker has the review to do."""
     return (hole_id, position) in _queued
+
+
+def backlog() -> tuple[int, float]:
+    """The reviews this process has still to work out, and the seconds the oldest of
+    them has waited (0 when none waits): the monitoring's view of the queue."""
+    with _lock:
+        oldest = min(_queued.values(), default=None)
+        depth = len(_queued)
+    return depth, 0.0 if oldest is None else time.monotonic() - oldest
 
 
 def failed(hole_id: int, position: int) -> bool:
@@ -268,6 +280,6 @@ def _work(jobs: queue.Queue[tuple[int, int]]) -> None:
                 _failed.add((hole_id, position))
         finally:
             with _lock:
-                _queued.discard((hole_id, position))
+                _queued.pop((hole_id, position), None)
             connections.close_all()
             jobs.task_done()

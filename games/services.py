@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from games.engine import state_to_dict
 
-from . import announce, plays, selectors, store
+from . import announce, metrics, plays, selectors, store
 from .models import Hole, Table, hole_finished, match_finished
 from .plays import TIMER_BOT_LEVEL, GameError, StaleVersion, pending
 
@@ -190,6 +190,10 @@ def _announce(step: plays.Step, *, written: bool = False) -> MoveResult:
     wake = step.hole_over or step.dealt or after.table.turn_timer > 0
     wake = wake or any(seat.bot_level for seat in after.seats.values())
     announce.table_changed(after.table, wake=wake, news=step.news, written=written)
+    if step.moves:
+        metrics.moves.inc(len(step.moves))
+    if step.dealt:
+        metrics.deals.inc()
     # Announced first: what the hole's or the match's end sets off (reviews, a league's
     # ratings) comes after the players have the move.
     if step.hole_over:

@@ -61,3 +61,9 @@ def test_deploy_check_reports_nothing_under_production_settings():
     )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_a_metrics_allow_list_that_names_no_network_is_refused_at_start():
+    result = run_manage("check", METRICS_ALLOW="127.0.0.1,prometheus.internal")
+    assert result.returncode != 0
+    assert "METRICS_ALLOW" in result.stderr

@@ -18,7 +18,10 @@ prints moves per second, latency from sending a move to the last seat receiving 
 update (p50/p95/p99/max), errors, server CPU and memory, each p99 against the
 fan-out's, and the share of the machine's cores its host gave to others meanwhile
 ("steal": figures taken while it stole much are not comparable with others); then
-checks the move logs: no move lost, none doubled.
+checks the move logs: no move lost, none doubled. Under each row, what the servers
+counted themselves over the same seconds, read from their `/metrics`
+(`server_metrics.py`): moves written a second, frames sent a second, sockets open by
+kind, and a player's move from its arrival to its frame, from the servers' histogram.
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-DB_NAME = "fairway_bench"
+# BENCH_DB: a database of its own, for runs side by side on one PostgreSQL (with a
+# REDIS_PREFIX of their own too: Redis's pub/sub ignores the database number).
+DB_NAME = os.environ.get("BENCH_DB", "fairway_bench")
 SERVER_ENV = {
     "DATABASE_URL": f"{PG}/{DB_NAME}",
     "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3"),
@@ -57,6 +62,8 @@ os.environ.update(SERVER_ENV)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from websockets.asyncio.client import connect  # noqa: E402
+
+from tests.bench import server_metrics  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 #: Seconds of moves before the timed ones.
@@ -141,7 +148,11 @@ class Server:
         if self.profiler is not None:  # let it write its samples first
             self.profiler.wait(timeout=60)
         self.process.terminate()
-        self.process.wait(timeout=15)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:  # a loaded machine: its figures are taken already
+            self.process.kill()
+            self.process.wait()
 
 
 @dataclass
@@ -158,6 +169,8 @@ class Result:
     steal_percent: float = 0.0
     rss_mb: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: What the servers counted themselves meanwhile (their /metrics).
+    served: server_metrics.Served | None = None
 
     @property
     def rate(self) -> float:
@@ -177,6 +190,7 @@ class Result:
             "cpu": self.cpu_percent,
             "errors": self.errors,
             "steal": self.steal_percent,
+            "server": self.served.row() if self.served else None,
         }
 
 
@@ -300,10 +314,12 @@ def stolen_seconds() -> float:
 
 @dataclass
 class Start:
-    """The servers' CPU seconds, and those stolen from the machine, when timing began."""
+    """The servers' CPU seconds, those stolen from the machine, and the servers' own
+    figures (None: unreadable), when timing began."""
 
     cpu: list[float]
     stolen: float
+    served: server_metrics.Figures | None = None
 
 
 async def cpu_when(servers: list[Server], at: float) -> Start:
@@ -321,7 +337,17 @@ async def cpu_when(servers: list[Server], at: float) -> Start:
             exe = Path(sys.executable).parent / "py-spy"
             cmd[0] = str(exe) if exe.exists() else cmd[0]
             s.profiler = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    return Start([s.cpu_seconds() for s in servers], stolen_seconds())
+    start = Start([s.cpu_seconds() for s in servers], stolen_seconds())
+    start.served = await asyncio.to_thread(read_served, servers)
+    return start
+
+
+def read_served(servers: list[Server]) -> server_metrics.Figures | None:
+    """Every server's own figures (`/metrics`) added up; None if one cannot be read."""
+    try:
+        return server_metrics.read([s.port for s in servers])
+    except (OSError, ValueError):
+        return None
 
 
 def measure(
@@ -337,6 +363,12 @@ def measure(
     stolen = stolen_seconds() - start.stolen
     result.steal_percent = stolen * 100 / (elapsed * (os.cpu_count() or 1))
     result.rss_mb = sum(s.rss_mb() for s in servers)
+    after = read_served(servers)
+    if start.served is None or after is None:
+        result.notes.append("servers' own count: their /metrics could not be read")
+    else:
+        result.served = server_metrics.between(start.served, after, seconds)
+        result.notes.append(result.served.note())
 
 
 def format_row(r: Result, fanout_p99: float | None) -> str:

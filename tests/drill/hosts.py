@@ -40,7 +40,7 @@ BASE_PORT = 8001
 #: What a worker must answer with 200 before it counts as up, asked of the worker
 #: itself as a load balancer's check would (over plain HTTP, saying the proxy took it
 #: over HTTPS).
-READY_PATH = "/accounts/login/"
+READY_PATH = "/readyz"
 #: A page asked through nginx: once it loads, the front host is up; after a host dies,
 #: it must still load.
 PAGE_PATH = "/accounts/login/"
@@ -255,8 +255,8 @@ SERVER_LINE = re.compile(r"^[ \t]*server\s+[^;\n]+;[ \t]*\n", re.M)
 
 
 def render_site_conf(workers: list[str], cert: Path, key: Path) -> str:
-    """deploy/nginx.conf with every upstream listing `workers` (address:port) in place of
-    its own servers, the drill's certificate, and the upstream header; the routing as
+    """deploy/nginx.conf with every upstream listing `workers` (address:port, with the
+    file's own server options) in place of its own servers, the drill's certificate, and the upstream header; the routing as
     the file has it."""
     text = NGINX_CONF.read_text()
 
@@ -265,8 +265,8 @@ def render_site_conf(workers: list[str], cert: Path, key: Path) -> str:
         lines = SERVER_LINE.findall(body)
         if not lines:
             raise AssertionError(f"no server line in {head!r} of {NGINX_CONF.name}")
-        indent = re.match(r"[ \t]*", lines[0]).group(0)
-        servers = "".join(f"{indent}server {worker};\n" for worker in workers)
+        indent, options = re.match(r"([ \t]*)server\s+\S+?(\s[^;]*)?;", lines[0]).groups()
+        servers = "".join(f"{indent}server {worker}{options or ''};\n" for worker in workers)
         body = SERVER_LINE.sub("", body, count=len(lines) - 1)
         return head + SERVER_LINE.sub(servers, body) + tail
 
@@ -276,8 +276,10 @@ def render_site_conf(workers: list[str], cert: Path, key: Path) -> str:
     text = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", text)
     assert str(cert) in text and str(key) in text, "no certificate lines to replace"
     header = f"add_header {UPSTREAM_HEADER} $upstream_addr always;"
-    text, found = re.subn(r"(location / \{\n)", rf"\1        {header}\n", text)
-    assert found == 1, "no `location /` to add the upstream header to"
+    text, found = re.subn(
+        r"(location / \{\n)(\s*proxy_pass http://\$workers;)", rf"\1        {header}\n\2", text
+    )
+    assert found == 1, "no `location /` passing to the workers to add the upstream header to"
     return text
 
 
