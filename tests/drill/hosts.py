@@ -256,8 +256,8 @@ SERVER_LINE = re.compile(r"^[ \t]*server\s+[^;\n]+;[ \t]*\n", re.M)
 
 def render_site_conf(workers: list[str], cert: Path, key: Path) -> str:
     """deploy/nginx.conf with every upstream listing `workers` (address:port, with the
-    file's own server options) in place of its own servers, the drill's certificate, and the upstream header; the routing as
-    the file has it."""
+    file's own server options) in place of its own servers, the drill's certificate,
+    and the upstream header; the routing as the file has it."""
     text = NGINX_CONF.read_text()
 
     def upstream(match: re.Match) -> str:
