@@ -34,7 +34,7 @@ from django.utils.decorators import sync_and_async_middleware
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 
-from games import reviews
+from games import tasks
 from games.metrics import MOVE_BUCKETS
 
 # --- WebSockets ----------------------------------------------------------------------
@@ -183,10 +183,10 @@ def instrument_database() -> None:
 
 
 def queue_backlog() -> tuple[int, float]:
-    """The work waiting off the request path: how many tasks, and the seconds the oldest
-    has waited. Today that is this worker's hole reviews still to work out; called off
-    the event loop (`config.ops`), so it may ask the database."""
-    return reviews.backlog()
+    """The work waiting off the request path: how many tasks wait or run, and the seconds
+    the oldest has waited. Site-wide (every worker reports the same figure: take the
+    max, not the sum); called off the event loop (`config.ops`), as it asks the database."""
+    return tasks.backlog()
 
 
 class QueueCollector:

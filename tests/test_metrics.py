@@ -4,13 +4,16 @@ task queue and the reviews, and a real worker serving them to its own host only.
 from __future__ import annotations
 
 import ipaddress
-import time
 import urllib.error
 import urllib.request
+from datetime import timedelta
 
 import pytest
 from channels.testing import HttpCommunicator
 from django.db import connection
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -85,13 +88,21 @@ def test_socket_kinds_come_from_the_routes():
     assert metrics.socket_kind("/tables/12/") == "other"
 
 
-def test_the_queue_figures_are_the_reviews_waiting(monkeypatch):
-    """Two reviews queued, the older 30 s ago: depth 2, oldest 30 s."""
-    now = time.monotonic()
-    monkeypatch.setattr(reviews, "_queued", {(1, 0): now - 30, (1, 1): now - 5})
+@pytest.mark.django_db
+def test_the_queue_figures_are_the_tasks_waiting_or_running(settings):
+    """Two tasks queued, the older 30 s ago: depth 2, oldest 30 s; one of them running
+    still counts; once both are done the queue is empty."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    assert figure("fairway_task_queue_depth") == 0
+    assert figure("fairway_task_queue_oldest_seconds") == 0
+    older = reviews.review_seats.enqueue(0, [0])
+    reviews.review_seats.enqueue(0, [1])
+    DBTaskResult.objects.filter(pk=older.id).update(
+        enqueued_at=timezone.now() - timedelta(seconds=30), status=TaskResultStatus.RUNNING
+    )
     assert figure("fairway_task_queue_depth") == 2
     assert 30 <= figure("fairway_task_queue_oldest_seconds") < 35
-    monkeypatch.setattr(reviews, "_queued", {})
+    DBTaskResult.objects.update(status=TaskResultStatus.SUCCESSFUL)
     assert figure("fairway_task_queue_depth") == 0
     assert figure("fairway_task_queue_oldest_seconds") == 0
 

@@ -59,8 +59,8 @@ def worker_ports() -> list[int]:
 
 def app_host_processes(address: str) -> dict[str, list[str]]:
     """The processes an app host runs, by name, with their command lines: what
-    `deploy/serve.sh` starts (its daphne workers, bound to the host's address). A task
-    worker is named "tasks"; the drill then asks it for the dead host's reviews."""
+    `deploy/serve.sh` starts (its daphne workers, bound to the host's address, and a task
+    worker, named "tasks": the drill asks the living one for the dead host's reviews)."""
     processes = {}
     for port in worker_ports():
         processes[f"daphne-{port}"] = [
@@ -76,6 +76,11 @@ def app_host_processes(address: str) -> dict[str, list[str]]:
             "65536",
             "config.asgi:application",
         ]
+    # As serve.sh starts them (TASK_WORKERS=1): the queue is the shared database's.
+    processes["tasks"] = [
+        *("nice", "-n", "19"),
+        *(sys.executable, "manage.py", "db_worker", "--no-reload"),
+    ]
     return processes
 
 

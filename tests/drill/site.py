@@ -60,10 +60,15 @@ def app_env(network: Network, database_url: str, redis_url: str, static_root: Pa
         "LOG_LEVEL": "WARNING",
         "FAIRWAY_BOT_DELAY": str(BOT_DELAY),
         "FAIRWAY_HOLE_PAUSE": str(HOLE_PAUSE),
-        # Reviews are worked out in the process that ended the hole, in a child process:
-        # a host's death loses them (`review_holes` catches up), so the drill leaves
-        # them out until a task worker of each host works them out from the database.
-        "FAIRWAY_REVIEW_AFTER_HOLE": "false",
+        # A hole's reviews are tasks in the database: the dead host's task worker may die
+        # in one, which the living host's worker runs again once its lease is over
+        # (seconds here, not the production's minutes).
+        "FAIRWAY_REVIEW_AFTER_HOLE": "true",
+        "TASKS_BACKEND": "database",
+        "FAIRWAY_TASK_LEASE_SECONDS": "5",
+        "FAIRWAY_TASK_RECOVER_SECONDS": "1",
+        # One playout an action: the drill asks that the reviews are worked out, not how well.
+        "FAIRWAY_REVIEW_SAMPLES": "1",
     }
 
 

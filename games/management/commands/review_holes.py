@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from games.models import Hole, HoleReview
-from games.reviews import REVIEW_SAMPLES, review_hole
+from games.reviews import review_hole
 
 
 class Command(BaseCommand):
@@ -20,13 +20,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--table", type=int, action="append", help="Only this table.")
         parser.add_argument(
-            "--samples", type=int, default=REVIEW_SAMPLES, help="Playouts per action."
+            "--samples",
+            type=int,
+            default=None,
+            help="Playouts per action (default: FAIRWAY_REVIEW_SAMPLES).",
         )
         parser.add_argument(
             "--again", action="store_true", help="Work out anew the reviews already stored."
         )
 
-    def handle(self, *args, table=None, samples=REVIEW_SAMPLES, again=False, **options):
+    def handle(self, *args, table=None, samples=None, again=False, **options):
         holes = Hole.objects.filter(finished_at__isnull=False).select_related("table")
         if table:
             holes = holes.filter(table_id__in=table)
