@@ -104,3 +104,18 @@ def test_the_public_night_page_reads_as_much_for_twelve_tables_as_for_two(
     few = _queries(client, reverse("leagues:public_night", args=[small.nights[-1].pk]))
     with django_assert_max_num_queries(few):
         client.get(reverse("leagues:public_night", args=[big.nights[-1].pk]))
+
+
+@pytest.mark.parametrize("page", ["leagues:season", "leagues:standings_csv"])
+def test_the_standings_read_as_much_for_four_nights_as_for_two(
+    client, django_assert_max_num_queries, page
+):
+    """Standings, and each player's movement since the night before, are sums over the
+    stored figures: as many queries whatever the nights."""
+    small, big = _history(nights=2, tables=2), _history(nights=4, tables=2)
+    client.force_login(small.organiser)
+    few = _queries(client, reverse(page, args=[small.season.pk]))
+    client.force_login(big.organiser)
+    with django_assert_max_num_queries(few):
+        response = client.get(reverse(page, args=[big.season.pk]))
+    assert "Player 0" in response.content.decode()
