@@ -7,8 +7,9 @@ grow with the league's history. One that lands behind rated matches (a table of 
 earlier night entered late, a correction, a substitute named afterwards) is rated again
 with the matches after it, and those alone (`rate_from`): the ratings before it are
 read back from its history, and of the matches after it only those its players' new
-ratings reach are rated again (a correction of tonight's table rates that table alone). `rebuild_ratings` rates the whole league from scratch and
-says what it changed: the repair tool. Each gives the same ratings as a rebuild.
+ratings reach are rated again (a correction of tonight's table rates that table
+alone). `rebuild_ratings` rates the whole league from scratch and says what it
+changed: the repair tool. Each gives the same ratings as a rebuild.
 """
 
 from __future__ import annotations
