@@ -24,6 +24,7 @@ from .results.selectors import TableView
 from .standings.selectors import season_standings
 
 Correction = TypeVar("Correction")
+Report = TypeVar("Report")
 
 
 def table_views(views: Iterable[TableView], user) -> list[TableView]:
@@ -89,6 +90,13 @@ def hidden_scorecards(user, path: str = "table__") -> Q:
     from the model filtered to the table): a player's page and the admin leave those
     matches out until `user` has played the deals."""
     return unplayed_deals(user).hidden_tables(path)
+
+
+def reports(views: Iterable[Report], user) -> list[Report]:
+    """The paper tables' reports (`reporting.selectors.night_reports`) `user` may read:
+    none of a table that hides a hole from them."""
+    unplayed = unplayed_deals(user)
+    return [view for view in views if unplayed.may_see_table(view.report.night_table.table)]
 
 
 def hides_any(table, user) -> bool:

@@ -1,15 +1,17 @@
-"""Reads of a player's record in a league: every match with its points as the league
-scores it, their holes, pairs made, and the strokes given away by match and by night."""
+"""Reads of a player's record in a league: their figures over every match, their latest
+matches with their points as the league scores them, a page of their history, pairs
+made, and the strokes given away by match and by night over their latest matches."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Q, QuerySet, Sum
 
 from games.engine import scoring_pairs
 from games.engine.match import HOLES
@@ -47,23 +49,36 @@ class MatchLine:
         return f"{float(self.net_total):.1f}"
 
 
+#: The latest matches the player page charts, and lists beside its charts.
+RECENT_MATCHES = 30
+#: Matches a page of a player's history lists, newest first.
+MATCHES_PER_PAGE = 25
+
+
 @dataclass
 class PlayerRecord:
-    """A player's league record: matches, holes and what the holes looked like."""
+    """A player's league record: their figures over every match, and their latest
+    matches (at most `RECENT_MATCHES`, oldest first) for the charts."""
 
     player: Player
+    #: The latest matches, oldest first.
     matches: list[MatchLine] = field(default_factory=list)
-    hole_strokes: list[int] = field(default_factory=list)
+    #: How many matches, wins and strokes in all, of every match.
+    played: int = 0
+    wins: int = 0
+    match_strokes: int = 0
+    #: (strokes, how many regulation holes) for every score made, lowest first.
+    spread: list[tuple[int, int]] = field(default_factory=list)
     pairs_made: int | None = None
     pairs_holes: int = 0
 
     @property
     def holes(self) -> int:
-        return len(self.hole_strokes)
+        return sum(count for _strokes, count in self.spread)
 
     @property
     def strokes(self) -> int:
-        return sum(self.hole_strokes)
+        return sum(strokes * count for strokes, count in self.spread)
 
     @property
     def mean_per_hole(self) -> float | None:
@@ -71,51 +86,41 @@ class PlayerRecord:
 
     @property
     def mean_per_match(self) -> float | None:
-        if not self.matches:
-            return None
-        return sum(line.card.total for line in self.matches) / len(self.matches)
-
-    @property
-    def wins(self) -> int:
-        return sum(line.place == 1 for line in self.matches)
+        return self.match_strokes / self.played if self.played else None
 
     @property
     def best_hole(self) -> int | None:
-        return min(self.hole_strokes) if self.hole_strokes else None
+        return self.spread[0][0] if self.spread else None
 
     @property
     def worst_hole(self) -> int | None:
-        return max(self.hole_strokes) if self.hole_strokes else None
+        return self.spread[-1][0] if self.spread else None
 
     @property
-    def spread(self) -> list[tuple[int, int]]:
-        """(strokes, how many holes) for every score the player made, lowest first."""
-        return sorted(Counter(self.hole_strokes).items())
+    def earlier(self) -> int:
+        """Matches played before those charted."""
+        return self.played - len(self.matches)
 
 
-def player_record(league: League, player: Player, leave_out: Q | None = None) -> PlayerRecord:
-    """Everything the player page shows about `player` in `league` (regulation holes),
-    from the stored figures of their cards; `leave_out`: a filter for scorecards the
-    viewer may not see yet."""
-    record = PlayerRecord(player=player)
-    hidden = Scorecard.objects.filter(leave_out) if leave_out is not None else None
-    results = (
-        CardResult.objects.filter(
-            night_table__night__season__league=league, scorecard__player=player
-        )
-        .select_related("scorecard__table", "night_table__night", "counts_for")
-        .order_by("night_table__night__date", "night_table__night_id", "scorecard__table_id")
+def _results(league: League, player: Player, leave_out: Q | None) -> QuerySet[CardResult]:
+    """The stored figures of the player's cards in the league, less those `leave_out`
+    hides from the viewer."""
+    results = CardResult.objects.filter(
+        night_table__night__season__league=league, scorecard__player=player
     )
-    if hidden is not None:
-        results = results.exclude(scorecard__in=hidden)
-    results = list(results)
+    if leave_out is not None:
+        results = results.exclude(scorecard__in=Scorecard.objects.filter(leave_out))
+    return results
+
+
+#: The order of a player's matches, newest first.
+NEWEST_FIRST = ("-night_table__night__date", "-night_table__night_id", "-scorecard__table_id")
+
+
+def _lines(results: list[CardResult], player: Player) -> list[MatchLine]:
+    """A line for each of the player's `results`, in their order."""
     guests = guests_on({result.night_table.night_id for result in results})
-    strokes = defaultdict(list)
-    for card_id, number, hole_strokes in ScorecardHole.objects.filter(
-        scorecard_id__in=[result.scorecard_id for result in results], number__lte=HOLES
-    ).values_list("scorecard_id", "number", "strokes"):
-        strokes[card_id].append((number, hole_strokes))
-    live_cards = []
+    lines = []
     for result in results:
         card = result.scorecard
         night_table = result.night_table
@@ -123,7 +128,7 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
         owner = result.counts_for
         counts_for = "" if result.counts_for_id == player.pk else owner.name if owner else "nobody"
         key = (night_table.night_id, player.pk)
-        record.matches.append(
+        lines.append(
             MatchLine(
                 night_table,
                 card,
@@ -136,11 +141,53 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
                 played_by=guest_label(guest) if (guest := guests.get(key)) else "",
             )
         )
-        record.hole_strokes.extend(value for _number, value in sorted(strokes[card.pk]))
-        if card.table.kind == Table.Kind.LIVE:
-            live_cards.append(card)
-    record.pairs_made, record.pairs_holes = _pairs_made(live_cards)
+    return lines
+
+
+def _with_lines(results: QuerySet[CardResult]) -> QuerySet[CardResult]:
+    return results.select_related("scorecard__table", "night_table__night", "counts_for")
+
+
+def player_record(league: League, player: Player, leave_out: Q | None = None) -> PlayerRecord:
+    """What the player page shows about `player` in `league` (regulation holes): their
+    figures over every match, summed in the database from the stored figures of their
+    cards, and their latest matches; `leave_out`: a filter for scorecards the viewer may
+    not see yet. A few queries, whatever the player's history."""
+    results = _results(league, player, leave_out)
+    totals = results.aggregate(
+        played=Count("pk"), wins=Count("pk", filter=Q(place=1)), strokes=Sum("scorecard__total")
+    )
+    spread = (
+        ScorecardHole.objects.filter(scorecard__league_result__in=results, number__lte=HOLES)
+        .values_list("strokes")
+        .annotate(count=Count("pk"))
+        .order_by("strokes")
+    )
+    latest = list(_with_lines(results).order_by(*NEWEST_FIRST)[:RECENT_MATCHES])
+    record = PlayerRecord(
+        player=player,
+        matches=_lines(latest[::-1], player),
+        played=totals["played"],
+        wins=totals["wins"],
+        match_strokes=totals["strokes"] or 0,
+        spread=list(spread),
+    )
+    live = Scorecard.objects.filter(league_result__in=results, table__kind=Table.Kind.LIVE).only(
+        "table_id", "position"
+    )
+    record.pairs_made, record.pairs_holes = _pairs_made(live)
     return record
+
+
+def matches_page(
+    league: League, player: Player, number: object, leave_out: Q | None = None
+) -> Page:
+    """Page `number` of the player's matches in `league`, newest first (a number that is
+    not a page gives the first or last), each as a `MatchLine`."""
+    results = _with_lines(_results(league, player, leave_out)).order_by(*NEWEST_FIRST)
+    page = Paginator(results, MATCHES_PER_PAGE).get_page(number)
+    page.object_list = _lines(list(page.object_list), player)
+    return page
 
 
 def _given_away(record: PlayerRecord) -> dict[tuple[int, int], list[float]]:

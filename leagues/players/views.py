@@ -1,4 +1,5 @@
-"""A player's page in a league: matches, holes, rating over time, charts."""
+"""A player's page in a league: figures, charts of the latest matches and ratings, and
+the matches a page at a time."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from . import charts, selectors
 @require_GET
 @login_required
 def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse:
-    """A player's record in a league: matches, holes, rating over time, charts.
+    """A player's record in a league: their figures over every match, charts of their
+    latest matches and ratings, and their matches a page at a time (`?page=`), newest
+    first.
 
     404 unless the visitor shares the league with the player (`may_see_player`), so
     that nobody reads the names of people outside their leagues by trying ids.
@@ -28,10 +31,10 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
     person = Player.objects.filter(pk=player_id).first()
     if person is None or not may_see_player(request.user, person, league):
         raise Http404("No such player in this league.")
-    record = selectors.player_record(
-        league, person, leave_out=deal_results.hidden_scorecards(request.user)
-    )
-    history = rating_history(league, person)
+    hidden = deal_results.hidden_scorecards(request.user)
+    record = selectors.player_record(league, person, leave_out=hidden)
+    page = selectors.matches_page(league, person, request.GET.get("page"), leave_out=hidden)
+    history = rating_history(league, person, latest=selectors.RECENT_MATCHES)
     strokes_chart = charts.line_chart(
         [(f"{line.date:%d %b}", line.card.total) for line in record.matches]
     )
@@ -51,6 +54,8 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
             **crumbs(league),
             "person": person,
             "record": record,
+            "page": page,
+            "recent_matches": selectors.RECENT_MATCHES,
             "rating": rating,
             "history": history,
             "strokes_chart": strokes_chart,

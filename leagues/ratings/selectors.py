@@ -35,10 +35,12 @@ def league_ratings(league: League) -> list[Rating]:
     return sorted(ratings, key=lambda r: (-r.ordinal, r.player.name.lower()))
 
 
-def rating_history(league: League, player: Player) -> list[RatingChange]:
-    """The player's rating after each rated match of the league, oldest first."""
-    return list(
-        RatingChange.objects.filter(league=league, player=player)
-        .select_related("night_table__night")
-        .order_by("sequence")
+def rating_history(league: League, player: Player, latest: int | None = None) -> list[RatingChange]:
+    """The player's rating after each rated match of the league, oldest first: after
+    each of the `latest` rated matches only, if given."""
+    changes = RatingChange.objects.filter(league=league, player=player).select_related(
+        "night_table__night"
     )
+    if latest is None:
+        return list(changes.order_by("sequence"))
+    return list(changes.order_by("-sequence")[:latest])[::-1]

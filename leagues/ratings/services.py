@@ -5,10 +5,12 @@ A match that finishes or is entered after every match already rated (the usual c
 is rated alone on top of the stored ratings (`rate_match`), at once, at a cost that
 does not grow with the league's history. One that lands behind rated matches (a table
 of an earlier night entered late, a correction, a substitute named afterwards) is rated
-again with the matches after it, and those alone (`rate_from`), the ratings before it
-read back from its history: a cost that grows with what came after, so the request
-that asked for it waits for none of it. It is queued as a task once its writes commit
-(`rerate_from`), which a task worker runs within seconds.
+again with the matches after it, and those alone (`rate_from`): the ratings before it
+are read back from its history, and of the matches after it only those its players'
+new ratings reach are rated again (a correction of tonight's table rates that table
+alone). That cost grows with what came after, so the request that asked for it waits
+for none of it: it is queued as a task once its writes commit (`rerate_from`), which a
+task worker runs within seconds.
 
 Meanwhile the league's pages show the ratings as they stood before the change (its
 history and its current ratings agree with each other), while its standings (the
@@ -135,6 +137,81 @@ def _store(league: League, players: set[int], held: dict, counts: dict) -> None:
     Rating.objects.bulk_update(changed, ["mu", "sigma", "matches"])
 
 
+def _rate_again_where_touched(league: League, night_table: NightTable) -> int | None:
+    """Rate `night_table`'s match again, and of the matches after it only those its
+    players' new ratings reach (a match sharing a player with one rated again, and so
+    on): the others keep their changes, which nothing they depend on moved. Returns how
+    many matches were rated, or None where this does not apply: a match whose rated
+    players are not those it was rated with before (it starts or stops counting, or a
+    player joins or leaves it) moves what follows in other ways, and is rated again
+    with everything after it by the caller.
+
+    So a correction of tonight's table rates that table alone, whatever the night's
+    other tables: they seat other people. Every match keeps its place in the order
+    (`sequence`), since the same matches count as before.
+    """
+    later = RatingChange.objects.filter(
+        _at_or_after(night_table, "night_table__"), league=league
+    ).values_list("night_table_id", "player_id", "sequence", "mu_before", "sigma_before")
+    sequences: dict[int, int] = {}
+    players_at: dict[int, set[int]] = {}
+    before: dict[tuple[int, int], tuple[float, float]] = {}
+    for table_id, player, sequence, mu, sigma in later:
+        sequences[table_id] = sequence
+        players_at.setdefault(table_id, set()).add(player)
+        before[table_id, player] = (mu, sigma)
+    rules = league.rules
+    cards = _counted_cards(night_table, rules)
+    if cards is None or {card.player_id for card in cards} != players_at.get(night_table.pk):
+        return None
+    touched = set(players_at[night_table.pk])
+    again = [night_table.pk]
+    for table_id in sorted(sequences, key=sequences.get):
+        if table_id != night_table.pk and players_at[table_id] & touched:
+            again.append(table_id)
+            touched |= players_at[table_id]
+    tables = {night_table.pk: night_table} | NightTable.objects.select_related(
+        "table", "night"
+    ).in_bulk(again[1:])
+    cards_at = {night_table.pk: cards}
+    for table_id in again[1:]:
+        cards_at[table_id] = _counted_cards(tables[table_id], rules)
+        if (
+            cards_at[table_id] is None
+            or {card.player_id for card in cards_at[table_id]} != players_at[table_id]
+        ):
+            return None
+    model = PlackettLuce()
+    # Each touched player's rating before the first match of theirs rated again, as that
+    # match's change recorded it: nothing before that match moves.
+    held = {}
+    for table_id in reversed(again):
+        for player in players_at[table_id]:
+            held[player] = model.rating(*before[table_id, player])
+    RatingChange.objects.filter(league=league, night_table_id__in=again).delete()
+    changes: list[RatingChange] = []
+    for table_id in again:
+        cards = cards_at[table_id]
+        rated = _rate(
+            model,
+            league,
+            tables[table_id],
+            sequences[table_id],
+            cards,
+            [held[card.player_id] for card in cards],
+        )
+        for change in rated:
+            held[change.player_id] = model.rating(mu=change.mu, sigma=change.sigma)
+        changes.extend(rated)
+    RatingChange.objects.bulk_create(changes)
+    # The same matches count for each of them: their numbers of matches stand.
+    ratings = list(Rating.objects.filter(league=league, player__in=touched))
+    for row in ratings:
+        row.mu, row.sigma = held[row.player_id].mu, held[row.player_id].sigma
+    Rating.objects.bulk_update(ratings, ["mu", "sigma"])
+    return len(again)
+
+
 @transaction.atomic
 def rate_from(*, night_table: NightTable) -> int:
     """Rate `night_table`'s match and every match of its league after it again, on top
@@ -144,6 +221,9 @@ def rate_from(*, night_table: NightTable) -> int:
     other, each on top of the other.
     """
     league = League.objects.select_for_update().get(pk=night_table.night.season.league_id)
+    rated = _rate_again_where_touched(league, night_table)
+    if rated is not None:
+        return rated
     later = RatingChange.objects.filter(_at_or_after(night_table, "night_table__"), league=league)
     players = set(later.values_list("player_id", flat=True))
     later.delete()

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from games.engine.match import HOLES, match_status
 from games.models import Seat, Table, hole_name
@@ -53,7 +53,19 @@ def report_by_code(code: str) -> TableReport | None:
 
 
 def seats_of(table: Table) -> list[Seat]:
+    """The table's seats in order, with their players: those prefetched with the table
+    (`night_reports`), or read now."""
+    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
+        return sorted(table.seats.all(), key=lambda seat: seat.position)
     return list(table.seats.select_related("player").order_by("position"))
+
+
+def _holes_of(report: TableReport) -> list[ReportedHole]:
+    """The report's holes in order, with who entered and checked them: those prefetched
+    with the report (`night_reports`), or read now."""
+    if "holes" in getattr(report, "_prefetched_objects_cache", {}):
+        return sorted(report.holes.all(), key=lambda hole: hole.number)
+    return list(report.holes.select_related("entered_by", "checked_by").order_by("number"))
 
 
 def is_seated(player: Player, table: Table) -> bool:
@@ -140,7 +152,7 @@ def grid_of(holes: list[ReportedHole], *, confirmed: bool = False) -> list[list[
 def report_view(report: TableReport) -> ReportView:
     table = report.night_table.table
     names = [seat.name for seat in seats_of(table)]
-    holes = list(report.holes.select_related("entered_by", "checked_by").order_by("number"))
+    holes = _holes_of(report)
     by_number = {hole.number: hole for hole in holes}
     grid = [
         row if any(v is not None for v in row) else [None] * len(names) for row in grid_of(holes)
@@ -179,11 +191,23 @@ def report_view(report: TableReport) -> ReportView:
 
 
 def night_reports(night: LeagueNight) -> list[ReportView]:
-    """The reports of a night's paper tables still waiting for results, for the
-    organiser: what is confirmed, waiting and disputed at each."""
-    reports = TableReport.objects.filter(
-        night_table__night=night, night_table__table__kind=Table.Kind.PAPER
-    ).select_related("night_table__table")
+    """The reports of a night's paper tables that wait for the organiser: a table whose
+    results are not in yet, or a hole still waiting for confirmation or disputed; what
+    is confirmed, waiting and disputed at each. A night whose results are all in and
+    settled reads none of its reports' holes, and the rest are read together."""
+    unsettled = Q(holes__state__in=[ReportedHole.State.ENTERED, ReportedHole.State.DISPUTED])
+    reports = (
+        TableReport.objects.filter(
+            Q(night_table__night=night, night_table__table__kind=Table.Kind.PAPER)
+            & (~Q(night_table__table__status=Table.Status.FINISHED) | unsettled)
+        )
+        .distinct()
+        .select_related("night_table__table")
+        .prefetch_related(
+            Prefetch("night_table__table__seats", Seat.objects.select_related("player")),
+            Prefetch("holes", ReportedHole.objects.select_related("entered_by", "checked_by")),
+        )
+    )
     return [report_view(report) for report in reports.order_by("night_table__number")]
 
 

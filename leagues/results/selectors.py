@@ -3,6 +3,7 @@ correction would make of a finished match, and the corrections log."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
@@ -21,18 +22,33 @@ AWAITING_RESULTS = "Results to enter"
 
 
 def night_tables(night: LeagueNight) -> list[NightTable]:
-    """A night's tables with their seats, cards and holes, ready for the scorecards."""
-    cards = Scorecard.objects.order_by("position").prefetch_related(
-        Prefetch("holes", queryset=ScorecardHole.objects.order_by("number"))
-    )
+    """A night's tables with their seats, cards and holes, ready for the scorecards: each
+    with its `scorecard_grid`, the strokes read as plain rows in one query (a night's
+    hundreds of holes as records would cost more than the rest of its page)."""
     tables = list(
         night.tables.select_related("table")
-        .prefetch_related("table__seats__player", Prefetch("table__scorecards", queryset=cards))
+        .prefetch_related(
+            "table__seats__player",
+            Prefetch("table__scorecards", queryset=Scorecard.objects.order_by("position")),
+        )
         .order_by("number")
     )
+    strokes: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for card_id, number, hole_strokes in ScorecardHole.objects.filter(
+        scorecard__table__night_table__night=night
+    ).values_list("scorecard_id", "number", "strokes"):
+        strokes[card_id].append((number, hole_strokes))
     guests = guests_on([night.pk])
     for night_table in tables:
-        name_cards(night_table.table.scorecards.all(), night.pk, guests)
+        cards = night_table.table.scorecards.all()
+        name_cards(cards, night.pk, guests)
+        night_table.scorecard_grid = Grid.from_rows(
+            [
+                (card, number, s)
+                for card in cards
+                for number, s in strokes[card.pk] or [(None, None)]
+            ]
+        )
     return tables
 
 
@@ -94,7 +110,9 @@ class TableView:
 
 def table_view(night_table: NightTable) -> TableView:
     """The printable grid of one table: a row per card, a column per hole."""
-    grid = Grid.of(list(night_table.table.scorecards.all()))
+    grid = getattr(night_table, "scorecard_grid", None) or Grid.of(
+        list(night_table.table.scorecards.all())
+    )
     views = [
         CardView(card=row.card, holes=row.strokes[:HOLES], playoff=row.strokes[HOLES:])
         for row in grid.rows

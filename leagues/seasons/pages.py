@@ -60,18 +60,7 @@ def night_page(
     reports = []
     if role == "organiser":
         # What the paper tables reported themselves, for the organiser to settle.
-        reports = [
-            view
-            for view in night_reports(night)
-            if view.report.night_table.table.status != Table.Status.FINISHED
-            or view.waiting
-            or view.disputed
-        ]
-        reports = [
-            view
-            for view in reports
-            if not deal_results.hides_any(view.report.night_table.table, request.user)
-        ]
+        reports = deal_results.reports(night_reports(night), request.user)
     return render(
         request,
         "leagues/night.html",

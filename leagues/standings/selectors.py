@@ -115,14 +115,21 @@ def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
     absences = Absence.objects.filter(night__in=played.values("night_table__night")).exclude(
         night__substitutes__member=F("player")
     )
-    # Sums by player, and by handicap's denominator so that net strokes stay exact.
-    sums = results.values("counts_for_id", "handicap_denominator").annotate(
+    # Sums by player; the handicaps by player and denominator, so that net strokes stay
+    # exact. Handicaps have a denominator of their own almost every night: that read
+    # is kept to plain rows of three numbers.
+    sums = results.values("counts_for_id").annotate(
         matches=Count("pk"),
         holes=Sum("holes"),
         strokes=Sum("scorecard__total"),
         wins=Count("pk", filter=Q(place=1)),
         points=Sum("points"),
-        handicaps=Sum("handicap_numerator"),
+    )
+    handicap_sums = (
+        results.values("counts_for_id", "handicap_denominator")
+        .annotate(numerators=Sum("handicap_numerator"))
+        .values_list("counts_for_id", "handicap_denominator", "numerators")
+        .order_by()
     )
     nights = dict(
         results.values("counts_for_id")
@@ -138,15 +145,16 @@ def _standings(season: Season, before: date | None = None) -> list[StandingRow]:
             rows[player_id] = StandingRow(player=people[player_id], by_net=league.by_net)
         return rows[player_id]
 
-    handicaps: dict[int, dict[int, int]] = defaultdict(dict)  # numerators by denominator
     for line in sums:
         row = row_of(line["counts_for_id"])
-        row.matches += line["matches"]
-        row.holes += line["holes"]
-        row.strokes += line["strokes"]
-        row.wins += line["wins"]
-        row.points += line["points"]
-        handicaps[line["counts_for_id"]][line["handicap_denominator"]] = line["handicaps"]
+        row.matches = line["matches"]
+        row.holes = line["holes"]
+        row.strokes = line["strokes"]
+        row.wins = line["wins"]
+        row.points = line["points"]
+    handicaps: dict[int, dict[int, int]] = defaultdict(dict)  # numerators by denominator
+    for player_id, denominator, numerators in handicap_sums:
+        handicaps[player_id][denominator] = numerators
     # Net strokes add up: the sum of each card's is the strokes' less the handicaps'
     # (added over their common denominator, in whole numbers).
     for player_id, by_denominator in handicaps.items():

@@ -270,6 +270,24 @@ def test_the_organiser_sees_who_checked_in_ticked_and_who_is_expected(client, to
     assert 'hx-trigger="poll" hx-swap="outerHTML" data-poll-offline=' in fragment.content.decode()
 
 
+def test_the_players_boxes_are_drawn_as_django_draws_them(client, tonight):
+    """The night page draws each member's box itself (for speed): the same markup as the
+    checkbox widget's own, ticked for those present."""
+    from leagues.attendance.forms import NightPlayersForm
+    from leagues.clubs.selectors import club_members
+
+    night, olive, (ann, bea, *_) = tonight
+    night.players.set([ann])
+    client.force_login(olive)
+    text = client.get(night.get_absolute_url()).content.decode()
+    form = NightPlayersForm(
+        members=club_members(night.season.league.club), initial={"players": [ann]}
+    )
+    boxes = [str(choice.tag()) for choice in form["players"]]
+    assert len(boxes) == 5 and all(box in text for box in boxes)
+    assert sum(" checked>" in box for box in boxes) == 1
+
+
 def test_a_member_s_arrivals_fragment_has_the_count_and_no_names(client, tonight):
     night, _, (ann, bea, *_) = tonight
     services.check_in(night=night, player=ann)

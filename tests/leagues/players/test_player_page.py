@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date
+import re
+from datetime import date, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import scorecards
@@ -144,3 +147,83 @@ def test_ratings_read_in_plain_words_with_the_method_one_click_away(client, hist
         assert "Plackett–Luce" in method and "μ − 3σ" in method
         for jargon in ("Plackett", "μ", "σ", "Ordinal", "ordinal"):
             assert jargon not in shown.split("<main")[1] + after, (url, jargon)
+
+
+@pytest.fixture
+def long_history(club_night, monkeypatch):
+    """Mia's five matches, Noah beside her, on five nights: more than the page charts
+    (4 here) and than a page lists (3 here)."""
+    from leagues.players import selectors
+
+    monkeypatch.setattr(selectors, "RECENT_MATCHES", 4)
+    monkeypatch.setattr(selectors, "MATCHES_PER_PAGE", 3)
+    cn = club_night
+    for day in range(1, 6):
+        night = make_night(cn.season, date(2026, 4, day))
+        played_table(night, [cn.member, cn.others[0]], even_holes(30 + day, 50))
+    return cn
+
+
+def _matches(html: str) -> list[str]:
+    """The dates of the matches listed, in the page's order."""
+    section = html.split('id="matches-heading"')[1]
+    return re.findall(r"(\d+ Apr 2026)</a>", section)
+
+
+def test_the_figures_count_every_match_and_the_charts_the_latest(client, long_history):
+    cn = long_history
+    record = player_record(cn.league, cn.member)
+    assert (record.played, record.wins, record.holes, record.strokes) == (5, 5, 45, 165)
+    assert record.mean_per_match == 33 and (record.best_hole, record.worst_hole) == (1, 27)
+    assert [line.date.day for line in record.matches] == [2, 3, 4, 5]
+    client.force_login(cn.others[1])
+    html = client.get(reverse("leagues:player", args=[cn.league.pk, cn.member.pk])).content.decode()
+    assert '<span class="stat-value">5</span><span class="stat-label">matches</span>' in html
+    assert "The latest 4 of 5 matches." in html
+    assert "02 Apr: 32; 03 Apr: 33; 04 Apr: 34; 05 Apr: 35." in html
+
+
+def test_the_matches_come_a_page_at_a_time_newest_first(client, long_history):
+    cn = long_history
+    client.force_login(cn.others[1])
+    url = reverse("leagues:player", args=[cn.league.pk, cn.member.pk])
+    first = client.get(url).content.decode()
+    assert _matches(first) == ["5 Apr 2026", "4 Apr 2026", "3 Apr 2026"]
+    assert "Page 1 of 2" in first and 'href="?page=2#matches" rel="next">Older matches' in first
+    assert 'rel="prev"' not in first
+    second = client.get(url, {"page": 2}).content.decode()
+    assert _matches(second) == ["2 Apr 2026", "1 Apr 2026"]
+    assert 'href="?page=1#matches" rel="prev">Newer matches' in second
+    # A page that is not one gives the last, or the first.
+    assert _matches(client.get(url, {"page": 99}).content.decode()) == _matches(second)
+    assert _matches(client.get(url, {"page": "x"}).content.decode()) == _matches(first)
+
+
+def test_a_short_history_is_one_page_with_no_page_links(client, history):
+    cn = history
+    client.force_login(cn.member)
+    html = client.get(reverse("leagues:player", args=[cn.league.pk, cn.member.pk])).content.decode()
+    assert _matches(html) == [] and "Page 1 of" not in html and "The latest" not in html
+    assert html.count('<a href="/leagues/nights/') >= 2
+
+
+def test_the_player_page_reads_as_much_for_a_long_history_as_for_a_short_one(
+    client, club_night, django_assert_max_num_queries
+):
+    """The figures are summed in the database and the lists are bounded: a few queries,
+    however many matches the player has played."""
+    cn = club_night
+    client.force_login(cn.others[1])
+    url = reverse("leagues:player", args=[cn.league.pk, cn.member.pk])
+    counts = []
+    for day in range(1, 41):
+        night = make_night(cn.season, date(2026, 1, 1) + timedelta(days=day))
+        played_table(night, [cn.member, cn.others[0]], even_holes(30 + day % 7, 50))
+        if day in (2, 40):
+            with CaptureQueriesContext(connection) as queries:
+                html = client.get(url).content.decode()
+            counts.append(len(queries))
+    with django_assert_max_num_queries(counts[0]):
+        client.get(url)
+    assert counts[1] <= counts[0]
+    assert '<span class="stat-value">40</span><span class="stat-label">matches</span>' in html

@@ -294,3 +294,88 @@ def test_rating_a_finished_live_match_costs_the_same_however_long_the_league(
     # The cards scored in the move's transaction, then the match rated after it.
     assert counts[0] == counts[1] <= 25
     assert Rating.objects.get(league=league, player=ann).matches == 8
+
+
+def _history(league) -> list[tuple]:
+    return list(
+        RatingChange.objects.filter(league=league)
+        .order_by("sequence", "player_id")
+        .values_list("sequence", "night_table_id", "player_id", "mu", "sigma")
+    )
+
+
+def _correct_first_card(night_table, organiser, on_commit) -> None:
+    """Correct the table's first card, and run what its commit queues (the re-rating,
+    a task run at once by the tests' immediate backend)."""
+    from leagues.results.services import correct_score
+
+    card = night_table.table.scorecards.get(position=0)
+    with on_commit(execute=True):
+        correct_score(
+            scorecard=card,
+            number=1,
+            strokes=card.holes.get(number=1).strokes + 10,
+            reason="Misread",
+            by=organiser,
+        )
+
+
+def test_a_correction_rates_again_only_the_matches_its_players_reach(
+    django_capture_on_commit_callbacks,
+):
+    """Ann's card corrected on the first night: her match, and the later matches that
+    seat her or someone she has met since, are rated again; a match of people it cannot
+    reach keeps its changes as they were. The ratings and their history are those a
+    rebuild gives."""
+    organiser = make_player()
+    ann, bea, cat, dan, eve, fay = (
+        make_player(n) for n in ("ann", "bea", "cat", "dan", "eve", "fay")
+    )
+    league = make_league(make_club(organiser=organiser, members=[ann, bea, cat, dan, eve, fay]))
+    season = make_season(league)
+    first = make_night(season, date(2026, 3, 1))
+    corrected = played_table(first, [ann, bea], even_holes(30, 35))
+    apart = played_table(first, [cat, dan], even_holes(31, 33))
+    second = make_night(season, date(2026, 3, 8))
+    reached = played_table(second, [ann, cat], even_holes(29, 36))
+    untouched = played_table(second, [eve, fay], even_holes(32, 34))
+    kept = set(
+        RatingChange.objects.filter(night_table__in=[apart, untouched]).values_list("pk", flat=True)
+    )
+    moved = set(
+        RatingChange.objects.filter(night_table__in=[corrected, reached]).values_list(
+            "pk", flat=True
+        )
+    )
+    _correct_first_card(corrected, organiser, django_capture_on_commit_callbacks)
+    now = set(RatingChange.objects.filter(league=league).values_list("pk", flat=True))
+    assert kept <= now and not moved & now
+    ratings, history = _ratings(league), _history(league)
+    rebuild_ratings(league=league)
+    assert (_ratings(league), _history(league)) == (ratings, history)
+
+
+def test_correcting_tonights_table_costs_the_same_however_many_tables_and_nights(
+    django_capture_on_commit_callbacks,
+):
+    """A correction of tonight's first table rates that table alone: the night's other
+    tables seat other people, and the nights before are history."""
+    organiser = make_player()
+    people = [make_player() for _ in range(12)]
+    league = make_league(make_club(organiser=organiser, members=people))
+    season = make_season(league)
+    counts = []
+    for nights, tables in ((1, 2), (4, 6)):
+        for day in range(nights):
+            night = make_night(season, date(2026, 1 + len(counts), 1 + day))
+            seated = [
+                played_table(night, people[2 * n : 2 * n + 2], even_holes(30, 31 + n))
+                for n in range(tables)
+            ]
+        with CaptureQueriesContext(connection) as queries:
+            _correct_first_card(seated[0], organiser, django_capture_on_commit_callbacks)
+        counts.append(len(queries))
+        ratings = _ratings(league)
+        rebuild_ratings(league=league)
+        assert _ratings(league) == ratings
+    assert counts[0] == counts[1]
