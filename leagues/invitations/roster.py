@@ -4,7 +4,8 @@ read into rows to invite and rows refused, each with its reason. Pure: no record
 What it takes: commas or semicolons (Excel writes semicolons where a comma is the
 decimal mark), UTF-8 with or without a byte order mark, quoted fields, and a header row
 naming the columns ("Name", "E-mail address", "First name" and "Last name" ...) or none
-(then a row is a name and an address, in either order). What it refuses, whole: a file
+(then a row is a name and an address, in either order: the address is the cell that
+is one, the second when both are). What it refuses, whole: a file
 over `MAX_BYTES`, one that is not UTF-8 text, one of more than `MAX_ROWS` rows. What it
 refuses by row: an address Django's `EmailValidator` refuses, a name too long, the same
 address twice, and a cell that starts as a spreadsheet formula does (=, +, -, @): such a
@@ -67,8 +68,23 @@ def _text(data: bytes) -> str:
 
 
 def _delimiter(text: str) -> str:
-    first = text.split("\n", 1)[0]
-    return ";" if first.count(";") > first.count(",") else ","
+    """Commas or semicolons: the one whose reading of the first lines finds an address
+    (or a header naming one) on more of them; the more frequent one on a tie."""
+    head = [line for line in text.splitlines()[:10] if line.strip()]
+
+    def score(delimiter: str) -> tuple[int, int]:
+        rows = list(csv.reader(head, delimiter=delimiter))
+        found = sum(
+            1
+            for cells in rows
+            if any(_is_email(c.strip()) or _key(c) in _EMAIL_HEADERS for c in cells)
+        )
+        return found, sum(len(cells) for cells in rows)
+
+    try:
+        return max((",", ";"), key=score)
+    except csv.Error:
+        return ","
 
 
 def _key(cell: str) -> str:
@@ -103,9 +119,21 @@ def _name_and_email(cells: list[str], columns: dict[str, int] | None) -> tuple[s
             )
         return name, cell(columns["email"])
     cells = [c.strip() for c in cells]
-    at = next((i for i, c in enumerate(cells) if "@" in c), 1 if len(cells) > 1 else None)
+    # The second cell, as "name, address" rows have it, unless another is the address.
+    order = [1, *(i for i in range(len(cells)) if i != 1)] if len(cells) > 1 else [0]
+    at = next((i for i in order if _is_email(cells[i])), None)
+    if at is None:
+        at = next((i for i in order if "@" in cells[i]), order[0] if len(cells) > 1 else None)
     rest = [c for i, c in enumerate(cells) if i != at and c]
     return (rest[0] if rest else ""), cell(at)
+
+
+def _is_email(text: str) -> bool:
+    try:
+        validate_email(text)
+    except ValidationError:
+        return False
+    return True
 
 
 def _problem(name: str, email: str, seen: dict[str, int]) -> str:
@@ -117,9 +145,7 @@ def _problem(name: str, email: str, seen: dict[str, int]) -> str:
             )
     if not email:
         return "No email address."
-    try:
-        validate_email(email)
-    except ValidationError:
+    if not _is_email(email):
         return f"{email!r} is not an email address this site can mail."
     if len(name) > MAX_NAME:
         return f"The name is longer than {MAX_NAME} characters."
