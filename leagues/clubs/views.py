@@ -129,8 +129,9 @@ def member_role_set(request: HttpRequest, slug: str, membership_id: int) -> Http
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        role = Membership.Role(form.cleaned_data["role"]).label.lower()
-        messages.success(request, f"{membership.player.name} is a {role} of {club.name}.")
+        organiser = form.cleaned_data["role"] == Membership.Role.ORGANISER
+        role = "an organiser" if organiser else "a player"
+        messages.success(request, f"{membership.player.name} is {role} of {club.name}.")
     return redirect(club)
 
 
