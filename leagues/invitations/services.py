@@ -192,7 +192,7 @@ def mail_invitation(invitation_id: int) -> bool:
     tried again. False when the invitation is no longer pending (or its club is held)."""
     with transaction.atomic():
         invitation = (
-            Invitation.objects.select_for_update()
+            Invitation.objects.select_for_update(of=("self",))
             .select_related("club", "invited_by")
             .filter(pk=invitation_id, accepted_at__isnull=True, withdrawn_at__isnull=True)
             .first()

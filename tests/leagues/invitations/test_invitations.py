@@ -18,8 +18,9 @@ from leagues.invitations.secret_links import hash_secret
 from leagues.models import Club, Invitation, JoinLink
 from leagues.roles import role_in
 from tests.factories import make_club, make_player
+from tests.leagues.mail_backends import REFUSED
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 @pytest.fixture
@@ -292,3 +293,23 @@ def test_a_suspended_club_admits_no_one_and_mails_no_invitation(
 def test_a_secret_nobody_made_opens_nothing(client):
     assert client.get(join_url("x" * 43)).status_code == 404
     assert client.get(reverse("leagues:invitation", args=["x" * 43])).status_code == 404
+
+
+def test_a_refused_mail_leaves_the_invitation_unsent_to_be_tried_again(
+    club, settings, django_capture_on_commit_callbacks
+):
+    settings.EMAIL_BACKEND = "tests.leagues.mail_backends.RefusingBackend"
+    with django_capture_on_commit_callbacks(execute=True):
+        services.invite(
+            club=club, by=organiser(club), people=[("", REFUSED), ("", "ann@example.org")]
+        )
+    refused = Invitation.objects.get(email=REFUSED)
+    # The task failed (the queue tries it again); its secret and sending rolled back.
+    assert refused.sent_at is None and refused.secret_hash == ""
+    assert [m.to for m in mail.outbox] == [["ann@example.org"]]
+    result = services.mail_invitation.enqueue(refused.pk)
+    assert result.status == "FAILED"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    assert services.mail_invitation.enqueue(refused.pk).return_value is True
+    refused.refresh_from_db()
+    assert refused.sent_at is not None and len(mail.outbox) == 2
