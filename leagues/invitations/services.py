@@ -97,7 +97,15 @@ def join_by_link(*, secret: str, player: Player) -> Club:
         if reason:
             raise ValidationError(reason)
         if _admit(link.club, player):
-            JoinLink.objects.filter(pk=link.pk).update(uses=F("uses") + 1)
+            # Counted on condition, so that two people at once never pass a limit of one
+            # (SQLite has no row lock: the condition holds there too).
+            counted = JoinLink.objects.filter(pk=link.pk)
+            if link.max_uses is not None:
+                counted = counted.filter(uses__lt=link.max_uses)
+            if not counted.update(uses=F("uses") + 1):
+                raise ValidationError(
+                    "This join link has been used as often as it may be: ask for a new one."
+                )
         return link.club
 
 
