@@ -313,3 +313,15 @@ def test_a_refused_mail_leaves_the_invitation_unsent_to_be_tried_again(
     assert services.mail_invitation.enqueue(refused.pk).return_value is True
     refused.refresh_from_db()
     assert refused.sent_at is not None and len(mail.outbox) == 2
+
+
+def test_the_admin_lists_a_clubs_invitations_to_its_organisers_alone(client, club):
+    Invitation.objects.create(club=club, email="ann@example.org", secret_hash="0" * 64)
+    rival = make_player("rival")
+    make_club("Rough", organiser=rival)
+    url = reverse("admin:leagues_invitation_changelist")
+    client.force_login(organiser(club))
+    page = client.get(url).content.decode()
+    assert "ann@example.org" in page and "0" * 64 not in page
+    client.force_login(rival)
+    assert "ann@example.org" not in client.get(url).content.decode()
