@@ -15,7 +15,7 @@ from leagues.models import Club, Membership
 from leagues.roles import role_in
 from tests.factories import make_club, make_player
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def test_a_player_makes_a_club_and_is_its_first_organiser(client):

@@ -138,6 +138,7 @@ def club(db):
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 def test_the_dry_run_writes_nothing_and_the_confirmation_invites(
     client, club, django_capture_on_commit_callbacks
 ):
@@ -161,6 +162,7 @@ def test_the_dry_run_writes_nothing_and_the_confirmation_invites(
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 def test_a_token_tampered_with_or_of_another_club_invites_no_one(client, club):
     olive = club.memberships.get(role="organiser").player
     other = make_club("Rough", organiser=olive)
@@ -180,6 +182,7 @@ def test_a_token_tampered_with_or_of_another_club_invites_no_one(client, club):
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 @pytest.mark.parametrize(
     ("data", "reason"),
     [
@@ -197,6 +200,7 @@ def test_the_page_refuses_a_file_whole_with_a_clear_message(client, club, data, 
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 def test_a_plain_member_may_not_import_a_roster(client, club):
     client.force_login(club.memberships.get(role="player").player)
     page = client.post(
@@ -206,6 +210,7 @@ def test_a_plain_member_may_not_import_a_roster(client, club):
 
 
 @pytest.mark.django_db
+@pytest.mark.both_databases
 def test_a_roster_of_a_thousand_rows_is_checked_and_invited_in_seconds(
     client, club, settings, django_capture_on_commit_callbacks
 ):
