@@ -70,6 +70,8 @@ def test_an_organiser_makes_a_club_shares_its_link_and_a_newcomer_joins(
     page.get_by_role("button", name="Invite 2").click()
     expect(page.get_by_text("2 invitations on their way.")).to_be_visible()
     expect(page.get_by_role("cell", name="cat@example.org", exact=True)).to_be_visible()
+    # Their mail went out (by a task, in the server, once the invitations were in).
+    assert Invitation.objects.filter(sent_at__isnull=False).count() == 2
     olive.check()
 
     # A newcomer follows the link, signs up, comes back and joins.
