@@ -314,6 +314,12 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Whether a club a player makes waits for a superuser's approval before it may run
+# (off: a new club runs at once).
+FAIRWAY_CLUBS_NEED_APPROVAL = env_bool("FAIRWAY_CLUBS_NEED_APPROVAL", False)
+# How many days an invitation by mail stays good.
+FAIRWAY_INVITATION_DAYS = int(os.environ.get("FAIRWAY_INVITATION_DAYS", "30"))
+
 # Email: the console locally, SMTP when EMAIL_HOST is set.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:

@@ -13,6 +13,7 @@ from .board import admin as board_admin  # noqa: F401
 from .checkin import admin as checkin_admin  # noqa: F401
 from .clubs import admin as clubs_admin  # noqa: F401
 from .events import admin as events_admin  # noqa: F401
+from .invitations import admin as invitations_admin  # noqa: F401
 from .ratings import admin as ratings_admin  # noqa: F401
 from .reporting import admin as reporting_admin  # noqa: F401
 from .results import admin as results_admin  # noqa: F401

@@ -65,8 +65,10 @@ class ClubScoped:
             paths[LeagueNight] = "season__league__club"
             model = db_field.related_model
             if model in paths:
+                # Only an active club's records take new ones (a held club's are read only).
+                status = "status" if model is Club else f"{paths[model]}__status"
                 kwargs["queryset"] = model.objects.filter(
-                    **{f"{paths[model]}__in": self._clubs(request)}
+                    **{f"{paths[model]}__in": self._clubs(request), status: Club.Status.ACTIVE}
                 )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -76,15 +78,25 @@ class ClubScoped:
     def has_view_permission(self, request, obj=None):
         return request.user.is_superuser or self._allowed(request, obj)
 
+    def _writable(self, request, obj=None) -> bool:
+        """An organiser's writes: their club's records, while the club is active (one
+        waiting for approval or suspended is read only, in the admin as on its pages)."""
+        if not self._allowed(request, obj):
+            return False
+        if obj is None:
+            return True
+        path = self.parent_club_path if self.parent_club_path is not None else self.club_path
+        return _club_of(obj, path).is_active
+
     def has_change_permission(self, request, obj=None):
-        return request.user.is_superuser or self._allowed(request, obj)
+        return request.user.is_superuser or self._writable(request, obj)
 
     def has_add_permission(self, request, obj=None):
         if request.user.is_superuser:
             return True
-        return self.organiser_can_add and self._allowed(request, obj)
+        return self.organiser_can_add and self._writable(request, obj)
 
     def has_delete_permission(self, request, obj=None):
         if request.user.is_superuser:
             return True
-        return self.organiser_can_delete and self._allowed(request, obj)
+        return self.organiser_can_delete and self._writable(request, obj)

@@ -23,6 +23,8 @@ from .events.models import EventNotice as EventNotice
 from .events.models import EventRound as EventRound
 from .events.models import EventTable as EventTable
 from .handicaps.models import NightHandicap as NightHandicap
+from .invitations.models import Invitation as Invitation
+from .invitations.models import JoinLink as JoinLink
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange
 from .reporting.models import ReportedHole as ReportedHole

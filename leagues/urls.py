@@ -11,6 +11,7 @@ from .checkin import views as checkin
 from .clubs import views as clubs
 from .duplicate import views as duplicate
 from .events import views as events
+from .invitations import views as invitations
 from .players import views as players
 from .public import views as public
 from .reporting import views as reporting
@@ -22,9 +23,42 @@ from .teams import views as teams
 
 league_patterns = [
     path("", clubs.index, name="index"),
+    path("clubs/new/", clubs.club_create, name="club_create"),
     path("clubs/<slug:slug>/", clubs.club, name="club"),
     path("clubs/<slug:slug>/leagues/new/", clubs.league_create, name="league_create"),
     path("clubs/<slug:slug>/members/new/", clubs.member_add, name="member_add"),
+    path(
+        "clubs/<slug:slug>/members/<int:membership_id>/role/",
+        clubs.member_role_set,
+        name="member_role",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:membership_id>/remove/",
+        clubs.member_remove,
+        name="member_remove",
+    ),
+    path("clubs/<slug:slug>/invitations/", invitations.invitations, name="invitations"),
+    path("clubs/<slug:slug>/join-link/", invitations.join_link_renew, name="join_link_renew"),
+    path(
+        "clubs/<slug:slug>/join-link/withdraw/",
+        invitations.join_link_withdraw,
+        name="join_link_withdraw",
+    ),
+    path("clubs/<slug:slug>/invitations/send/", invitations.invite, name="invite"),
+    path(
+        "invitations/<int:invitation_id>/withdraw/",
+        invitations.invitation_withdraw,
+        name="invitation_withdraw",
+    ),
+    path(
+        "invitations/<int:invitation_id>/send-again/",
+        invitations.invitation_send_again,
+        name="invitation_send_again",
+    ),
+    path("clubs/<slug:slug>/roster/", invitations.roster, name="roster"),
+    path("clubs/<slug:slug>/roster/confirm/", invitations.roster_confirm, name="roster_confirm"),
+    path("join/<str:secret>/", invitations.join, name="join"),
+    path("invited/<str:secret>/", invitations.invitation, name="invitation"),
     path("<int:league_id>/", seasons.league, name="league"),
     path("<int:league_id>/seasons/new/", seasons.season_create, name="season_create"),
     path("<int:league_id>/players/<int:player_id>/", players.player, name="player"),
@@ -150,6 +184,9 @@ urlpatterns = [
     path("", accounts.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.account, name="account"),
+    path("accounts/profile/my-data.json", accounts.data_json, name="account_data_json"),
+    path("accounts/profile/my-data.csv", accounts.data_csv, name="account_data_csv"),
+    path("accounts/profile/close/", accounts.close_account, name="account_close"),
     path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("leagues/", include((league_patterns, "leagues"))),

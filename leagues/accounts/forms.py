@@ -1,4 +1,5 @@
-"""A player's own forms: signing up, and what they may change about themselves."""
+"""A player's own forms: signing up, what they may change about themselves, and their
+account closed (on their password)."""
 
 from __future__ import annotations
 
@@ -71,3 +72,12 @@ class QueuedPasswordResetForm(PasswordResetForm):
             site_name=context["site_name"],
             protocol=context["protocol"],
         )
+
+
+class CloseAccountForm(forms.Form):
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="To be sure it is you. Closing cannot be undone.",
+    )

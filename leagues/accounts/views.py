@@ -1,13 +1,14 @@
-"""The home page, sign-up, and a player's own account page."""
+"""The home page, sign-up, a player's own account page, their data downloaded and their
+account closed."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,9 +19,10 @@ from games import selectors as games_selectors
 
 from ..checkin.selectors import tonight
 from ..events.selectors import upcoming_entries
+from ..exports import csv_response
 from ..models import Player
-from . import services
-from .forms import AccountForm, QueuedPasswordResetForm, SignUpForm
+from . import own_data, services
+from .forms import AccountForm, CloseAccountForm, QueuedPasswordResetForm, SignUpForm
 
 WELCOME_TAG = "welcome"
 
@@ -81,6 +83,48 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "registration/account.html",
+        {"form": form},
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+@require_GET
+@login_required
+def data_json(request: HttpRequest) -> HttpResponse:
+    """What the site holds about the player, as JSON."""
+    response = JsonResponse(own_data.own_data(request.user), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = 'attachment; filename="fairway-my-data.json"'
+    return response
+
+
+@require_GET
+@login_required
+def data_csv(request: HttpRequest) -> HttpResponse:
+    """What the site holds about the player, as CSV: section, record, field, value."""
+    response, writer = csv_response("fairway-my-data.csv")
+    writer.writerow(["section", "record", "field", "value"])
+    for row in own_data.as_rows(own_data.own_data(request.user)):
+        writer.writerow(row)
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def close_account(request: HttpRequest) -> HttpResponse:
+    """The player closes their account, on their password."""
+    form = CloseAccountForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.close_account(player=request.user, password=form.cleaned_data["password"])
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            logout(request)
+            messages.success(request, "Your account is closed. Thank you for playing.")
+            return redirect("home")
+    return render(
+        request,
+        "registration/close_account.html",
         {"form": form},
         status=400 if form.is_bound and form.errors else 200,
     )

@@ -1,8 +1,9 @@
-"""Clubs, their members and their leagues in the admin; an organiser sees their own clubs."""
+"""Clubs, their members and their leagues in the admin; an organiser sees their own clubs.
+A superuser approves a club waiting for it, suspends a club, or lets it run again."""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count
 
 from ..admin_scope import ClubScoped, Scoped
@@ -20,8 +21,10 @@ class MembershipInline(ClubScoped, admin.TabularInline):
 class ClubAdmin(ClubScoped, admin.ModelAdmin):
     organiser_can_add = False
     organiser_can_delete = False
-    list_display = ("name", "slug", "member_count", "league_count")
+    list_display = ("name", "slug", "status", "member_count", "league_count")
+    list_filter = ("status",)
     search_fields = ("name", "slug")
+    actions = ["approve", "suspend"]
     prepopulated_fields = {"slug": ("name",)}
     inlines = [MembershipInline]
 
@@ -45,6 +48,30 @@ class ClubAdmin(ClubScoped, admin.ModelAdmin):
 
     def has_add_permission(self, request, obj=None):
         return request.user.is_superuser
+
+    def get_readonly_fields(self, request, obj=None):
+        # Only a superuser approves or suspends a club.
+        fields = super().get_readonly_fields(request, obj)
+        return fields if request.user.is_superuser else (*fields, "status")
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not request.user.is_superuser:
+            actions.pop("approve", None)
+            actions.pop("suspend", None)
+        return actions
+
+    @admin.action(description="Approve, or let run again, the selected clubs")
+    def approve(self, request, queryset):
+        changed = queryset.exclude(status=Club.Status.ACTIVE).update(status=Club.Status.ACTIVE)
+        self.message_user(request, f"{changed} club(s) run now.", messages.SUCCESS)
+
+    @admin.action(description="Suspend the selected clubs (their pages read only)")
+    def suspend(self, request, queryset):
+        changed = queryset.exclude(status=Club.Status.SUSPENDED).update(
+            status=Club.Status.SUSPENDED
+        )
+        self.message_user(request, f"{changed} club(s) suspended.", messages.SUCCESS)
 
 
 @admin.register(League)

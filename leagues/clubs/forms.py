@@ -1,4 +1,5 @@
-"""A club's forms: a league's settings and rules, and a member added with their role."""
+"""A club's forms: a new club's name, a league's settings and rules, a member added with
+their role, and a member's role changed."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django import forms
 from games.forms import HouseRulesWidget, refused_house_rules
 from games.models import house_rule_choices
 
-from ..models import League, Membership, Player
+from ..models import Club, League, Membership, Player
 from ..usernames import username_key
 from .models import LEAGUE_RULES
 
@@ -109,3 +110,22 @@ class MemberForm(forms.Form):
         if player is None:
             raise forms.ValidationError("No player has that username.")
         return player
+
+
+class ClubForm(forms.ModelForm):
+    """A new club: its name (its address is made from it)."""
+
+    class Meta:
+        model = Club
+        fields = ("name",)
+        help_texts = {"name": "As members know it; you are its first organiser."}
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not any(ch.isalnum() for ch in name):
+            raise forms.ValidationError("A club's name needs a letter or a digit.")
+        return name
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices)

@@ -34,13 +34,24 @@ LEAGUE_RULES = (
 
 
 class Club(models.Model):
-    """A club that runs leagues; its members are players and organisers."""
+    """A club that runs leagues; its members are players and organisers.
+
+    A club a player made waits for a superuser's approval when the site asks for it
+    (FAIRWAY_CLUBS_NEED_APPROVAL); a superuser may suspend one. Either way its pages
+    say so and its organisers' writes are refused (`leagues.guards`).
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        PENDING = "pending", "Awaiting approval"
+        SUSPENDED = "suspended", "Suspended"
 
     name = models.CharField(max_length=80, validators=[validate_shown])
     slug = models.SlugField(max_length=50, unique=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"
     )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -51,6 +62,21 @@ class Club(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:club", args=[self.slug])
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def held_reason(self) -> str:
+        """Why the club's writes are refused (empty for an active club)."""
+        if self.status == self.Status.PENDING:
+            return (
+                f"{self.name} is waiting for the site's approval: nothing changes here until then."
+            )
+        if self.status == self.Status.SUSPENDED:
+            return f"{self.name} is suspended by the site: its pages are read only."
+        return ""
 
 
 class Membership(models.Model):

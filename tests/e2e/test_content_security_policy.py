@@ -107,6 +107,11 @@ def test_pages_and_a_live_table_run_without_a_policy_violation(daphne_server, pl
     anas.visit(f"/leagues/nights/{night.pk}/")
     anas.visit(f"/leagues/{league.pk}/players/{ana.pk}/")
     expect(anas.page.locator("svg.chart").first).to_be_visible()
+    # A club of her own, her data and her account's closing (the invitations, the
+    # roster's dry run and a join link: tests/e2e/test_club_of_ones_own.py).
+    anas.visit("/leagues/clubs/new/")
+    anas.visit("/accounts/profile/")
+    anas.visit("/accounts/profile/close/")
     # An event's page, once its socket has drawn its round.
     event = events.create_event(
         club=club,

@@ -18,6 +18,7 @@ from games.models import Hole, HoleReview, Table
 from leagues.board.services import create_board
 from leagues.checkin.services import check_in
 from leagues.events import services as events
+from leagues.invitations import services as invitations
 from leagues.models import NightTable, Substitute
 from leagues.ratings.services import rebuild_ratings
 from leagues.reporting import services as reporting
@@ -85,6 +86,11 @@ class League:
     events: str
     event: str
     event_results: str
+    #: The club's invitations page (a join link out, an invitation pending), the page
+    #: that makes a club, and the join link's page, opened without an account.
+    invitations: str
+    club_new: str
+    join: str
 
 
 @pytest.fixture
@@ -213,6 +219,8 @@ def league(daphne_server) -> League:
         events.check_in(event=event, player=player, by=player)
     events.keep_apart(event=event, first=ann, second=bea, by=organiser)
     event_table = events.start_event(event=event, by=organiser).tables.first()
+    join_secret = invitations.renew_join_link(club=club, by=organiser, max_uses=20)
+    invitations.invite(club=club, by=organiser, people=[("Ivy", "ivy@example.org")])
     return League(
         club=club.get_absolute_url(),
         league=league.get_absolute_url(),
@@ -249,6 +257,9 @@ def league(daphne_server) -> League:
         events=f"/leagues/clubs/{club.slug}/events/",
         event=event.get_absolute_url(),
         event_results=f"/leagues/events/tables/{event_table.pk}/results/",
+        invitations=f"/leagues/clubs/{club.slug}/invitations/",
+        club_new="/leagues/clubs/new/",
+        join=f"/leagues/join/{join_secret}/",
     )
 
 
@@ -290,6 +301,9 @@ def league_paths(pages: League) -> list[str]:
         pages.events,
         pages.event,
         pages.event_results,
+        pages.invitations,
+        pages.club_new,
+        "/accounts/profile/close/",
     ]
 
 
@@ -356,7 +370,7 @@ def test_on_a_phone_no_page_scrolls_sideways_and_no_control_overlaps_another(
     # A public league's pages, read without an account.
     context = playwright_browser.new_context(viewport=PHONE)
     page = context.new_page()
-    for path in league.public:
+    for path in [*league.public, league.join]:
         check_phone_layout(page, daphne_server, path)
     context.close()
     # A review of a hole, once it is worked out, and the replay's step it links to.
@@ -489,7 +503,8 @@ def test_every_page_passes_an_axe_audit(daphne_server, playwright_browser, leagu
     context = playwright_browser.new_context(viewport=viewport)
     page = context.new_page()
     found = {}
-    for path in ["/", "/rules/", "/accounts/signup/", "/accounts/login/", *league.public]:
+    anonymous = ["/", "/rules/", "/accounts/signup/", "/accounts/login/", league.join]
+    for path in [*anonymous, *league.public]:
         page.goto(daphne_server.url + path)
         page.wait_for_load_state("networkidle")
         found[path] = serious_findings(page)

@@ -1,0 +1,1 @@
+"""A club's ways in: its join link, invitations by mail, and a roster imported."""
