@@ -73,17 +73,25 @@
       const body = new URLSearchParams({ csrfmiddlewaretoken: csrfToken(), back: "" });
       let response;
       try {
-        response = await fetch(action, { method: "POST", body: body, credentials: "same-origin" });
+        // Checked in is answered with a redirect: the page is then read through the
+        // worker, which keeps it as it now stands.
+        response = await fetch(action, {
+          method: "POST",
+          body: body,
+          credentials: "same-origin",
+          redirect: "manual",
+        });
       } catch (error) {
         return;
       }
       if (response.status >= 500) {
         return;
       }
-      const html = await response.text();
+      const refused = response.type !== "opaqueredirect";
+      const html = refused ? await response.text() : await (await fetch(action, { credentials: "same-origin" })).text();
       window.localStorage.removeItem(storeKey());
       swapMain(html);
-      if (!(response.ok && response.redirected)) {
+      if (refused) {
         const reason = document.querySelector("#main .form-errors");
         say(
           "Your check-in, pressed while offline, was refused" +

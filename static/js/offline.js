@@ -7,10 +7,24 @@
   "use strict";
   let unreachable = false;
 
+  // On the first visit the page came before its worker: once the worker controls it,
+  // read the page once more through the worker, which keeps it for the next time.
+  function keepThisPage() {
+    fetch(location.pathname + location.search, { credentials: "same-origin" }).catch(function () {});
+  }
+
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {
-      // No worker (a private window, an old browser): the page works online as before.
-    });
+    const controlled = !!navigator.serviceWorker.controller;
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(
+      function () {
+        if (!controlled) {
+          navigator.serviceWorker.addEventListener("controllerchange", keepThisPage, { once: true });
+        }
+      },
+      function () {
+        // No worker (a private window, an old browser): the page works online as before.
+      }
+    );
   }
 
   function show() {

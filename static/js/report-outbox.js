@@ -51,6 +51,26 @@
     }
   }
 
+  // The holes this phone entered and sent: a page kept from before they were sent
+  // (opened again with no connection) moves its form past them, as past those waiting.
+  function sent() {
+    const key = storeKey();
+    try {
+      return key ? JSON.parse(window.localStorage.getItem(key + ":sent") || "[]") : [];
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function remember(entry) {
+    const key = storeKey();
+    if (key) {
+      const others = sent().filter(function (e) { return e.number !== entry.number; });
+      others.push({ number: entry.number, fields: entry.fields });
+      window.localStorage.setItem(key + ":sent", JSON.stringify(others));
+    }
+  }
+
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) {
       return window.crypto.randomUUID();
@@ -126,17 +146,21 @@
       return;
     }
     const entries = load();
+    const done = sent();
     for (;;) {
       const found = WRITE.exec(new URL(form.action, location.href).pathname);
       const number = found ? parseInt(found[1], 10) : 0;
+      const version = form.querySelector('[name="version"]');
+      const fresh = version && version.value === "0";
       const waiting = entries.find(function (e) { return e.kind === "enter" && e.number === number; });
-      if (!waiting || number >= HOLES) {
-        if (waiting) {
+      const gone = waiting || (fresh && done.find(function (e) { return e.number === number; }));
+      if (!gone || number >= HOLES) {
+        if (gone) {
           form.closest("section").hidden = true;
         }
         return;
       }
-      const typed = new Map(waiting.fields);
+      const typed = new Map(gone.fields);
       form.action = form.action.replace(/\/holes\/\d+\/$/, "/holes/" + (number + 1) + "/");
       form.querySelectorAll('[name="version"]').forEach(function (input) { input.value = "0"; });
       form.querySelectorAll('[name="key"], .form-errors, .errors').forEach(function (node) { node.remove(); });
@@ -228,21 +252,26 @@
   }
 
   // Whether the player has typed into the form on screen (the next hole, entered while
-  // the others were sending): the page is not replaced under their fingers.
+  // the others were sending) or opened a dispute: the page is not replaced under them.
   function typing() {
     const form = document.getElementById("hole-form");
-    return !!form && Array.from(form.querySelectorAll(".stroke-input")).some(function (input) {
+    const typed = !!form && Array.from(form.querySelectorAll(".stroke-input")).some(function (input) {
       return input.value.trim() !== input.defaultValue.trim();
     });
+    // A dispute's form the player opened meanwhile is theirs too.
+    return typed || !!document.querySelector('#entry form[action$="/dispute/"]');
   }
 
   function post(entry) {
     const body = new URLSearchParams(entry.fields);
     body.append("csrfmiddlewaretoken", csrfToken(document));
+    // A recorded entry is answered with a redirect to the report: not followed here,
+    // the report is read once the queue is sent, through the worker that keeps it.
     return fetch(entry.action, {
       method: "POST",
       body: body,
       credentials: "same-origin",
+      redirect: "manual",
       headers: { "X-CSRFToken": csrfToken(document) },
     });
   }
@@ -252,8 +281,7 @@
       return;
     }
     sending = true;
-    let page = null;
-    let address = null;
+    let report = null;
     let retried = false;
     try {
       for (;;) {
@@ -274,6 +302,14 @@
           break;
         }
         window.fairwayOffline && window.fairwayOffline.unreachable(false);
+        if (response.type === "opaqueredirect") {
+          save(load().filter(function (e) { return e.key !== entry.key; }));
+          if (entry.kind === "enter") {
+            remember(entry);
+          }
+          report = entry.action.replace(/holes\/.*$/, "");
+          continue;
+        }
         const html = await response.text();
         if (response.status === 403 && /CSRF/i.test(html) && !retried) {
           retried = true;
@@ -284,29 +320,34 @@
           continue;
         }
         save(load().filter(function (e) { return e.key !== entry.key; }));
-        if (response.ok && response.redirected) {
-          page = html;
-          address = response.url;
-          continue;
-        }
         // A clash or a refusal: the page says what happened and the player chooses;
         // what waits behind it waits for that.
         paused = true;
-        page = null;
+        report = null;
         swapMain(html, response.url);
         break;
       }
     } finally {
       sending = false;
     }
-    if (page !== null && !typing()) {
-      swapMain(page, address);
-    } else {
-      render();
+    if (report !== null) {
+      // Read through the worker, which keeps the page as it now stands for a reload
+      // with no connection; shown unless the player is typing the next hole.
+      try {
+        const fresh = await fetch(report, { credentials: "same-origin" });
+        if (fresh.ok && !typing()) {
+          swapMain(await fresh.text(), fresh.url);
+          return;
+        }
+      } catch (error) {
+        // The socket brings the holes; the next send brings the page.
+      }
     }
+    render();
   }
 
   document.addEventListener("submit", keep, true);
+
   // The page's main part loaded anew (the player chose "Keep theirs", or went on):
   // what waited behind a clash may go. A hole list pushed by the socket is not that.
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -57,16 +57,40 @@ function fromShellPage(referrer) {
   return url.origin === self.location.origin && isShellPage(url.pathname);
 }
 
+// The static files a kept page loads (its scripts, styles and icons), kept with it so
+// that it opens whole with no connection.
+const ASSET = /(?:src|href)="(\/static\/[^"]+)"/g;
+
+function keepAssets(cache, response) {
+  return response.text().then(function (html) {
+    const found = new Set();
+    let match;
+    while ((match = ASSET.exec(html)) !== null) {
+      found.add(new URL(match[1], self.location.origin).href);
+    }
+    return Promise.all(
+      Array.from(found).map(function (address) {
+        return cache.match(address, { ignoreVary: true }).then(function (kept) {
+          return kept || cache.add(address).catch(function () {});
+        });
+      })
+    );
+  });
+}
+
 // The network's answer when there is one (kept for next time if it is the page itself,
 // dropped otherwise); the kept copy when there is none.
-function networkFirst(request, key) {
+function networkFirst(request, key, keeps) {
   return caches.open(SHELL_CACHE).then(function (cache) {
     return fetch(request).then(
       function (response) {
-        if (response.ok && response.status === 200 && !response.redirected) {
-          cache.put(key, response.clone());
-        } else {
+        if (!(response.ok && response.status === 200 && !response.redirected)) {
           cache.delete(key);
+        } else if (keeps) {
+          cache.put(key, response.clone());
+          if (isShellPage(new URL(key).pathname)) {
+            keepAssets(cache, response.clone());
+          }
         }
         return response;
       },
@@ -95,13 +119,14 @@ function offlineFetch(event) {
   if (request.method !== "GET") {
     return false;
   }
-  if (request.mode === "navigate" && isShellPage(url.pathname)) {
-    // Kept under its address without the query: "?hole=3" opens the same shell.
-    event.respondWith(networkFirst(request, url.origin + url.pathname));
+  if (isShellPage(url.pathname)) {
+    // Opened, or read again by its own script: kept as the page itself stands (without
+    // a query, which opens a form on it), and offered for any query when offline.
+    event.respondWith(networkFirst(request, url.origin + url.pathname, url.search === ""));
     return true;
   }
   if (url.pathname.indexOf(STATIC_PREFIX) === 0 && fromShellPage(request.referrer)) {
-    event.respondWith(networkFirst(request, url.origin + url.pathname));
+    event.respondWith(networkFirst(request, url.origin + url.pathname, true));
     return true;
   }
   return false;
