@@ -42,8 +42,9 @@ const SHELL_PAGES = [
   /^\/leagues\/nights\/\d+\/check-in\/$/,
 ];
 const STATIC_PREFIX = "/static/";
-// Signing in, out or up changes whose pages these are: none kept may outlive it.
-const ACCOUNT_CHANGES = /^\/accounts\//;
+// Signing in, out or up (here or at the admin's door) changes whose pages these are:
+// none kept may outlive it.
+const ACCOUNT_CHANGES = /^\/(?:accounts\/|admin\/log(?:in|out)\/)/;
 
 function isShellPage(path) {
   return SHELL_PAGES.some(function (pattern) { return pattern.test(path); });

@@ -12,6 +12,7 @@ from datetime import date
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games.models import ScorecardHole, Table
@@ -314,3 +315,22 @@ def test_a_board_cut_off_catches_up_with_what_a_fresh_board_shows(
     assert board_cells(screen) == board_cells(fresh) != before
     context.close()
     fresh_context.close()
+
+
+def test_signing_out_drops_every_page_the_phone_kept(daphne_server, playwright_browser):
+    """A kept page is its player's own: once they sign out, the phone opens none of it
+    with no connection (the next person to pick the phone up sees nothing of theirs)."""
+    _, night_table, _ = paper_table()
+    address = daphne_server.url + f"/leagues/report/{night_table.report.code}/"
+    context, a = phone(playwright_browser, daphne_server, "ann")
+    a.goto(address)
+    controlled(a)
+    a.get_by_role("button", name="Log out").click()
+    expect(a.get_by_role("heading", name="You are logged out")).to_be_visible()
+    a.wait_for_function(
+        "async () => (await (await caches.open('fairway-shell-v1')).keys()).length === 0"
+    )
+    context.set_offline(True)
+    with pytest.raises(PlaywrightError):
+        a.goto(address)
+    context.close()
