@@ -28,6 +28,7 @@ from .invitations.models import JoinLink as JoinLink
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange
 from .reporting.models import ReportedHole as ReportedHole
+from .reporting.models import ReportEntry as ReportEntry
 from .reporting.models import TableReport as TableReport
 from .results.models import LeagueScorecard as LeagueScorecard
 from .results.models import ScoreCorrection as ScoreCorrection

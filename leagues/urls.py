@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from . import table_start
+from . import service_worker, table_start
 from .accounts import views as accounts
 from .attendance import views as attendance
 from .board import views as board
@@ -182,6 +182,7 @@ league_patterns = [
 
 urlpatterns = [
     path("", accounts.home, name="home"),
+    path("sw.js", service_worker.script, name="service_worker"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.account, name="account"),
     path("accounts/profile/my-data.json", accounts.data_json, name="account_data_json"),

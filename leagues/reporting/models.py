@@ -91,3 +91,34 @@ class ReportedHole(models.Model):
     @property
     def name(self) -> str:
         return hole_name(self.number)
+
+
+class ReportEntry(models.Model):
+    """One write of a report, as a phone sent it, by the key the phone gave it.
+
+    A phone that lost its connection sends what it kept again when the connection
+    returns, without knowing whether the first send arrived: the key makes a second
+    send of the same entry answer as the first did and change nothing. `digest` is of
+    what was sent (the hole, the kind of write and its figures), so that a key sent
+    again with other figures is refused rather than taken for the first.
+    """
+
+    class Kind(models.TextChoices):
+        ENTER = "enter", "Entered"
+        CONFIRM = "confirm", "Confirmed"
+        DISPUTE = "dispute", "Disputed"
+        SETTLE = "settle", "Settled"
+
+    key = models.UUIDField(unique=True)
+    report = models.ForeignKey(TableReport, on_delete=models.CASCADE, related_name="entries")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    digest = models.CharField(max_length=64)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["report", "created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.report.night_table}, {hole_name(self.number)}: {self.get_kind_display()}"

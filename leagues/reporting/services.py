@@ -16,6 +16,9 @@ has results, a `ScoreCorrection` before).
 
 from __future__ import annotations
 
+import hashlib
+import json
+import uuid
 from collections.abc import Sequence
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -27,11 +30,22 @@ from games.models import Scorecard, ScorecardHole, Table, hole_name
 from games.scorecards import PaperScoreError, ScoreProblem, check_paper_scores
 
 from ..guards import require_open, require_organiser
-from ..models import NightTable, Player, ReportedHole, ScoreCorrection, TableReport
+from ..models import (
+    NightTable,
+    Player,
+    ReportedHole,
+    ReportEntry,
+    ScoreCorrection,
+    TableReport,
+)
 from ..news import send_night_changed
 from ..results import services as results
 from . import selectors
 
+KEY_REUSED = (
+    "This entry's key was sent before with other figures: nothing is recorded. "
+    "Look at the hole again, then enter it."
+)
 NOT_SEATED = "Only the players seated at this table, and the league's organisers, may report it."
 
 
@@ -59,6 +73,43 @@ def _held(report: TableReport) -> tuple[TableReport, NightTable]:
     require_open(night_table.night.season)
     announce.group_changed(report_group(locked.pk), {"type": "report.changed"})
     return locked, night_table
+
+
+def _sent_before(
+    report: TableReport, key: uuid.UUID | None, kind: str, number: int, sent: dict, by: Player
+) -> bool:
+    """Whether the entry under `key` was recorded already (a phone sending again what it
+    kept while offline): then the write answers as it did and changes nothing. A key
+    sent before with anything else (another hole, kind, player or figures) is refused.
+    Called with the report's row held, so that two sends of one key meet here."""
+    if key is None:
+        return False
+    found = ReportEntry.objects.filter(key=key).first()
+    if found is None:
+        return False
+    if (found.report_id, found.kind, found.number, found.by_id, found.digest) != (
+        report.pk,
+        kind,
+        number,
+        by.pk,
+        _digest(sent),
+    ):
+        raise ValidationError(KEY_REUSED)
+    return True
+
+
+def _remember(
+    report: TableReport, key: uuid.UUID | None, kind: str, number: int, sent: dict, by: Player
+) -> None:
+    """Keep the key of an entry recorded, in the write's own transaction."""
+    if key is not None:
+        ReportEntry.objects.create(
+            key=key, report=report, kind=kind, number=number, digest=_digest(sent), by=by
+        )
+
+
+def _digest(sent: dict) -> str:
+    return hashlib.sha256(json.dumps(sent, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _require_seated(by: Player, night_table: NightTable, *, organiser_too: bool) -> None:
@@ -136,15 +187,20 @@ def enter_hole(
     version: int,
     by: Player,
     reason: str = "",
-) -> ReportedHole:
+    key: uuid.UUID | None = None,
+) -> ReportedHole | None:
     """A seated player (or an organiser) enters hole `number`'s strokes, seat by seat.
 
     `version` is the hole's version the player saw (0 for a hole not entered yet). The
     hole then waits for another player's confirmation. A change to confirmed strokes
-    needs a `reason`: it becomes a correction once confirmed.
+    needs a `reason`: it becomes a correction once confirmed. An entry whose `key` was
+    recorded already changes nothing (None).
     """
     report, night_table = _held(report)
     _require_seated(by, night_table, organiser_too=True)
+    sent = {"strokes": list(strokes), "version": version, "reason": reason}
+    if _sent_before(report, key, ReportEntry.Kind.ENTER, number, sent, by):
+        return None
     hole = _hole(report, number)
     _check_version(hole, version)
     names = [seat.name for seat in selectors.seats_of(night_table.table)]
@@ -165,6 +221,7 @@ def enter_hole(
     hole.change_reason = reason if before is not None and before != strokes else ""
     hole.version += 1
     hole.save()
+    _remember(report, key, ReportEntry.Kind.ENTER, number, sent, by)
     return hole
 
 
@@ -187,27 +244,44 @@ def _counted(hole: ReportedHole, night_table: NightTable) -> list[int | None] | 
 
 
 @transaction.atomic
-def confirm_hole(*, report: TableReport, number: int, version: int, by: Player) -> ReportedHole:
-    """Another player of the table confirms the hole as entered; it counts from then on."""
+def confirm_hole(
+    *, report: TableReport, number: int, version: int, by: Player, key: uuid.UUID | None = None
+) -> ReportedHole | None:
+    """Another player of the table confirms the hole as entered; it counts from then on.
+    A confirmation whose `key` was recorded already changes nothing (None)."""
     report, night_table = _held(report)
     _require_seated(by, night_table, organiser_too=False)
+    sent = {"version": version}
+    if _sent_before(report, key, ReportEntry.Kind.CONFIRM, number, sent, by):
+        return None
     hole = _entered(report, number, version)
     if hole.state != ReportedHole.State.ENTERED:
         raise ValidationError(f"{hole.name} is {hole.get_state_display().lower()}.")
     if hole.entered_by_id == by.pk:
         raise ValidationError("Another player of the table confirms the strokes you entered.")
     _count(hole, night_table, by=by, corrected_by=hole.entered_by or by)
+    _remember(report, key, ReportEntry.Kind.CONFIRM, number, sent, by)
     return hole
 
 
 @transaction.atomic
 def dispute_hole(
-    *, report: TableReport, number: int, version: int, by: Player, reason: str
-) -> ReportedHole:
+    *,
+    report: TableReport,
+    number: int,
+    version: int,
+    by: Player,
+    reason: str,
+    key: uuid.UUID | None = None,
+) -> ReportedHole | None:
     """Another player of the table disputes the hole, saying why; the organiser settles it
-    (or the players enter it again)."""
+    (or the players enter it again). A dispute whose `key` was recorded already changes
+    nothing (None)."""
     report, night_table = _held(report)
     _require_seated(by, night_table, organiser_too=False)
+    sent = {"version": version, "reason": reason}
+    if _sent_before(report, key, ReportEntry.Kind.DISPUTE, number, sent, by):
+        return None
     hole = _entered(report, number, version)
     reason = reason.strip()
     if not reason:
@@ -221,6 +295,7 @@ def dispute_hole(
     hole.dispute_reason = reason
     hole.version += 1
     hole.save()
+    _remember(report, key, ReportEntry.Kind.DISPUTE, number, sent, by)
     return hole
 
 
@@ -233,12 +308,17 @@ def settle_hole(
     version: int,
     by: Player,
     reason: str = "",
-) -> ReportedHole:
+    key: uuid.UUID | None = None,
+) -> ReportedHole | None:
     """An organiser settles a hole (disputed, waiting, or not entered at all) with the
     strokes that stand: it counts at once. A change to strokes once confirmed needs a
-    `reason`, and is a correction."""
+    `reason`, and is a correction. A settlement whose `key` was recorded already changes
+    nothing (None)."""
     report, night_table = _held(report)
     require_organiser(by, night_table.night.season.league.club)
+    sent = {"strokes": list(strokes), "version": version, "reason": reason}
+    if _sent_before(report, key, ReportEntry.Kind.SETTLE, number, sent, by):
+        return None
     hole = _hole(report, number)
     _check_version(hole, version)
     names = [seat.name for seat in selectors.seats_of(night_table.table)]
@@ -254,6 +334,7 @@ def settle_hole(
     hole.strokes = strokes
     hole.change_reason = reason
     _count(hole, night_table, by=by, corrected_by=by)
+    _remember(report, key, ReportEntry.Kind.SETTLE, number, sent, by)
     return hole
 
 

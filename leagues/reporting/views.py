@@ -8,6 +8,9 @@ and the holes stay current over the report's socket (`consumers`) while the tabl
 
 from __future__ import annotations
 
+import uuid
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -279,6 +282,13 @@ def _hole_form(request: HttpRequest, report: TableReport, number: int) -> HoleFo
     return HoleForm(request.POST, number=number, names=view.names, seats=seats)
 
 
+def _entry_key(request: HttpRequest) -> uuid.UUID | None:
+    """The key the phone's script gave the entry (none from a page sent without it), so
+    that the entry sent again once the connection returns is recorded once. Read inside
+    a write: a malformed one is refused as the write's error."""
+    return forms.UUIDField(required=False).clean(request.POST.get("key"))
+
+
 def _write(request: HttpRequest, report: TableReport, number: int, act, form) -> HttpResponse:
     """Run `act`; back to the report on success, else the page with what went wrong."""
     try:
@@ -349,6 +359,7 @@ def report_hole(request: HttpRequest, code: str, number: int) -> HttpResponse:
             version=data["version"],
             by=request.user,
             reason=data["reason"],
+            key=_entry_key(request),
         )
         return f"{hole_name(number)} entered: another player of the table confirms it."
 
@@ -369,7 +380,11 @@ def report_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse
 
     def act() -> str:
         services.confirm_hole(
-            report=report, number=number, version=form.cleaned_data["version"], by=request.user
+            report=report,
+            number=number,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            key=_entry_key(request),
         )
         return f"{hole_name(number)} confirmed."
 
@@ -394,6 +409,7 @@ def report_dispute(request: HttpRequest, code: str, number: int) -> HttpResponse
             version=form.cleaned_data["version"],
             by=request.user,
             reason=form.cleaned_data["reason"],
+            key=_entry_key(request),
         )
         return f"{hole_name(number)} disputed: the organiser settles it."
 
@@ -420,6 +436,7 @@ def report_settle(request: HttpRequest, code: str, number: int) -> HttpResponse:
             version=form.cleaned_data["version"],
             by=request.user,
             reason=form.cleaned_data["reason"],
+            key=_entry_key(request),
         )
         return f"{hole_name(number)} settled."
 

@@ -288,6 +288,23 @@ def test_a_paper_tables_report_page_breaks_no_policy(daphne_server, playwright_b
     entry.get_by_label("Ann", exact=True).fill("2")
     a.wait_for_timeout(6_000)  # another refresh of the holes, with a form being typed
     anns.check()
+    # With no connection: the hole waits on the phone, the page kept by the service
+    # worker opens, and what waits is sent once the connection returns.
+    a.wait_for_function(
+        "async () => !!(await caches.match(location.origin + location.pathname,"
+        " {ignoreVary: true}))"
+    )
+    entry.get_by_label("Bea", exact=True).fill("2")
+    anns.context.set_offline(True)
+    a.get_by_role("button", name="Save hole 3").click()
+    expect(a.locator("#report-outbox")).to_contain_text("Hole 3: Ann 2, Bea 2: waiting to send")
+    a.reload()
+    expect(a.locator("[data-offline-notice]")).to_be_visible()
+    anns.check()
+    anns.context.set_offline(False)
+    expect(a.locator("#report-outbox")).to_be_hidden(timeout=15_000)
+    expect(a.locator("#hole-3")).to_contain_text("Waiting for confirmation")
+    anns.check()
     beas.check()
     anns.context.close()
     beas.context.close()
