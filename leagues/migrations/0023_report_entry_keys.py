@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0021_card_results'),
+        ('leagues', '0022_clubs_of_their_own_and_invitations'),
     ]
 
     operations = [
