@@ -105,6 +105,8 @@ def count():
     freed[0] += 1
 class Node:
     pass
+def unfrozen():
+    return any(type(o) is Node for generation in range(3) for o in gc.get_objects(generation))
 for batch in range(40):
     cycles = []
     for _ in range(500):
@@ -112,7 +114,11 @@ for batch in range(40):
         node.self = node
         weakref.finalize(node, count)
         cycles.append(node)
-    time.sleep(0.03)  # frozen by now
+    # Wait until the pacing thread has frozen the whole batch (on a busy machine it may
+    # be late): only then is it garbage that no collection reaches.
+    deadline = time.monotonic() + 10
+    while unfrozen() and time.monotonic() < deadline:
+        time.sleep(0.01)
     del cycles, node
 gc.collect()  # never reaches what is frozen
 time.sleep(0.1)
