@@ -28,14 +28,19 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(VENV)/bin/pyth
 var:
 	mkdir -p var/staticfiles
 
+# Daphne, and beside it one task worker (reviews, league mail, re-rating) at the lowest
+# priority, so that its work never takes a core from a move; Ctrl+C stops both.
 run: $(VENV)/.installed | var
 	$(PY) manage.py migrate --noinput
 	@echo
 	@echo "  Fairway is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	@echo
+	@nice -n 19 $(PY) manage.py db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
-# Production: WORKERS daphne processes from BASE_PORT (see README.md).
+# Production: WORKERS daphne processes from BASE_PORT and TASK_WORKERS task workers (see
+# README.md).
 serve: $(VENV)/.installed
 	deploy/serve.sh
 

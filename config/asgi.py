@@ -23,7 +23,6 @@ from config.seams import (  # noqa: E402
 from games.announce import serve_from_running_loop  # noqa: E402
 from games.autoplay import ensure_started  # noqa: E402
 from games.consumers import close_for_restart  # noqa: E402
-from games.reviews import start_child  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from leagues.board.routing import websocket_urlpatterns as board_urlpatterns  # noqa: E402
 from leagues.checkin.routing import websocket_urlpatterns as arrivals_urlpatterns  # noqa: E402
@@ -36,8 +35,6 @@ on_daphne_shutdown(close_for_restart)
 on_daphne_start(serve_from_running_loop)
 # Bots, turn timers and next deals run from start-up, not from the first connection.
 on_daphne_start(ensure_started)
-# The reviews' child process starts with the server, not on the first hole's moves.
-on_daphne_start(start_child)
 
 application = ProtocolTypeRouter(
     {

@@ -62,7 +62,10 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "leagues",
+    # Before django_tasks_db: its `db_worker` command is games' (games.tasks).
     "games",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -204,21 +207,30 @@ if not 0 < FAIRWAY_IDLE_HOURS < float("inf"):
 FAIRWAY_MOVE_THREADS = int(os.environ.get("FAIRWAY_MOVE_THREADS", "4"))
 # Moves in the middle of a hole written from the event loop on PostgreSQL (games.loop_writes).
 FAIRWAY_LOOP_WRITES = os.environ.get("FAIRWAY_LOOP_WRITES", "true").lower() in {"1", "true", "yes"}
-# Each finished hole's players' reviews are worked out at once on a worker thread of the
-# process that ended it (games.reviews); off: on their first look, or by `review_holes`.
+# Each finished hole's players' reviews are queued as a task once it ends (games.reviews);
+# off: worked out on their first look, or by `review_holes`.
 FAIRWAY_REVIEW_AFTER_HOLE = env_bool("FAIRWAY_REVIEW_AFTER_HOLE", True)
-# Reviews waiting for that worker, at most: past it a hole's are left to the catch-up.
-FAIRWAY_REVIEW_QUEUE = int(os.environ.get("FAIRWAY_REVIEW_QUEUE", "200"))
-# The reviews' playouts take a core only when nothing else would run on it (the test
-# suite turns this off: on a busy machine an idle core may never come).
-FAIRWAY_REVIEW_IDLE_PRIORITY = env_bool("FAIRWAY_REVIEW_IDLE_PRIORITY", True)
-# A review waits while its worker process uses more than this share of a core ("" or
-# "none": never waits): live play goes first.
-FAIRWAY_REVIEW_BUSY_CPU = (
-    None
-    if os.environ.get("FAIRWAY_REVIEW_BUSY_CPU", "0.3").strip().lower() in ("", "none")
-    else float(os.environ.get("FAIRWAY_REVIEW_BUSY_CPU", "0.3"))
-)
+# Background work (reviews, league mail, re-rating after a late correction) runs as tasks
+# of Django's task framework, queued in the site's database and worked out by
+# `manage.py db_worker` processes (games.tasks). "immediate" runs each task as it is
+# queued, in the process that queued it (no worker needed: the test suite's default).
+TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+}
+TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
+if TASKS_BACKEND not in TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(TASK_BACKENDS)}.")
+TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASKS_BACKEND]}}
+# A failed task is tried again this many times in all, first after this many seconds,
+# then twice as long after each try; then it is kept failed, with its error, in the admin.
+FAIRWAY_TASK_ATTEMPTS = int(os.environ.get("FAIRWAY_TASK_ATTEMPTS", "3"))
+FAIRWAY_TASK_RETRY_SECONDS = float(os.environ.get("FAIRWAY_TASK_RETRY_SECONDS", "30"))
+# A task running longer than this lost its worker (killed, or its machine gone): it is
+# queued again. Every task is far shorter (a review takes seconds).
+FAIRWAY_TASK_LEASE_SECONDS = float(os.environ.get("FAIRWAY_TASK_LEASE_SECONDS", "600"))
+# How often each worker looks for such tasks.
+FAIRWAY_TASK_RECOVER_SECONDS = float(os.environ.get("FAIRWAY_TASK_RECOVER_SECONDS", "30"))
 # Seconds between the server's collections of young objects (config.gc_pacing; 0: off).
 FAIRWAY_GC_INTERVAL = float(os.environ.get("FAIRWAY_GC_INTERVAL", "0.05"))
 

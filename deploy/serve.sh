@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Production start: migrate, collect static files, check the deploy settings, then run
 # WORKERS daphne processes on consecutive ports from BASE_PORT, behind a reverse proxy
-# (see deploy/nginx.conf). Stops them all on SIGTERM or Ctrl+C.
+# (see deploy/nginx.conf), and TASK_WORKERS task workers (`manage.py db_worker`: hole
+# reviews, league mail, re-rating) at the niceness TASK_NICE, below the servers. Stops
+# them all on SIGTERM or Ctrl+C. TASK_WORKERS=0 leaves the tasks to workers elsewhere
+# (any machine that reaches the database runs `manage.py db_worker`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 : "${DATABASE_URL:?set DATABASE_URL (PostgreSQL) for production}"
 : "${SECRET_KEY:?set SECRET_KEY}"
 WORKERS=${WORKERS:-2}
+TASK_WORKERS=${TASK_WORKERS:-1}
+TASK_NICE=${TASK_NICE:-19}
 BASE_PORT=${BASE_PORT:-8001}
 BIND=${BIND:-127.0.0.1}
 PY=${PY:-.venv/bin/python}
@@ -43,5 +48,13 @@ for ((i = 0; i < WORKERS; i++)); do
     --websocket-max-message-size 65536 config.asgi:application &
   pids+=("$!")
   echo "worker $((i + 1)) on $BIND:$port"
+done
+for ((i = 0; i < TASK_WORKERS; i++)); do
+  # A review is seconds of playouts: at a lower priority they never take a core from
+  # a move. SIGTERM lets a worker finish its task; one killed outright loses nothing
+  # (another worker runs the task again once its lease is over: games/tasks.py).
+  nice -n "$TASK_NICE" "$PY" manage.py db_worker --no-reload &
+  pids+=("$!")
+  echo "task worker $((i + 1)) at nice $TASK_NICE"
 done
 wait

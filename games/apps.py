@@ -13,7 +13,9 @@ class GamesConfig(AppConfig):
         # Live play leans on a few libraries' private names: refuse to start on versions
         # they were not written for.
         seams.check()
-        from . import announce, reviews
+        from django_tasks.signals import task_finished
+
+        from . import announce, reviews, tasks
         from .models import Hole, hole_finished
 
         # Open sockets follow a password change: the account's sockets recheck it.
@@ -22,3 +24,5 @@ class GamesConfig(AppConfig):
         )
         # A hole's players' reviews are worked out once it ends, off the move's way.
         hole_finished.connect(reviews.review_after_hole, sender=Hole, dispatch_uid="games_reviews")
+        # A failed task is tried again within limits (games.tasks).
+        task_finished.connect(tasks.retry_failed, dispatch_uid="games_retry_failed_tasks")

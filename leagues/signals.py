@@ -64,7 +64,9 @@ def rate_finished_live_table(sender, table: Table, **kwargs) -> None:
 def score_recorded_results(sender, table: Table, **kwargs) -> None:
     """A paper table's results were entered, reported or corrected: in the same
     transaction its cards are scored as the league scores them and its match rated on
-    top of the league's ratings (with the matches after it, where there are any)."""
+    top of the league's ratings; where rated matches follow it (a late entry, a
+    correction), it and they are rated again in a task after the commit
+    (`ratings.services.rate_match`)."""
     night_table = (
         NightTable.objects.filter(table=table)
         .select_related("night__season__league", "table")

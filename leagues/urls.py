@@ -150,6 +150,7 @@ urlpatterns = [
     path("", accounts.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.account, name="account"),
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("leagues/", include((league_patterns, "leagues"))),
 ]

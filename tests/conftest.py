@@ -53,10 +53,9 @@ _own_channel_layer_names()
 def _nothing_held_of_earlier_tables() -> Iterator[None]:
     """Each test starts with this process holding no table: rolled-back tests reuse the
     ids of tables that earlier tests played to higher versions."""
-    from games import frames, loop_writes, reviews
+    from games import frames, loop_writes
 
     frames.forget()
-    reviews.forget()
     # Nor any count an earlier test left in the cache (the table-code box's guesses).
     cache.clear()
     yield
@@ -65,14 +64,62 @@ def _nothing_held_of_earlier_tables() -> Iterator[None]:
 
 
 @pytest.fixture
-def reviews_after_hole(settings, transactional_db) -> Iterator[None]:
-    """Each finished hole's reviews are worked out on the worker thread, which reads
-    what the test committed; the test ends once the worker has nothing left to do."""
-    from games import reviews
-
+def reviews_after_hole(settings, transactional_db) -> None:
+    """Each finished hole's reviews are queued as a task once its end commits (run at
+    once, by the suite's immediate backend, unless the test uses `task_workers`)."""
     settings.FAIRWAY_REVIEW_AFTER_HOLE = True
-    yield
-    reviews.wait()
+
+
+class TaskWorkers:
+    """Real task workers (`manage.py db_worker`, each a process of its own, as in
+    production) on the test database, for a test whose tasks go to the database."""
+
+    def __init__(self) -> None:
+        self.processes: list[subprocess.Popen] = []
+        self.logs: list[Path] = []
+
+    def start(self, **env: str) -> subprocess.Popen:
+        """A worker that polls every 0.1 s; `env` adds settings (FAIRWAY_TASK_...)."""
+        log = ROOT / "var" / f"db-worker-{os.getpid()}-{len(self.logs)}.log"
+        log.parent.mkdir(exist_ok=True)
+        environment = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "TASKS_BACKEND": "database",
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        cmd = [sys.executable, "manage.py", "db_worker", "--interval", "0.1"]
+        cmd += ["--no-reload", "--no-startup-delay"]
+        with open(log, "wb") as out:
+            process = subprocess.Popen(cmd, cwd=ROOT, env=environment, stdout=out, stderr=out)
+        self.processes.append(process)
+        self.logs.append(log)
+        return process
+
+    def log(self) -> str:
+        return "\n".join(log.read_text() for log in self.logs if log.exists())
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture
+def task_workers(settings, transactional_db) -> Iterator[TaskWorkers]:
+    """Tasks queued in the test database (the database backend), and real workers the
+    test starts on it; each is stopped with the test."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    workers = TaskWorkers()
+    yield workers
+    workers.stop()
 
 
 def require(name: str) -> None:

@@ -1,5 +1,5 @@
 """The site's settings for the test suite: config.settings with a quick password hasher,
-reviews' playouts at normal priority, and reviews on their first look.
+tasks run as they are queued, and reviews on their first look.
 
 Django's default hasher takes most of a second per password on purpose; the suite makes
 players by the thousand and tests who may sign in, not how slowly a password hashes.
@@ -14,14 +14,15 @@ from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-# At idle priority the playouts wait for a core nothing else wants: with a test process
-# per core, or on a shared machine, a review would wait tens of seconds for one.
-FAIRWAY_REVIEW_IDLE_PRIORITY = False
-# Tests keep their processes busy: reviews there never wait (test_review.py tests it).
-FAIRWAY_REVIEW_BUSY_CPU = None
-# Reviews are worked out on their first look, in the test process as in the daphne
-# servers tests start (which then start no reviews' child process each): a test that
-# wants the worker turns it on (tests/conftest.py, `reviews_after_hole`).
+# A task runs as it is queued, in the process that queued it (once its transaction
+# commits: games.tasks), in the test process as in the daphne servers tests start: a test
+# that does not care sees its effect at once, with no worker. A test of the queue itself
+# switches to the database backend and runs real workers (tests/conftest.py,
+# `task_workers`); a worker it starts is told so through TASKS_BACKEND.
+if "TASKS_BACKEND" not in os.environ:
+    TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# Reviews are worked out on their first look: a test that wants them queued after each
+# hole turns it on (tests/conftest.py, `reviews_after_hole`).
 FAIRWAY_REVIEW_AFTER_HOLE = False
 
 # Each test clears the cache (tests/conftest.py), which on Redis empties its database:

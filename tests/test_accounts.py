@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from leagues.accounts import services
 from leagues.models import Player
@@ -135,6 +137,25 @@ def test_password_reset_sends_a_link_that_sets_a_new_password(client):
     )
     assert response.status_code == 302
     assert Player.objects.get(username="ana").check_password(new)
+
+
+def test_the_reset_mail_is_queued_without_its_token_and_sent_by_a_worker(client, task_workers):
+    """The request waits for no mail server, and the queue (readable in the admin)
+    never holds a link that would reset the password."""
+    make_player("ana", email="ana@example.com")
+    response = client.post(reverse("password_reset"), {"email": "ana@example.com"})
+    assert response.status_code == 302 and mail.outbox == []
+    queued = DBTaskResult.objects.get()
+    assert "mail_password_reset" in queued.task_path
+    assert "token" not in str(queued.args_kwargs)
+    client.post(reverse("password_reset"), {"email": "nobody@example.com"})
+    assert DBTaskResult.objects.count() == 1  # no account: nothing queued, the same page
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert [m.to for m in mail.outbox] == [["ana@example.com"]]
+    link = next(line for line in mail.outbox[0].body.splitlines() if "/reset/" in line)
+    path = link[link.index("/accounts/reset/") :].strip()
+    response = client.get(path, follow=True)
+    assert "new_password1" in response.content.decode()
 
 
 def test_admin_is_for_staff_only(client):

@@ -49,6 +49,12 @@ def test_debug_must_be_a_clear_true_or_false():
     assert "DEBUG must be true or false" in result.stderr
 
 
+def test_the_task_backend_must_be_one_the_site_knows():
+    result = run_manage("check", TASKS_BACKEND="celery")
+    assert result.returncode != 0
+    assert "TASKS_BACKEND must be one of database, immediate" in result.stderr
+
+
 def test_deploy_check_reports_nothing_under_production_settings():
     result = run_manage(
         "check",

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from games.text import validate_shown
 
 from ..models import Player
 from ..usernames import USERNAME_TAKEN, username_key
-from . import selectors
+from . import selectors, services
 
 
 class SignUpForm(UserCreationForm):
@@ -58,3 +58,16 @@ class AccountForm(forms.ModelForm):
 
     def clean_email(self) -> str:
         return _own_email(self.cleaned_data["email"], self.instance)
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's form for a forgotten password, its mail sent by a task
+    (`services.mail_password_reset`): the request waits for no mail server."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        services.mail_password_reset.enqueue(
+            player_id=context["user"].pk,
+            domain=context["domain"],
+            site_name=context["site_name"],
+            protocol=context["protocol"],
+        )

@@ -1,8 +1,15 @@
-"""Writes to a player's own account: the name they show, their email and their mail."""
+"""Writes to a player's own account: the name they show, their email and their mail;
+and the mail that resets a forgotten password, sent by a task."""
 
 from __future__ import annotations
 
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.template.loader import render_to_string
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django_tasks import task
 
 from ..models import Player
 from . import selectors
@@ -34,3 +41,26 @@ def update_account(
     player.full_clean()
     player.save(update_fields=["display_name", "email", "email_reminders", "email_results"])
     return player
+
+
+@task()
+def mail_password_reset(*, player_id: int, domain: str, site_name: str, protocol: str) -> bool:
+    """The task: mail a player the link that sets a new password (Django's reset mail).
+    Its one-use token is made here, so the queue never holds one. False when the account
+    can no longer be reset (gone, off, no address or no usable password)."""
+    player = Player.objects.filter(pk=player_id, is_active=True).first()
+    if player is None or not player.email or not player.has_usable_password():
+        return False
+    context = {
+        "email": player.email,
+        "domain": domain,
+        "site_name": site_name,
+        "uid": urlsafe_base64_encode(force_bytes(player.pk)),
+        "user": player,
+        "token": default_token_generator.make_token(player),
+        "protocol": protocol,
+    }
+    subject = render_to_string("registration/password_reset_subject.txt", context)
+    body = render_to_string("registration/password_reset_email.html", context)
+    send_mail("".join(subject.splitlines()), body, None, [player.email])
+    return True

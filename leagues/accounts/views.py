@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,9 +19,12 @@ from games import selectors as games_selectors
 from ..events.selectors import upcoming_entries
 from ..models import Player
 from . import services
-from .forms import AccountForm, SignUpForm
+from .forms import AccountForm, QueuedPasswordResetForm, SignUpForm
 
 WELCOME_TAG = "welcome"
+
+#: Django's page for a forgotten password, its mail sent by a task.
+password_reset = PasswordResetView.as_view(form_class=QueuedPasswordResetForm)
 
 
 @require_GET

@@ -16,7 +16,7 @@ from ..guards import require_open, require_organiser
 from ..locks import hold_season
 from ..models import Absence, Club, LeagueNight, Membership, Player, Substitute
 from ..news import send_arrivals_changed
-from ..ratings.services import rate_from
+from ..ratings.services import queue_rate_from
 from ..standings.services import score_night
 from .models import GUEST_MARK
 
@@ -158,8 +158,8 @@ def set_substitute(
 
 def _rescore(night: LeagueNight) -> None:
     """Whom the night's results count for changed: its tables are scored again, and
-    their matches and those after them rated again."""
+    their matches and those after them rated again (in a task, after the commit)."""
     score_night(night)
     first = night.tables.filter(card_results__isnull=False).order_by("number").first()
     if first is not None:
-        rate_from(night_table=first)
+        queue_rate_from(first)

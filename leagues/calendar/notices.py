@@ -1,10 +1,14 @@
 """Mail about league nights: a reminder the day before, the results the morning after;
 and a reminder the day before an event to each of its entrants (`EventNotice`).
 
-`send_due_notices` runs once a day, or more often (the `send_night_mail` command, from
-cron or a systemd timer). Each member gets each notice of a night at most once: a
-`NightNotice` is written with the mail, so running it again sends nothing twice. Only
-members with an email address who have not turned the notice off get it.
+`queue_due_notices` runs once a day, or more often (the `send_night_mail` command, from
+cron or a systemd timer): it queues a task for each night's notice and each event's
+reminder (`mail_night_notice`, `mail_event_reminder`), which a task worker sends, so a
+slow mail server holds up no one. A task that could not mail every member fails and is
+tried again (games.tasks); `send_due_notices` sends them all at once, in the caller's
+process. Each member gets each notice of a night at most once: a `NightNotice` is
+written with the mail, so running any of them again sends nothing twice. Only members
+with an email address who have not turned the notice off get it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks import task
 
 from games.models import Table
 
@@ -186,3 +191,54 @@ def send_due_notices(*, today: date) -> Sent:
     for night in nights_with_results(today):
         sent.results += _send(night, NightNotice.Kind.RESULTS, sent)
     return sent
+
+
+class NotSent(Exception):
+    """Some members' mail could not be sent: the task is tried again for them."""
+
+
+@task()
+def mail_night_notice(night_id: int, kind: str) -> int:
+    """The task: a night's notice (`kind`) to each member who has not had it. Returns
+    how many were sent; raises NotSent when an address failed (tried again for it)."""
+    night = LeagueNight.objects.select_related("season__league__club").filter(pk=night_id).first()
+    if night is None:
+        return 0  # the night was deleted meanwhile
+    sent = Sent()
+    count = _send(night, kind, sent)
+    if sent.failed:
+        raise NotSent(f"Could not mail {len(sent.failed)} member(s) about {night} ({count} sent).")
+    return count
+
+
+@task()
+def mail_event_reminder(event_id: int) -> int:
+    """The task: an event's reminder to each entrant who has not had it (as above)."""
+    event = Event.objects.select_related("club").filter(pk=event_id).first()
+    if event is None:
+        return 0
+    sent = Sent()
+    count = _send_event_reminder(event, sent)
+    if sent.failed:
+        raise NotSent(f"Could not mail {len(sent.failed)} entrant(s) about {event} ({count} sent).")
+    return count
+
+
+def queue_due_notices(*, today: date) -> list:
+    """Queue the tasks that mail tomorrow's reminders and yesterday's results (as
+    `send_due_notices` would send them): one a night's notice, one an event's reminder.
+    Returns their results (already run, with the immediate backend)."""
+    tomorrow = timezone.make_aware(datetime.combine(today + timedelta(days=1), time.min))
+    results = [
+        mail_event_reminder.enqueue(event.pk)
+        for event in events_to_remind(tomorrow, tomorrow + timedelta(days=1))
+    ]
+    results += [
+        mail_night_notice.enqueue(night.pk, NightNotice.Kind.REMINDER)
+        for night in nights_to_remind(today)
+    ]
+    results += [
+        mail_night_notice.enqueue(night.pk, NightNotice.Kind.RESULTS)
+        for night in nights_with_results(today)
+    ]
+    return results

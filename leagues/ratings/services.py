@@ -2,12 +2,22 @@
 matches before it gave.
 
 A match that finishes or is entered after every match already rated (the usual case)
-is rated alone on top of the stored ratings (`rate_match`), at a cost that does not
-grow with the league's history. One that lands behind rated matches (a table of an
-earlier night entered late, a correction, a substitute named afterwards) is rated again
-with the matches after it, and those alone (`rate_from`): the ratings before it are
-read back from its history. `rebuild_ratings` rates the whole league from scratch and
-says what it changed: the repair tool. Each gives the same ratings as a rebuild.
+is rated alone on top of the stored ratings (`rate_match`), at once, at a cost that
+does not grow with the league's history. One that lands behind rated matches (a table
+of an earlier night entered late, a correction, a substitute named afterwards) is rated
+again with the matches after it, and those alone (`rate_from`), the ratings before it
+read back from its history: a cost that grows with what came after, so the request
+that asked for it waits for none of it. It is queued as a task once its writes commit
+(`rerate_from`), which a task worker runs within seconds.
+
+Meanwhile the league's pages show the ratings as they stood before the change (its
+history and its current ratings agree with each other), while its standings (the
+cards' places and points, written by the request itself) are right at once. Two
+changes close together each queue their own re-rating, run one after the other (each
+locks the league's row) in either order: each rates again from its own match on what
+is committed by then, so the last to run leaves the same ratings as a rebuild.
+`rebuild_ratings` rates the whole league from scratch and says what it changed: the
+repair tool. Each gives the same ratings as a rebuild.
 """
 
 from __future__ import annotations
@@ -17,7 +27,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Count, Max, Q
+from django_tasks import task
 from openskill.models import PlackettLuce
+
+from games.tasks import enqueue_on_commit
 
 from ..models import League, NightTable, Rating, RatingChange
 from ..standings.models import CardResult
@@ -169,20 +182,41 @@ def rate_from(*, night_table: NightTable) -> int:
     return _rate_in_order(league, tables, held, counts, sequence or 0)
 
 
+@task()
+def rerate_from(night_table_id: int) -> int:
+    """The task: `rate_from` the night table, on what is committed when it runs (safe to
+    run again: it rates anew from there). Returns how many matches were rated."""
+    night_table = (
+        NightTable.objects.select_related("night__season__league", "table")
+        .filter(pk=night_table_id)
+        .first()
+    )
+    if night_table is None:
+        return 0  # the night table is gone: nothing to rate from it
+    return rate_from(night_table=night_table)
+
+
+def queue_rate_from(night_table: NightTable) -> None:
+    """Rate `night_table`'s match and those after it again, in a task queued once the
+    current transaction commits (`rerate_from`)."""
+    enqueue_on_commit(rerate_from, night_table.pk)
+
+
 @transaction.atomic
 def rate_match(*, night_table: NightTable) -> bool:
     """Rate `night_table`'s finished match on top of its league's ratings; False when
-    it does not count (another game or house rules, fewer than two rated people placed).
+    it does not count (another game or house rules, fewer than two rated people placed)
+    or when it is not rated here.
 
     A match rated before, or one behind a rated match, is rated again with every match
-    after it (`rate_from`).
+    after it in a task, once the transaction commits (`queue_rate_from`).
     """
     night = night_table.night
     league = League.objects.select_for_update().get(pk=night.season.league_id)
     later = RatingChange.objects.filter(_at_or_after(night_table, "night_table__"), league=league)
     if later.exists():
-        rate_from(night_table=night_table)
-        return night_table.rating_changes.exists()
+        queue_rate_from(night_table)
+        return False
     cards = _counted_cards(night_table, league.rules)
     if cards is None:
         return False

@@ -1,13 +1,15 @@
-"""Benchmark of a move while a finished hole's review is worked out beside it.
+"""Benchmark of a move while finished holes' reviews are worked out beside it.
 
-    python tests/bench/bench_reviews.py [--moves 300]
+    python tests/bench/bench_reviews.py [--moves 300] [--tables 150]
 
 Times `services.apply_move` at two-player tables (SQLite in a temporary directory
 unless DATABASE_URL names another database, production settings): with nothing else
 running; with a review's playouts run on a thread of the same process, over and over
-(as a review worker thread doing them itself would); and with them run in the review
-worker's child process (`games.reviews`, as the server runs). Prints the median and
-95th percentile move of each, then the first again, as the machine's load drifts.
+(as a server working reviews out itself would); and with the reviews of `--tables`
+finished holes queued as tasks and worked out by a task worker process at niceness 19
+(`manage.py db_worker`, as `make run` and deploy/serve.sh start it). Prints the median,
+95th and 99th percentile move of each, then the first again, as the machine's load
+drifts.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import os
 import secrets
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -28,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def setup() -> None:
-    """Django on production settings and a fresh database. Not at import: the review
-    worker's child process imports this script as its main module."""
+    """Django on production settings and a fresh database (the task worker inherits the
+    environment, and so the database)."""
     sys.path.insert(0, str(ROOT))
     directory = tempfile.mkdtemp(prefix="fairway-bench-reviews-")
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
@@ -41,6 +44,7 @@ def setup() -> None:
         SECURE_SSL_REDIRECT="false",
         FAIRWAY_REVIEW_AFTER_HOLE="false",
         FAIRWAY_VAR_DIR=directory,
+        TASKS_BACKEND="database",
     )
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -55,11 +59,13 @@ def setup() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=300, help="Moves timed in each case.")
-    moves = parser.parse_args().moves
+    parser.add_argument("--tables", type=int, default=150, help="Tables' reviews queued.")
+    options = parser.parse_args()
+    moves = options.moves
     setup()
     from games import lobby, reviews, selectors, services
     from games.engine.evaluate import review_seat
-    from games.models import Table
+    from games.models import HoleReview, Table
     from leagues.models import Player
     from tests.games.helpers import current, next_actor, quick_action
 
@@ -121,9 +127,11 @@ def main() -> None:
     def show(name: str, took: list[float]) -> None:
         took = sorted(took)
         p95 = took[int(0.95 * len(took))]
+        p99 = took[int(0.99 * len(took))]
         print(
             f"{name}: {len(took)} moves, median {statistics.median(took) * 1000:.1f} ms, "
-            f"95th percentile {p95 * 1000:.1f} ms"
+            f"95th percentile {p95 * 1000:.1f} ms, 99th percentile {p99 * 1000:.1f} ms",
+            flush=True,
         )
 
     timed(30)  # warm up
@@ -132,11 +140,34 @@ def main() -> None:
     show("a review on a thread of the process", timed(moves))
     stop.set()
     thread.join()
-    reviews._judge_apart(start, log, 0, samples=1, seed=1)  # the child started
-    thread = beside(reviews._judge_apart)
-    show("a review in the worker's child process", timed(moves))
-    stop.set()
-    thread.join()
+
+    # Each table's first hole played out, its two seats' reviews queued as the hole's end
+    # queues them; a worker at the lowest priority works them out beside the moves.
+    finished = []
+    for _ in range(options.tables):
+        table, players = new_table()
+        play(table, players, 10**6, stop_at_hole_end=True)
+        finished.append(table.holes.get(number=1))
+    for hole in finished:
+        reviews.review_seats.enqueue(hole.pk, [0, 1])
+    worker = subprocess.Popen(
+        ["nice", "-n", "19", sys.executable, "manage.py", "db_worker", "--no-reload"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        while not HoleReview.objects.exists():  # the worker has started and works
+            time.sleep(0.1)
+        before = HoleReview.objects.count()
+        show(
+            f"the reviews of {options.tables} tables queued, a task worker at nice 19",
+            timed(moves),
+        )
+        print(f"  (reviews stored meanwhile: {HoleReview.objects.count() - before})")
+    finally:
+        worker.terminate()
+        worker.wait()
     show("nothing beside, again", timed(moves))
 
 

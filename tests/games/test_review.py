@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
-import logging
 import re
-import threading
+import time
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from games import lobby, reviews, services
 from games.models import Hole, HoleReview, Move, Seat, Table
@@ -158,7 +159,6 @@ def test_a_finished_hole_s_players_are_reviewed_once_it_ends(reviews_after_hole)
     ana = make_player()
     table = _player_and_bots(ana)
     hole = _play_hole_one(table, ana)
-    reviews.wait()
     stored = HoleReview.objects.get(hole=hole)
     assert stored.position == 0 and stored.decisions
     assert stored.given_away == pytest.approx(sum(d["cost"] for d in stored.decisions), abs=0.01)
@@ -167,58 +167,83 @@ def test_a_finished_hole_s_players_are_reviewed_once_it_ends(reviews_after_hole)
     assert reviews.review_hole(hole=hole, position=0).decisions == stored.decisions
 
 
-def test_the_review_page_says_a_review_is_being_worked_out(client, reviews_after_hole, settings):
-    """The page does not work the review out itself: it polls until the worker stored it."""
+def _wait_for(condition, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "not done in time"
+        time.sleep(0.1)
+
+
+def test_the_review_page_polls_until_a_worker_stored_the_review(
+    client, reviews_after_hole, task_workers
+):
+    """The hole's end queues its review in the database; the page does not work it out
+    itself but polls, until a real worker process (started late, as after a restart)
+    stored it."""
     ana = make_player()
-    settings.FAIRWAY_REVIEW_AFTER_HOLE = False
     table = _player_and_bots(ana)
     hole = _play_hole_one(table, ana)
-    settings.FAIRWAY_REVIEW_AFTER_HOLE = True
-    assert not HoleReview.objects.exists()
+    queued = DBTaskResult.objects.get(task_path=reviews.review_seats.module_path)
+    assert queued.status == TaskResultStatus.READY and queued.args_kwargs["args"] == [hole.pk, [0]]
     client.force_login(ana)
     url = reverse("games:review", args=[table.pk, 1, 0])
     html = client.get(url).content.decode()
     assert "being worked out" in html and f'hx-get="{url}"' in html
     assert "best play found" not in html
-    reviews.wait()
-    assert HoleReview.objects.filter(hole=hole, position=0).exists()
+    assert DBTaskResult.objects.count() == 1  # a look queues nothing more
+    task_workers.start()
+    _wait_for(lambda: HoleReview.objects.filter(hole=hole, position=0).exists())
     html = client.get(url).content.decode()
     assert "best play found" in html and "hx-get" not in html.split("</header>", 1)[1]
+    _wait_for(lambda: DBTaskResult.objects.get().status == TaskResultStatus.SUCCESSFUL)
 
 
-def test_another_player_s_review_stays_hidden_while_it_is_worked_out(client, reviews_after_hole):
+def test_another_player_s_review_stays_hidden_while_it_is_worked_out(
+    client, reviews_after_hole, task_workers
+):
     ana, bea = make_player(), make_player()
     table = _player_and_bots(ana)
     _play_hole_one(table, ana)
     client.force_login(bea)
     assert client.get(reverse("games:review", args=[table.pk, 1, 0])).status_code == 404
-    reviews.wait()
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert HoleReview.objects.filter(hole__table=table, position=0).exists()
     assert client.get(reverse("games:review", args=[table.pk, 1, 0])).status_code == 404
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
 
 
-def test_a_full_queue_drops_the_review_to_the_first_look(client, finished, settings):
-    """Nothing is queued past FAIRWAY_REVIEW_QUEUE: the page works the review out itself."""
+def test_a_review_not_queued_is_queued_by_its_first_look(client, finished, task_workers, settings):
+    """A hole that ended with reviews off: its first look queues it, and polls."""
     table, ana = finished
     settings.FAIRWAY_REVIEW_AFTER_HOLE = True
-    settings.FAIRWAY_REVIEW_QUEUE = 0
     client.force_login(ana)
-    html = client.get(reverse("games:review", args=[table.pk, 1, 0])).content.decode()
-    assert "best play found" in html
-    assert not reviews.queued(table.holes.get(number=1).pk, 0)
+    url = reverse("games:review", args=[table.pk, 1, 0])
+    assert "being worked out" in client.get(url).content.decode()
+    assert "being worked out" in client.get(url).content.decode()
+    assert DBTaskResult.objects.filter(status=TaskResultStatus.READY).count() == 1
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert "best play found" in client.get(url).content.decode()
 
 
-def test_a_failed_review_is_logged_and_the_worker_goes_on(client, reviews_after_hole, caplog):
-    """The failure is not tried again on each look: the page says so, and polls no more."""
+def test_a_review_that_fails_for_good_is_said_so_and_polled_no_more(
+    client, reviews_after_hole, task_workers, settings, monkeypatch
+):
+    """Its task is tried FAIRWAY_TASK_ATTEMPTS times, then kept failed: the page says the
+    review could not be worked out, and queues it no more."""
+    settings.FAIRWAY_TASK_RETRY_SECONDS = 0
+    settings.FAIRWAY_TASK_ATTEMPTS = 2
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the playouts broke")
+
+    monkeypatch.setattr(reviews, "review_seat", broken)
     ana = make_player()
     table = _player_and_bots(ana)
-    in_play = table.holes.get(number=1)
-    with caplog.at_level(logging.ERROR, logger="games.reviews"):
-        assert reviews.schedule(in_play.pk, [0])
-        reviews.wait()
-    assert "failed" in caplog.text and reviews.failed(in_play.pk, 0)
     _play_hole_one(table, ana)
-    reviews.wait()
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    failed = DBTaskResult.objects.get()
+    assert failed.status == TaskResultStatus.FAILED and len(failed.worker_ids) == 2
+    assert "the playouts broke" in failed.traceback
     assert not HoleReview.objects.exists()
     client.force_login(ana)
     response = client.get(reverse("games:review", args=[table.pk, 1, 0]), follow=True)
@@ -226,10 +251,7 @@ def test_a_failed_review_is_logged_and_the_worker_goes_on(client, reviews_after_
     assert "could not be worked out" in response.content.decode()
     polled = client.get(reverse("games:review", args=[table.pk, 1, 0]), HTTP_HX_REQUEST="true")
     assert polled.headers["HX-Redirect"] == reverse("games:replay", args=[table.pk, 1])
-    bea = make_player()
-    hole = _play_hole_one(_player_and_bots(bea), bea)
-    reviews.wait()
-    assert HoleReview.objects.filter(hole=hole, position=0).exists()
+    assert DBTaskResult.objects.count() == 1
 
 
 def test_the_moves_a_bot_made_for_a_player_are_not_reviewed_as_theirs(client):
@@ -272,59 +294,3 @@ def test_each_decision_links_to_its_replay_step_and_the_step_back_to_it(client, 
     client.force_login(make_player())
     watched = client.get(f"{replay_url}?move={steps[0]}")
     assert watched.status_code == 200 and "#move-" not in watched.content.decode()
-
-
-@pytest.mark.parametrize("after_hole", [True, False])
-def test_the_reviews_child_process_starts_with_the_server(settings, monkeypatch, after_hole):
-    """Started at the first hole's end, the child's start landed on that moment's moves:
-    a server that reviews holes starts it at once, one that does not never does."""
-    import multiprocessing
-
-    settings.FAIRWAY_REVIEW_AFTER_HOLE = after_hole
-    monkeypatch.setattr(reviews, "_playouts", None)
-    before = set(multiprocessing.active_children())
-    reviews.start_child()
-    try:
-        started = set(multiprocessing.active_children()) - before
-        assert bool(started) == after_hole
-    finally:
-        if reviews._playouts is not None:
-            reviews._playouts.shutdown()
-
-
-def test_a_review_waits_while_its_process_is_busy(reviews_after_hole, monkeypatch, settings):
-    """The moves go first: while the process is busier than its share of a core, the
-    worker looks again and again before it hands a review to the child."""
-    looks = []
-
-    def busy() -> bool:
-        looks.append(HoleReview.objects.exists())
-        return len(looks) < 3  # busy twice, then free
-
-    monkeypatch.setattr(reviews, "_busy", busy)
-    ana = make_player()
-    hole = _play_hole_one(_player_and_bots(ana), ana)
-    reviews.wait()
-    assert looks == [False, False, False]  # nothing stored while it was busy
-    assert HoleReview.objects.filter(hole=hole, position=0).exists()
-
-
-def test_a_process_is_busy_while_its_threads_take_more_than_their_share(monkeypatch, settings):
-    monkeypatch.setattr(reviews, "BUSY_LOOK_SECONDS", 0.2)
-    settings.FAIRWAY_REVIEW_BUSY_CPU = 0.3
-    assert not reviews._busy()  # the test sleeps while it looks
-    stop = threading.Event()
-
-    def spin() -> None:
-        while not stop.is_set():
-            pass
-
-    spinner = threading.Thread(target=spin)
-    spinner.start()
-    try:
-        assert reviews._busy()
-    finally:
-        stop.set()
-        spinner.join()
-    settings.FAIRWAY_REVIEW_BUSY_CPU = None
-    assert not reviews._busy()  # never, when reviews need not wait

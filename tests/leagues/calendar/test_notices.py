@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from datetime import date, time
 
 import pytest
 from django.core import mail
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from leagues.calendar.notices import send_due_notices
 from leagues.models import NightNotice
@@ -155,3 +157,32 @@ def test_a_night_moved_to_another_day_is_reminded_of_again(mailing):
     mail.outbox.clear()
     assert send_due_notices(today=date(2026, 3, 7)).reminders == 2
     assert "Sunday 8 March 2026" in mail.outbox[0].body
+
+
+def test_the_command_queues_the_mail_and_a_worker_sends_it_retrying_a_refused_address(
+    mailing, task_workers, settings
+):
+    """Queued for the workers: nothing sent by the command itself. A refused address
+    fails the task, tried again (the mail that went out is not sent twice), then kept
+    failed with its error."""
+    cn = mailing
+    settings.EMAIL_BACKEND = "tests.leagues.mail_backends.RefusingBackend"
+    settings.FAIRWAY_TASK_RETRY_SECONDS = 0
+    cn.member.email = REFUSED
+    cn.member.save()
+    out = io.StringIO()
+    call_command("send_night_mail", "--date", "2026-02-28", stdout=out)
+    assert out.getvalue() == "1 mail task(s) queued.\n" and mail.outbox == []
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert [m.to for m in mail.outbox] == [["olive@example.org"]]
+    row = DBTaskResult.objects.get()
+    assert row.status == "FAILED" and len(row.worker_ids) == settings.FAIRWAY_TASK_ATTEMPTS
+    assert "Could not mail 1 member(s)" in row.traceback
+
+
+def test_the_command_sends_at_once_when_asked(mailing, task_workers):
+    out = io.StringIO()
+    call_command("send_night_mail", "--date", "2026-02-28", "--now", stdout=out)
+    assert out.getvalue().startswith("2 reminder(s)")
+    assert addresses() == {"olive@example.org", "mia@example.org"}
+    assert not DBTaskResult.objects.exists()

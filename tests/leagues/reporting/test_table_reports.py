@@ -247,12 +247,15 @@ def test_a_change_to_a_confirmed_hole_needs_a_reason_and_is_logged_once_confirme
     assert correction.scorecard.position == 2
 
 
-def test_a_change_after_the_results_are_in_corrects_the_card_and_the_ratings(club_night, report):
+def test_a_change_after_the_results_are_in_corrects_the_card_and_the_ratings(
+    club_night, report, django_capture_on_commit_callbacks
+):
     cn = club_night
     play_all(cn, report, even_holes(30, 35, 40))
     mu = Rating.objects.get(league=cn.league, player=cn.member).mu
     enter(report, cn.others[1], 2, [12, 1, 1], reason="Mia's card said 12")
-    confirm(report, cn.others[0], 2)
+    with django_capture_on_commit_callbacks(execute=True):  # the re-rating's task runs
+        confirm(report, cn.others[0], 2)
     card = table_of(cn).scorecards.get(position=0)
     assert card.holes.get(number=2).strokes == 12 and card.total == 41 and card.place == 3
     correction = ScoreCorrection.objects.get()

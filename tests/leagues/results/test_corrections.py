@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management import call_command
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from games.models import ScorecardHole
 from games.scorecards import PaperScoreError
 from leagues.models import Rating, ScoreCorrection
-from leagues.ratings.services import rebuild_ratings
+from leagues.ratings.services import rebuild_ratings, rerate_from
 from leagues.results.services import correct_score, enter_night_results
 from leagues.standings.selectors import season_standings
 from tests.factories import even_holes, open_table, played_table
@@ -28,15 +30,23 @@ def played(club_night):
     return cn
 
 
-def test_a_correction_on_the_site_keeps_the_old_value_and_moves_the_standings(client, played):
+def test_a_correction_on_the_site_keeps_the_old_value_and_moves_the_standings(
+    client, played, django_capture_on_commit_callbacks
+):
     cn = played
     mia_card = cn.night_table.table.scorecards.get(player=cn.member)
     mia_before = Rating.objects.get(league=cn.league, player=cn.member).mu
     client.force_login(cn.organiser)
-    response = client.post(
-        reverse("leagues:table_correct", args=[cn.night_table.pk]),
-        {"scorecard": mia_card.pk, "number": 3, "strokes": 12, "reason": "Card misread: 12 not 1"},
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # the re-rating's task runs
+        response = client.post(
+            reverse("leagues:table_correct", args=[cn.night_table.pk]),
+            {
+                "scorecard": mia_card.pk,
+                "number": 3,
+                "strokes": 12,
+                "reason": "Card misread: 12 not 1",
+            },
+        )
     assert response.status_code == 302
 
     correction = ScoreCorrection.objects.get()
@@ -91,14 +101,76 @@ def test_only_organisers_of_the_club_may_correct(played):
     assert not ScoreCorrection.objects.exists()
 
 
-def test_ratings_after_a_correction_equal_a_fresh_rebuild(played):
+def test_ratings_after_a_correction_equal_a_fresh_rebuild(
+    played, django_capture_on_commit_callbacks
+):
     cn = played
     played_table(cn.night, [cn.member, cn.others[0]], even_holes(30, 31))
     card = cn.night_table.table.scorecards.get(player=cn.others[1])
-    correct_score(scorecard=card, number=1, strokes=0, reason="x", by=cn.organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        correct_score(scorecard=card, number=1, strokes=0, reason="x", by=cn.organiser)
     after = set(Rating.objects.values_list("player", "mu", "sigma"))
     rebuild_ratings(league=cn.league)
     assert set(Rating.objects.values_list("player", "mu", "sigma")) == after
+
+
+def _ratings(league) -> set:
+    return set(Rating.objects.filter(league=league).values_list("player", "mu", "sigma"))
+
+
+def test_a_late_correction_s_re_rating_is_queued_and_the_request_waits_for_none_of_it(
+    client, played, task_workers
+):
+    """The request writes the corrected card's figures (the standings move at once) and
+    queues the re-rating; the ratings stay as they were until a worker runs it, then
+    equal a rebuild's."""
+    cn = played
+    played_table(cn.night, [cn.member, cn.others[0]], even_holes(30, 31))
+    before = _ratings(cn.league)
+    mia_card = cn.night_table.table.scorecards.get(player=cn.member)
+    client.force_login(cn.organiser)
+    response = client.post(
+        reverse("leagues:table_correct", args=[cn.night_table.pk]),
+        {"scorecard": mia_card.pk, "number": 3, "strokes": 12, "reason": "Card misread"},
+    )
+    assert response.status_code == 302
+    assert [(r.place, r.player.name) for r in season_standings(cn.season)][0] == (1, "Noah")
+    assert _ratings(cn.league) == before
+    queued = DBTaskResult.objects.get()
+    assert queued.task_path == rerate_from.module_path and queued.status == "READY"
+    assert queued.args_kwargs["args"] == [cn.night_table.pk]
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+    after = _ratings(cn.league)
+    assert after != before
+    rebuild_ratings(league=cn.league)
+    assert _ratings(cn.league) == after
+
+
+def test_two_corrections_close_together_rate_right_in_either_order(played, task_workers):
+    """Two corrections at two points of the league's order queue two re-ratings: run in
+    either order, the last leaves the ratings a rebuild gives."""
+    cn = played
+    second = played_table(cn.night, [cn.member, cn.others[0]], even_holes(30, 31))
+    played_table(cn.night, [cn.others[0], cn.others[1]], even_holes(33, 32))
+    correct_score(
+        scorecard=cn.night_table.table.scorecards.get(player=cn.others[1]),
+        number=1, strokes=0, reason="x", by=cn.organiser,
+    )  # fmt: skip
+    correct_score(
+        scorecard=second.table.scorecards.get(player=cn.member),
+        number=2, strokes=12, reason="y", by=cn.organiser,
+    )  # fmt: skip
+    queued = list(DBTaskResult.objects.order_by("enqueued_at"))
+    assert [row.args_kwargs["args"] for row in queued] == [[cn.night_table.pk], [second.pk]]
+    for row in reversed(queued):  # the later point first, then the earlier
+        rerate_from.call(*row.args_kwargs["args"])
+    after = _ratings(cn.league)
+    rebuild_ratings(league=cn.league)
+    assert _ratings(cn.league) == after
+    for row in queued:  # and the other way round
+        rerate_from.call(*row.args_kwargs["args"])
+    assert _ratings(cn.league) == after
 
 
 @pytest.fixture
@@ -142,11 +214,14 @@ def test_a_correction_that_decides_the_match_asks_to_remove_the_playoff(client, 
     assert not ScoreCorrection.objects.exists()
 
 
-def test_the_removed_playoff_is_logged_and_the_match_decided_by_the_correction(client, playoff):
+def test_the_removed_playoff_is_logged_and_the_match_decided_by_the_correction(
+    client, playoff, django_capture_on_commit_callbacks
+):
     cn = playoff
     mia, noah = cn.member, cn.others[0]
     client.force_login(cn.organiser)
-    response = correct(client, cn, noah, 3, 1, remove_playoffs="on")
+    with django_capture_on_commit_callbacks(execute=True):  # the re-rating's task runs
+        response = correct(client, cn, noah, 3, 1, remove_playoffs="on")
     assert response.status_code == 302
     # Noah 41 now wins outright; the playoff's strokes are off both cards.
     assert cards_of(cn.playoff_table) == [(45, 2, None), (41, 1, None)]
