@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from .accounts.models import Player as Player
 from .attendance.models import Absence as Absence
+from .attendance.models import Answer as Answer
+from .attendance.models import AnswerKey as AnswerKey
 from .attendance.models import Substitute as Substitute
 from .board.models import NightBoard as NightBoard
 from .calendar.models import NightNotice as NightNotice
