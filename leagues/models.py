@@ -24,6 +24,7 @@ from .events.models import EventEntry as EventEntry
 from .events.models import EventNotice as EventNotice
 from .events.models import EventRound as EventRound
 from .events.models import EventTable as EventTable
+from .events.models import EventWaiting as EventWaiting
 from .handicaps.models import NightHandicap as NightHandicap
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange

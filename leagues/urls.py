@@ -114,6 +114,11 @@ league_patterns = [
     path("events/<int:event_id>/", events.event, name="event"),
     path("events/<int:event_id>/enter/", events.event_enter, name="event_enter"),
     path("events/<int:event_id>/withdraw/", events.event_withdraw, name="event_withdraw"),
+    path(
+        "events/<int:event_id>/waiting/<int:waiting_id>/",
+        events.event_waiting,
+        name="event_waiting",
+    ),
     path("events/<int:event_id>/check-in/", events.event_check_in, name="event_check_in"),
     path("events/<int:event_id>/entries/", events.event_add_entry, name="event_add_entry"),
     path("events/<int:event_id>/apart/", events.event_apart, name="event_apart"),

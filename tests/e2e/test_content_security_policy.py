@@ -12,6 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Move, Table
+from leagues.attendance.links import answer_link
 from leagues.events import services as events
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import open_a_two_seat_table, take_turn
@@ -105,6 +106,14 @@ def test_pages_and_a_live_table_run_without_a_policy_violation(daphne_server, pl
     anas.visit(f"/leagues/{league.pk}/")
     anas.visit(f"/leagues/seasons/{season.pk}/")
     anas.visit(f"/leagues/nights/{night.pk}/")
+    # A night ahead: answering "are you coming?" there and from a mail's link.
+    ahead = make_night(season, timezone.localdate() + timedelta(days=2))
+    anas.visit(ahead.get_absolute_url())
+    anas.page.locator("#coming").get_by_role("button", name="Coming", exact=True).click()
+    expect(anas.page.get_by_text("Saved: coming.")).to_be_visible()
+    anas.visit(answer_link(ana, ahead.pk, "maybe"))
+    anas.page.get_by_role("button", name="Maybe", exact=True).click()
+    expect(anas.page.get_by_role("status")).to_contain_text("Saved: Maybe.")
     anas.visit(f"/leagues/{league.pk}/players/{ana.pk}/")
     expect(anas.page.locator("svg.chart").first).to_be_visible()
     # An event's page, once its socket has drawn its round.

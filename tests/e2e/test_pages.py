@@ -15,6 +15,8 @@ from playwright.sync_api import expect
 
 from games import lobby, scorecards
 from games.models import Hole, HoleReview, Table
+from leagues.attendance.links import answer_link
+from leagues.attendance.services import answer
 from leagues.board.services import create_board
 from leagues.checkin.services import check_in
 from leagues.events import services as events
@@ -68,6 +70,8 @@ class League:
     #: Tonight's night, two members checked in: its page, check-in page and door sign.
     tonight: str
     check_in: str
+    #: A mail's one-click answer for tonight ("are you coming?"), opened without an account.
+    answer: str
     door_sign: str
     #: A paper table's cards, one of a duplicate night (with its deal sheet), its
     #: report page with holes waiting, confirmed and disputed, and the code page.
@@ -85,6 +89,8 @@ class League:
     events: str
     event: str
     event_results: str
+    #: An event taking entries, full, with three members on its waiting list.
+    event_full: str
 
 
 @pytest.fixture
@@ -172,6 +178,8 @@ def league(daphne_server) -> League:
     tonight = make_night(season, timezone.localdate(), venue="The clubhouse")
     for player in (ann, bea):
         check_in(night=tonight, player=player)
+    for player, said in ((cat, "coming"), (dan, "maybe"), (eve, "not_coming")):
+        answer(night=tonight, player=player, choice=said)
     correct_score(
         scorecard=done.table.scorecards.get(player=bea),
         number=2,
@@ -210,6 +218,19 @@ def league(daphne_server) -> League:
     )
     for player in (ann, bea, cat, dan, eve):
         events.enter_event(event=event, player=player)
+    full = events.create_event(
+        club=club,
+        by=organiser,
+        name="Summer Cup",
+        format="swiss",
+        variant="play-nine",
+        seats_per_table=2,
+        max_entries=2,
+        starts_at=timezone.now() + timedelta(days=3),
+        entry_closes_at=timezone.now() + timedelta(days=2),
+    )
+    for player in (fay, gus, hal, ann, bea):
+        events.enter_event(event=full, player=player)
         events.check_in(event=event, player=player, by=player)
     events.keep_apart(event=event, first=ann, second=bea, by=organiser)
     event_table = events.start_event(event=event, by=organiser).tables.first()
@@ -238,6 +259,7 @@ def league(daphne_server) -> League:
         review=f"/tables/{played.pk}/holes/1/review/0/",
         tonight=tonight.get_absolute_url(),
         check_in=f"/leagues/nights/{tonight.pk}/check-in/",
+        answer=answer_link(cat, tonight.pk, "coming"),
         door_sign=f"/leagues/nights/{tonight.pk}/door/",
         table_cards=f"/leagues/nights/{night.pk}/table-cards/",
         table_card=f"/leagues/tables/{sheet.pk}/table-card/",
@@ -249,6 +271,7 @@ def league(daphne_server) -> League:
         events=f"/leagues/clubs/{club.slug}/events/",
         event=event.get_absolute_url(),
         event_results=f"/leagues/events/tables/{event_table.pk}/results/",
+        event_full=full.get_absolute_url(),
     )
 
 
@@ -280,6 +303,7 @@ def league_paths(pages: League) -> list[str]:
         pages.deal_sheet,
         pages.tonight,
         pages.check_in,
+        pages.answer,
         pages.door_sign,
         pages.table_cards,
         pages.table_card,
@@ -290,6 +314,7 @@ def league_paths(pages: League) -> list[str]:
         pages.events,
         pages.event,
         pages.event_results,
+        pages.event_full,
     ]
 
 
