@@ -8,6 +8,9 @@ nothing else: a room's constants and helpers are imported from the room), and
 from __future__ import annotations
 
 from .accounts.models import Player as Player
+from .announcements.models import Announcement as Announcement
+from .announcements.models import AnnouncementMail as AnnouncementMail
+from .announcements.models import AnnouncementOptOut as AnnouncementOptOut
 from .attendance.models import Absence as Absence
 from .attendance.models import Answer as Answer
 from .attendance.models import AnswerKey as AnswerKey

@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from . import table_start
 from .accounts import views as accounts
+from .announcements import views as announcements
 from .attendance import views as attendance
 from .board import views as board
 from .calendar import views as calendar
@@ -110,6 +111,16 @@ league_patterns = [
     path("seasons/<int:season_id>/close/", seasons.season_close, name="season_close"),
     path("seasons/<int:season_id>/next/", seasons.season_next, name="season_next"),
     path("clubs/<slug:slug>/events/", events.club_events, name="events"),
+    path(
+        "clubs/<slug:slug>/announcements/",
+        announcements.announcements,
+        name="announcements",
+    ),
+    path(
+        "unsubscribe/<int:player_id>/<str:token>/",
+        announcements.unsubscribe,
+        name="unsubscribe",
+    ),
     path("clubs/<slug:slug>/events/new/", events.event_create, name="event_create"),
     path("events/<int:event_id>/", events.event, name="event"),
     path("events/<int:event_id>/enter/", events.event_enter, name="event_enter"),

@@ -27,7 +27,9 @@ class BadLink(Exception):
     says which, for the page."""
 
 
-def _key(player: Player) -> str:
+def member_secret(player: Player) -> str:
+    """The member's secret for every signed link of their mail (answers, and the
+    announcements' unsubscribe link): renewing it makes all of them stop working."""
     key, _ = AnswerKey.objects.get_or_create(
         player=player, defaults={"secret": secrets.token_urlsafe(32)}
     )
@@ -40,7 +42,7 @@ def _signer(player_id: int, secret: str) -> signing.TimestampSigner:
 
 def make_token(player: Player, night_id: int) -> str:
     """A token for `player` answering night `night_id`."""
-    return _signer(player.pk, _key(player)).sign_object({"n": night_id})
+    return _signer(player.pk, member_secret(player)).sign_object({"n": night_id})
 
 
 def answer_link(player: Player, night_id: int, choice: str) -> str:
