@@ -15,6 +15,8 @@ from playwright.sync_api import expect
 
 from games import lobby, scorecards
 from games.models import Hole, HoleReview, Table
+from leagues.announcements.links import unsubscribe_link
+from leagues.announcements.services import announce
 from leagues.attendance.links import answer_link
 from leagues.attendance.services import answer
 from leagues.board.services import create_board
@@ -91,6 +93,9 @@ class League:
     event_results: str
     #: An event taking entries, full, with three members on its waiting list.
     event_full: str
+    #: The club's announcements (one sent), and a member's unsubscribe link.
+    announcements: str
+    unsubscribe: str
 
 
 @pytest.fixture
@@ -218,6 +223,9 @@ def league(daphne_server) -> League:
     )
     for player in (ann, bea, cat, dan, eve):
         events.enter_event(event=event, player=player)
+        events.check_in(event=event, player=player, by=player)
+    events.keep_apart(event=event, first=ann, second=bea, by=organiser)
+    event_table = events.start_event(event=event, by=organiser).tables.first()
     full = events.create_event(
         club=club,
         by=organiser,
@@ -231,9 +239,7 @@ def league(daphne_server) -> League:
     )
     for player in (fay, gus, hal, ann, bea):
         events.enter_event(event=full, player=player)
-        events.check_in(event=event, player=player, by=player)
-    events.keep_apart(event=event, first=ann, second=bea, by=organiser)
-    event_table = events.start_event(event=event, by=organiser).tables.first()
+    announce(club=club, by=organiser, subject="Cup night", body="Bring a pen.")
     return League(
         club=club.get_absolute_url(),
         league=league.get_absolute_url(),
@@ -272,6 +278,8 @@ def league(daphne_server) -> League:
         event=event.get_absolute_url(),
         event_results=f"/leagues/events/tables/{event_table.pk}/results/",
         event_full=full.get_absolute_url(),
+        announcements=f"/leagues/clubs/{club.slug}/announcements/",
+        unsubscribe=unsubscribe_link(ann, club),
     )
 
 
@@ -315,6 +323,8 @@ def league_paths(pages: League) -> list[str]:
         pages.event,
         pages.event_results,
         pages.event_full,
+        pages.announcements,
+        pages.unsubscribe,
     ]
 
 
