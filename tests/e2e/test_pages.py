@@ -239,6 +239,8 @@ def league(daphne_server) -> League:
     )
     for player in (fay, gus, hal, ann, bea):
         events.enter_event(event=full, player=player)
+    ann.email = "ann@example.com"  # the one member an announcement reaches
+    ann.save(update_fields=["email"])
     announce(club=club, by=organiser, subject="Cup night", body="Bring a pen.")
     return League(
         club=club.get_absolute_url(),
