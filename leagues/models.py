@@ -14,6 +14,7 @@ from .announcements.models import AnnouncementOptOut as AnnouncementOptOut
 from .attendance.models import Absence as Absence
 from .attendance.models import Answer as Answer
 from .attendance.models import AnswerKey as AnswerKey
+from .attendance.models import AnswerRule as AnswerRule
 from .attendance.models import Substitute as Substitute
 from .board.models import NightBoard as NightBoard
 from .calendar.models import NightNotice as NightNotice

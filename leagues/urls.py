@@ -58,6 +58,7 @@ league_patterns = [
     path("nights/<int:night_id>/arrivals/", checkin.arrivals, name="night_arrivals"),
     path("nights/<int:night_id>/absences/", attendance.night_absence, name="night_absence"),
     path("nights/<int:night_id>/answer/", attendance.night_answer, name="night_answer"),
+    path("nights/<int:night_id>/answers-close/", attendance.answers_close, name="answers_close"),
     path("answers/renew/", attendance.answer_links_renew, name="answer_links_renew"),
     path("answers/<int:player_id>/<str:token>/", attendance.answer_link, name="answer_link"),
     path(

@@ -11,6 +11,8 @@ from django.db.models import Q
 
 from games.text import validate_shown
 
+from .. import bounds
+
 
 class Absence(models.Model):
     """A member who did not play a night: away (with or without notice), or given a bye."""
@@ -114,6 +116,25 @@ class Answer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.get_choice_display()}, {self.night}"
+
+
+class AnswerRule(models.Model):
+    """A league's deadline for answers: how many hours before each night's start they
+    close (no rule: until the night starts). Kept beside the answers, in a table of its
+    own, so that the league's own row does not change for it."""
+
+    league = models.OneToOneField(
+        "leagues.League", on_delete=models.CASCADE, related_name="answer_rule"
+    )
+    close_hours = models.PositiveSmallIntegerField(
+        validators=[bounds.answers_close_limit],
+        verbose_name="answers close (hours before a night)",
+        help_text="Members say whether they are coming until this many hours before the "
+        "night starts (the end of its day, if it has no start time).",
+    )
+
+    def __str__(self) -> str:
+        return f"{self.league}: answers close {self.close_hours} hours before"
 
 
 class AnswerKey(models.Model):

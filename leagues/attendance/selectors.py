@@ -17,7 +17,7 @@ from django.utils.formats import date_format
 from games.models import Scorecard, Seat
 
 from ..calendar.feed import night_start
-from ..models import Answer, League, LeagueNight, Player, Substitute
+from ..models import Answer, AnswerRule, League, LeagueNight, Player, Substitute
 from ..seating.dealing import table_sizes
 
 #: The seats a table is counted with before the night, as the seating form starts.
@@ -148,8 +148,13 @@ def answers_close_at(night: LeagueNight) -> datetime:
     starts = night_start(night) or datetime.combine(
         night.date + timedelta(days=1), time.min, tzinfo=timezone.get_default_timezone()
     )
-    hours = night.season.league.answers_close_hours
+    hours = answers_close_hours(night.season.league)
     return starts - timedelta(hours=hours or 0)
+
+
+def answers_close_hours(league: League) -> int | None:
+    """The league's hours before a night at which answers close (None: at its start)."""
+    return AnswerRule.objects.filter(league=league).values_list("close_hours", flat=True).first()
 
 
 def answers_closed_reason(night: LeagueNight, now: datetime | None = None) -> str:

@@ -14,7 +14,17 @@ from games.text import validate_shown
 from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
-from ..models import Absence, Answer, Club, LeagueNight, Membership, Player, Substitute
+from ..models import (
+    Absence,
+    Answer,
+    AnswerRule,
+    Club,
+    League,
+    LeagueNight,
+    Membership,
+    Player,
+    Substitute,
+)
 from ..news import send_arrivals_changed
 from ..ratings.services import queue_rate_from
 from ..standings.services import score_night
@@ -179,3 +189,16 @@ def answer(*, night: LeagueNight, player: Player, choice: str) -> Answer:
         night=night, player=player, defaults={"choice": choice}
     )
     return saved
+
+
+def set_answers_close(*, league: League, hours: int | None, by: Player) -> None:
+    """An organiser sets how many hours before each night answers close (None: at the
+    night's start)."""
+    require_organiser(by, league.club)
+    if hours is None:
+        AnswerRule.objects.filter(league=league).delete()
+        return
+    rule = AnswerRule.objects.filter(league=league).first() or AnswerRule(league=league)
+    rule.close_hours = hours
+    rule.full_clean()
+    rule.save()

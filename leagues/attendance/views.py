@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.numbers import whole_number
+
 from ..clubs.selectors import club_members
 from ..models import Answer, LeagueNight
 from ..pages import crumbs, member_role, night_or_404, organiser_only
@@ -174,3 +176,24 @@ def answer_link(request: HttpRequest, player_id: int, token: str) -> HttpRespons
     context["saved"] = saved.get_choice_display()
     context["current"] = saved.choice
     return render(request, "leagues/answer.html", context)
+
+
+@require_POST
+@login_required
+def answers_close(request: HttpRequest, night_id: int) -> HttpResponse:
+    """An organiser sets, from a night's page, when answers close for the league's nights."""
+    night = night_or_404(night_id)
+    league = night.season.league
+    organiser_only(request, league.club)
+    raw = request.POST.get("close_hours", "").strip()
+    hours = whole_number(raw) if raw else None
+    try:
+        if raw and hours is None:
+            raise ValidationError("Give the hours as a whole number, or leave it empty.")
+        services.set_answers_close(league=league, hours=hours, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        said = f"{hours} hours before each night" if hours is not None else "when a night starts"
+        messages.success(request, f"Answers for {league.name} now close {said}.")
+    return redirect(f"{night.get_absolute_url()}#coming")

@@ -30,8 +30,6 @@ LEAGUE_RULES = (
     "team_size",
     "team_score",
     "team_counted",
-    # When members can no longer say whether they are coming to a night.
-    "answers_close_hours",
 )
 
 
@@ -192,14 +190,6 @@ class League(PlaysByRules, TeamRules, models.Model):
         default=StandIn.EXPERT,
         verbose_name="the bot that plays out a member's seat",
         help_text="When a member leaves a live table mid-match.",
-    )
-    answers_close_hours = models.PositiveSmallIntegerField(
-        null=True,
-        blank=True,
-        validators=[bounds.answers_close_limit],
-        verbose_name="answers close (hours before the night)",
-        help_text="Members say whether they are coming until this many hours before the "
-        "night starts (the end of its day, if it has no start time). Empty: until it starts.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

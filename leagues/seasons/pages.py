@@ -13,7 +13,7 @@ from games.models import Table
 
 from .. import deal_results
 from ..attendance.forms import AbsenceForm, NightPlayersForm, SubstituteForm
-from ..attendance.selectors import absence_rule, night_answers
+from ..attendance.selectors import absence_rule, answers_close_hours, night_answers
 from ..board.selectors import live_board
 from ..checkin.selectors import arrivals, check_in_state
 from ..clubs.selectors import club_members
@@ -105,6 +105,9 @@ def night_page(
             "answers": answers,
             "my_answer": answers.of(request.user) if member else None,
             "answer_choices": Answer.Choice.choices,
+            "close_hours": answers_close_hours(night.season.league)
+            if role == "organiser"
+            else None,
             "coming_ids": {
                 pk for pk, said in answers.choices.items() if said == Answer.Choice.COMING
             },

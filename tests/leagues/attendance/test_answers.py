@@ -10,14 +10,14 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail, signing
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from leagues.attendance import links, services
-from leagues.attendance.selectors import expected_tables, night_answers
+from leagues.attendance.selectors import answers_close_hours, expected_tables, night_answers
 from leagues.calendar.notices import send_due_notices
 from leagues.checkin.selectors import arrivals
 from leagues.models import Answer, Club, League, LeagueNight, Player
@@ -133,8 +133,7 @@ def test_answers_after_the_leagues_deadline_are_refused_with_a_clear_message(ahe
     ahead.night.start_time = timezone.localtime().time().replace(second=0, microsecond=0)
     ahead.night.date = timezone.localdate() + timedelta(days=2)
     ahead.night.save()
-    ahead.league.answers_close_hours = 72
-    ahead.league.save()
+    services.set_answers_close(league=ahead.league, hours=72, by=ahead.organiser)
     with pytest.raises(ValidationError, match="Answers for this night closed on"):
         services.answer(night=ahead.night, player=ann, choice=COMING)
     client.force_login(ann)
@@ -142,16 +141,32 @@ def test_answers_after_the_leagues_deadline_are_refused_with_a_clear_message(ahe
         reverse("leagues:night_answer", args=[ahead.night.pk]), {"answer": COMING}, follow=True
     )
     assert "Answers for this night closed on" in response.content.decode()
-    ahead.league.answers_close_hours = 24
-    ahead.league.save()
+    services.set_answers_close(league=ahead.league, hours=24, by=ahead.organiser)
     services.answer(night=ahead.night, player=ann, choice=COMING)
     assert Answer.objects.get().choice == COMING
 
 
-def test_a_deadline_past_two_weeks_is_refused(ahead):
-    ahead.league.answers_close_hours = 24 * 15
+def test_only_an_organiser_sets_the_deadline_and_nonsense_is_refused(ahead, client):
+    url = reverse("leagues:answers_close", args=[ahead.night.pk])
     with pytest.raises(ValidationError, match="two weeks"):
-        ahead.league.full_clean()
+        services.set_answers_close(league=ahead.league, hours=24 * 15, by=ahead.organiser)
+    with pytest.raises(PermissionDenied):
+        services.set_answers_close(league=ahead.league, hours=2, by=ahead.members[0])
+    client.force_login(ahead.members[0])
+    assert client.post(url, {"close_hours": "2"}).status_code == 403
+    stranger = make_player("sam")
+    make_club("Other Club", organiser=stranger)
+    client.force_login(stranger)
+    assert client.post(url, {"close_hours": "2"}).status_code == 404
+    client.force_login(ahead.organiser)
+    for nonsense, said in (("-3", "whole number"), ("lots", "whole number"), ("400", "two weeks")):
+        page = client.post(url, {"close_hours": nonsense}, follow=True).content.decode()
+        assert said in page
+    assert answers_close_hours(ahead.league) is None
+    client.post(url, {"close_hours": "48"})
+    assert answers_close_hours(ahead.league) == 48
+    client.post(url, {"close_hours": ""})
+    assert answers_close_hours(ahead.league) is None
 
 
 def _link(player: Player, night: LeagueNight, choice: str = COMING) -> str:
@@ -210,8 +225,7 @@ def test_renewing_makes_every_earlier_link_stop_working(ahead, client):
 def test_a_link_after_the_deadline_says_so_and_records_nothing(ahead, client):
     ann = ahead.members[0]
     path = _link(ann, ahead.night).split("?")[0]
-    ahead.league.answers_close_hours = 24 * 8
-    ahead.league.save()
+    services.set_answers_close(league=ahead.league, hours=24 * 8, by=ahead.organiser)
     response = client.post(path, {"answer": COMING})
     assert response.status_code == 400 and "closed on" in response.content.decode()
     assert not Answer.objects.exists()
