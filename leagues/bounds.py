@@ -28,6 +28,20 @@ def validate_points_per_place(value: str) -> None:
 
 points_limit = MaxValueValidator(MAX_POINTS, f"Points go up to {MAX_POINTS} at most.")
 
+#: An event's cap on entries: at least a table of two, at most what a club could seat.
+MAX_EVENT_ENTRIES = 1000
+entries_cap_low = MinValueValidator(2, "An event's cap is at least 2 entries (or empty: no cap).")
+entries_cap_high = MaxValueValidator(
+    MAX_EVENT_ENTRIES, f"An event's cap is at most {MAX_EVENT_ENTRIES} entries."
+)
+
+#: The most hours before a night that answers to "are you coming?" may close: two weeks.
+MAX_ANSWERS_CLOSE_HOURS = 14 * 24
+answers_close_limit = MaxValueValidator(
+    MAX_ANSWERS_CLOSE_HOURS,
+    f"Answers close at most {MAX_ANSWERS_CLOSE_HOURS} hours (two weeks) before a night.",
+)
+
 
 #: The most points a season's frozen standings hold for one player (their column).
 MAX_SEASON_POINTS = 2**31 - 1

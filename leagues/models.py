@@ -8,7 +8,13 @@ nothing else: a room's constants and helpers are imported from the room), and
 from __future__ import annotations
 
 from .accounts.models import Player as Player
+from .announcements.models import Announcement as Announcement
+from .announcements.models import AnnouncementMail as AnnouncementMail
+from .announcements.models import AnnouncementOptOut as AnnouncementOptOut
 from .attendance.models import Absence as Absence
+from .attendance.models import Answer as Answer
+from .attendance.models import AnswerKey as AnswerKey
+from .attendance.models import AnswerRule as AnswerRule
 from .attendance.models import Substitute as Substitute
 from .board.models import NightBoard as NightBoard
 from .calendar.models import NightNotice as NightNotice
@@ -22,6 +28,7 @@ from .events.models import EventEntry as EventEntry
 from .events.models import EventNotice as EventNotice
 from .events.models import EventRound as EventRound
 from .events.models import EventTable as EventTable
+from .events.models import EventWaiting as EventWaiting
 from .handicaps.models import NightHandicap as NightHandicap
 from .invitations.models import Invitation as Invitation
 from .invitations.models import JoinLink as JoinLink

@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from . import service_worker, table_start
 from .accounts import views as accounts
+from .announcements import views as announcements
 from .attendance import views as attendance
 from .board import views as board
 from .calendar import views as calendar
@@ -90,6 +91,10 @@ league_patterns = [
     path("nights/<int:night_id>/door/", checkin.door_sign, name="door_sign"),
     path("nights/<int:night_id>/arrivals/", checkin.arrivals, name="night_arrivals"),
     path("nights/<int:night_id>/absences/", attendance.night_absence, name="night_absence"),
+    path("nights/<int:night_id>/answer/", attendance.night_answer, name="night_answer"),
+    path("nights/<int:night_id>/answers-close/", attendance.answers_close, name="answers_close"),
+    path("answers/renew/", attendance.answer_links_renew, name="answer_links_renew"),
+    path("answers/<int:player_id>/<str:token>/", attendance.answer_link, name="answer_link"),
     path(
         "nights/<int:night_id>/substitutes/", attendance.night_substitute, name="night_substitute"
     ),
@@ -141,10 +146,25 @@ league_patterns = [
     path("seasons/<int:season_id>/close/", seasons.season_close, name="season_close"),
     path("seasons/<int:season_id>/next/", seasons.season_next, name="season_next"),
     path("clubs/<slug:slug>/events/", events.club_events, name="events"),
+    path(
+        "clubs/<slug:slug>/announcements/",
+        announcements.announcements,
+        name="announcements",
+    ),
+    path(
+        "unsubscribe/<int:player_id>/<str:token>/",
+        announcements.unsubscribe,
+        name="unsubscribe",
+    ),
     path("clubs/<slug:slug>/events/new/", events.event_create, name="event_create"),
     path("events/<int:event_id>/", events.event, name="event"),
     path("events/<int:event_id>/enter/", events.event_enter, name="event_enter"),
     path("events/<int:event_id>/withdraw/", events.event_withdraw, name="event_withdraw"),
+    path(
+        "events/<int:event_id>/waiting/<int:waiting_id>/",
+        events.event_waiting,
+        name="event_waiting",
+    ),
     path("events/<int:event_id>/check-in/", events.event_check_in, name="event_check_in"),
     path("events/<int:event_id>/entries/", events.event_add_entry, name="event_add_entry"),
     path("events/<int:event_id>/apart/", events.event_apart, name="event_apart"),

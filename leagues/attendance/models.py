@@ -11,6 +11,8 @@ from django.db.models import Q
 
 from games.text import validate_shown
 
+from .. import bounds
+
 
 class Absence(models.Model):
     """A member who did not play a night: away (with or without notice), or given a bye."""
@@ -86,3 +88,64 @@ def guest_label(name: str) -> str:
 
 
 GUEST_MARK = re.compile(r"\s*\(guest\)\s*$", re.IGNORECASE)
+
+
+class Answer(models.Model):
+    """A member's answer to "are you coming?" for a night ahead: the organiser's count
+    and expected tables, and the order of the check-in list on the night."""
+
+    class Choice(models.TextChoices):
+        COMING = "coming", "Coming"
+        MAYBE = "maybe", "Maybe"
+        NOT_COMING = "not_coming", "Not coming"
+
+    night = models.ForeignKey(
+        "leagues.LeagueNight", on_delete=models.CASCADE, related_name="answers"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="night_answers"
+    )
+    choice = models.CharField(max_length=10, choices=Choice.choices)
+    answered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["night", "player__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="unique_night_answer"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_choice_display()}, {self.night}"
+
+
+class AnswerRule(models.Model):
+    """A league's deadline for answers: how many hours before each night's start they
+    close (no rule: until the night starts). Kept beside the answers, in a table of its
+    own, so that the league's own row does not change for it."""
+
+    league = models.OneToOneField(
+        "leagues.League", on_delete=models.CASCADE, related_name="answer_rule"
+    )
+    close_hours = models.PositiveSmallIntegerField(
+        validators=[bounds.answers_close_limit],
+        verbose_name="answers close (hours before a night)",
+        help_text="Members say whether they are coming until this many hours before the "
+        "night starts (the end of its day, if it has no start time).",
+    )
+
+    def __str__(self) -> str:
+        return f"{self.league}: answers close {self.close_hours} hours before"
+
+
+class AnswerKey(models.Model):
+    """A member's secret for the one-click answer links of their mail: a new secret
+    makes every link sent before it stop working (a forwarded mail, a shared screen)."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answer_key"
+    )
+    secret = models.CharField(max_length=64)
+    renewed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Answer links of {self.player}"

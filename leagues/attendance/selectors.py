@@ -5,12 +5,23 @@ words."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 from fractions import Fraction
+
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from games.models import Scorecard, Seat
 
-from ..models import League, Substitute
+from ..calendar.feed import night_start
+from ..models import Answer, AnswerRule, League, LeagueNight, Player, Substitute
+from ..seating.dealing import table_sizes
+
+#: The seats a table is counted with before the night, as the seating form starts.
+EXPECTED_SEATS = 4
 
 RATED_RULE = (
     "A result moves a rating and a handicap only when it counts for the person who played "
@@ -128,3 +139,84 @@ def missed_points(how: str, fixed: int, average: Fraction) -> int:
     if how == League.Missed.AVERAGE:
         return math.floor(average + Fraction(1, 2))
     return 0
+
+
+def answers_close_at(night: LeagueNight) -> datetime:
+    """When members can no longer say whether they are coming: the league's hours
+    before the night's start, or its start. A night with no start time is counted from
+    the end of its day, so that answers stay open through it."""
+    starts = night_start(night) or datetime.combine(
+        night.date + timedelta(days=1), time.min, tzinfo=timezone.get_default_timezone()
+    )
+    hours = answers_close_hours(night.season.league)
+    return starts - timedelta(hours=hours or 0)
+
+
+def answers_close_hours(league: League) -> int | None:
+    """The league's hours before a night at which answers close (None: at its start)."""
+    return AnswerRule.objects.filter(league=league).values_list("close_hours", flat=True).first()
+
+
+def answers_closed_reason(night: LeagueNight, now: datetime | None = None) -> str:
+    """Why `night` takes no answer now ("" when it does)."""
+    if night.season.is_closed:
+        return f"{night.season.name} is closed."
+    now = now or timezone.now()
+    closes = answers_close_at(night)
+    if now >= closes:
+        when = date_format(timezone.localtime(closes), "l j F, H:i")
+        return f"Answers for this night closed on {when}: tell an organiser instead."
+    return ""
+
+
+def expected_tables(players: int, league: League) -> list[int]:
+    """The tables `players` would fill, as the seating deals them (`dealing.table_sizes`)
+    at the league's game's usual table."""
+    rules = league.rules
+    seats = max(rules.min_players, min(EXPECTED_SEATS, rules.max_players))
+    return table_sizes(players, seats) if players else []
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The night's answers: each member's choice by id, the counts, and the tables the
+    members coming would fill (and with the maybes too)."""
+
+    choices: dict[int, str]
+    counts: Counter
+    tables: list[int]
+    tables_with_maybe: list[int]
+    closes_at: datetime
+    closed: str
+
+    @property
+    def coming(self) -> int:
+        return self.counts[Answer.Choice.COMING]
+
+    @property
+    def maybe(self) -> int:
+        return self.counts[Answer.Choice.MAYBE]
+
+    @property
+    def not_coming(self) -> int:
+        return self.counts[Answer.Choice.NOT_COMING]
+
+    def of(self, player: Player) -> str:
+        """`player`'s answer ("" if none)."""
+        return self.choices.get(player.pk, "") if player.is_authenticated else ""
+
+
+def night_answers(night: LeagueNight) -> Answers:
+    """The night's answers, in one query whatever the league's history."""
+    choices = dict(night.answers.values_list("player_id", "choice"))
+    counts = Counter(choices.values())
+    league = night.season.league
+    coming = counts[Answer.Choice.COMING]
+    return Answers(
+        choices=choices,
+        counts=counts,
+        tables=expected_tables(coming, league),
+        tables_with_maybe=expected_tables(coming + counts[Answer.Choice.MAYBE], league),
+        closes_at=answers_close_at(night),
+        closed=answers_closed_reason(night),
+    )

@@ -14,11 +14,22 @@ from games.text import validate_shown
 from ..clubs.selectors import club_members
 from ..guards import require_open, require_organiser
 from ..locks import hold_season
-from ..models import Absence, Club, LeagueNight, Membership, Player, Substitute
+from ..models import (
+    Absence,
+    Answer,
+    AnswerRule,
+    Club,
+    League,
+    LeagueNight,
+    Membership,
+    Player,
+    Substitute,
+)
 from ..news import send_arrivals_changed
 from ..ratings.services import queue_rate_from
 from ..standings.services import score_night
 from .models import GUEST_MARK
+from .selectors import answers_closed_reason
 
 
 def set_night_players(
@@ -163,3 +174,31 @@ def _rescore(night: LeagueNight) -> None:
     first = night.tables.filter(card_results__isnull=False).order_by("number").first()
     if first is not None:
         queue_rate_from(first)
+
+
+def answer(*, night: LeagueNight, player: Player, choice: str) -> Answer:
+    """Record whether `player` is coming to `night` (a member, before the league's
+    deadline), replacing their earlier answer."""
+    if choice not in Answer.Choice.values:
+        raise ValidationError("Answer coming, maybe or not coming.")
+    _require_member(player, night.season.league.club)
+    closed = answers_closed_reason(night)
+    if closed:
+        raise ValidationError(closed)
+    saved, _ = Answer.objects.update_or_create(
+        night=night, player=player, defaults={"choice": choice}
+    )
+    return saved
+
+
+def set_answers_close(*, league: League, hours: int | None, by: Player) -> None:
+    """An organiser sets how many hours before each night answers close (None: at the
+    night's start)."""
+    require_organiser(by, league.club)
+    if hours is None:
+        AnswerRule.objects.filter(league=league).delete()
+        return
+    rule = AnswerRule.objects.filter(league=league).first() or AnswerRule(league=league)
+    rule.close_hours = hours
+    rule.full_clean()
+    rule.save()

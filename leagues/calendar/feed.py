@@ -49,6 +49,9 @@ def league_calendar(
         if night.venue:
             event.add("location", night.venue)
         event.add("url", url_for(night))
+        event.add(
+            "description", f"Are you coming? Say so on the night's page: {url_for(night)}#coming"
+        )
         calendar.add_component(event)
     return calendar.to_ical()
 

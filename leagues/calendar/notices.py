@@ -28,9 +28,11 @@ from django_tasks import task
 
 from games.models import Table
 
+from ..attendance.links import answer_link
+from ..attendance.selectors import answers_closed_reason
 from ..clubs.selectors import club_members
 from ..events.selectors import events_to_remind
-from ..models import Event, EventNotice, LeagueNight, NightNotice, Player
+from ..models import Answer, Event, EventNotice, LeagueNight, NightNotice, Player
 from ..results.selectors import night_tables
 from ..standings.selectors import season_standings
 from .feed import night_start
@@ -118,12 +120,24 @@ def _message(night: LeagueNight, kind: str) -> tuple[str, str]:
     return subject, render_to_string("leagues/mail/results.txt", context)
 
 
+def _answer_links(night: LeagueNight, player: Player) -> str:
+    """A member's one-click answers to "are you coming?" (no log-in; each opens a page
+    with a button, so a mail scanner following them records nothing)."""
+    lines = [
+        f"  {label}: {_absolute(answer_link(player, night.pk, value))}"
+        for value, label in Answer.Choice.choices
+    ]
+    return "\nAre you coming? One click, no log-in needed:\n" + "\n".join(lines) + "\n"
+
+
 def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
     done = set(NightNotice.objects.filter(night=night, kind=kind).values_list("player", flat=True))
     members = [p for p in recipients(night, kind) if p.pk not in done]
     if not members:
         return 0
     subject, body = _message(night, kind)
+    # A reminder carries each member's own one-click answers, while answers are open.
+    asks = kind == NightNotice.Kind.REMINDER and not answers_closed_reason(night)
     count = 0
     for player in members:
         try:
@@ -131,7 +145,8 @@ def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
             # tried again on the next run, and one that went out is never repeated.
             with transaction.atomic():
                 NightNotice.objects.create(night=night, player=player, kind=kind)
-                send_mail(subject, body, None, [player.email])
+                text = body + _answer_links(night, player) if asks else body
+                send_mail(subject, text, None, [player.email])
         except IntegrityError:
             continue  # another run sent it meanwhile
         except OSError as error:  # smtplib's errors are OSErrors

@@ -3,7 +3,7 @@ in, and who is expected but not here yet."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
@@ -12,7 +12,7 @@ from django.utils.formats import date_format
 from games.models import Table
 
 from ..clubs.selectors import club_members
-from ..models import Absence, CheckIn, LeagueNight, Membership, NightTable, Player
+from ..models import Absence, Answer, CheckIn, LeagueNight, Membership, NightTable, Player
 
 
 def closed_reason(night: LeagueNight) -> str:
@@ -55,15 +55,24 @@ class Arrivals:
     a substitute)."""
 
     here: list[CheckIn]
+    #: Those who said they are coming first, then the maybes, then those who did not
+    #: answer; those who said they are not coming last.
     expected: list[Player]
     #: How many the organiser has present (those checked in among them).
     present: int = 0
     #: The night's tables once it is seated: check-in is over, nobody is expected.
     tables: int = 0
+    #: Each expected member's answer to "are you coming?" by id (none: no answer).
+    answers: dict[int, str] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
         return len(self.here)
+
+    @property
+    def expected_answers(self) -> list[tuple[Player, str]]:
+        """Each expected member with their answer ("" if none), in the list's order."""
+        return [(member, self.answers.get(member.pk, "")) for member in self.expected]
 
     @property
     def checked_in_ids(self) -> list[int]:
@@ -82,12 +91,20 @@ def arrivals(night: LeagueNight) -> Arrivals:
     arrived = {check_in.player_id for check_in in here}
     # Ticked present by the organiser, without a phone: here all the same.
     arrived |= set(night.players.values_list("pk", flat=True))
-    expected = [
-        member
-        for member in club_members(night.season.league.club)
-        if member.pk not in arrived and member.pk not in away
-    ]
-    return Arrivals(here=here, expected=expected, present=present)
+    answers = dict(night.answers.values_list("player_id", "choice"))
+    expected = sorted(
+        (
+            member
+            for member in club_members(night.season.league.club)
+            if member.pk not in arrived and member.pk not in away
+        ),
+        key=lambda member: ANSWER_ORDER.get(answers.get(member.pk, ""), 2),
+    )
+    return Arrivals(here=here, expected=expected, present=present, answers=answers)
+
+
+#: The order of the expected list on the night: who said they are coming first.
+ANSWER_ORDER = {Answer.Choice.COMING: 0, Answer.Choice.MAYBE: 1, Answer.Choice.NOT_COMING: 3}
 
 
 @dataclass(frozen=True)

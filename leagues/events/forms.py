@@ -45,6 +45,7 @@ class EventForm(forms.ModelForm):
             "starts_at",
             "entry_closes_at",
             "late_entries",
+            "max_entries",
             "league",
         )
         labels = {

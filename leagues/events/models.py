@@ -11,6 +11,8 @@ from django.urls import reverse
 from games.models import PlaysByRules, Table, variant_choices
 from games.text import validate_shown
 
+from .. import bounds
+
 
 class Event(PlaysByRules, models.Model):
     """An event a club's organiser runs: its format, game, tables, entry and rounds."""
@@ -62,6 +64,13 @@ class Event(PlaysByRules, models.Model):
     entry_closes_at = models.DateTimeField()
     late_entries = models.BooleanField(
         default=False, help_text="The organiser may still add players after the cut-off."
+    )
+    max_entries = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[bounds.entries_cap_low, bounds.entries_cap_high],
+        verbose_name="most entries",
+        help_text="Entries past it wait in order; a withdrawal lets the first in. Empty: no limit.",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTRY)
     created_by = models.ForeignKey(
@@ -206,3 +215,24 @@ class EventNotice(models.Model):
 
     def __str__(self) -> str:
         return f"Reminder of {self.event} to {self.player}"
+
+
+class EventWaiting(models.Model):
+    """A member waiting for a place in a full event, in order of `position` (lowest
+    first): the first is let in when an entrant withdraws, and told by mail."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="waiting")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_waits"
+    )
+    position = models.PositiveIntegerField()
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="unique_event_waiting"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} waiting for {self.event} ({self.position})"

@@ -31,11 +31,21 @@ from games.models import Table
 
 from ..bounds import MAX_PAPER_TABLES
 from ..guards import require_organiser
-from ..models import Club, Event, EventApart, EventEntry, EventRound, EventTable, League, Player
+from ..models import (
+    Club,
+    Event,
+    EventApart,
+    EventEntry,
+    EventRound,
+    EventTable,
+    EventWaiting,
+    League,
+    Player,
+)
 from ..news import send_event_changed
 from ..seating import dealing
 from ..seating.tables import open_table
-from . import pairing, selectors
+from . import pairing, selectors, waiting
 
 #: Rounds an event may have at most, and tables of how many seats.
 MAX_ROUNDS = 20
@@ -85,6 +95,7 @@ def create_event(
     starts_at: datetime,
     entry_closes_at: datetime,
     late_entries: bool = False,
+    max_entries: int | None = None,
     league: League | None = None,
 ) -> Event:
     """A new event of `club` (organisers only), taking entries until `entry_closes_at`."""
@@ -105,6 +116,7 @@ def create_event(
         starts_at=starts_at,
         entry_closes_at=entry_closes_at,
         late_entries=late_entries,
+        max_entries=max_entries,
         created_by=by,
     )
     check_settings(event)
@@ -160,27 +172,60 @@ def _member(event: Event, player: Player) -> None:
 
 
 @transaction.atomic
-def enter_event(*, event: Event, player: Player, now: datetime | None = None) -> EventEntry:
-    """A member enters themselves, until the cut-off; entering twice is harmless."""
+def enter_event(
+    *, event: Event, player: Player, now: datetime | None = None
+) -> EventEntry | EventWaiting:
+    """A member enters themselves, until the cut-off; entering twice is harmless. Past
+    the event's cap they wait in order (`waiting`)."""
     event = hold_event(event)
     _taking_entries(event)
     _member(event, player)
     if (now or timezone.now()) >= event.entry_closes_at:
         closed = timezone.localtime(event.entry_closes_at)
         _refuse(f"Entry to {event.name} closed at {closed:%H:%M on %d %b}: ask an organiser.")
-    entry, _ = EventEntry.objects.get_or_create(event=event, player=player)
+    entry = EventEntry.objects.filter(event=event, player=player).first()
+    if entry is None and waiting.is_full(event):
+        entry = waiting.join(event, player)  # past the cap: waits in order
+    elif entry is None:
+        entry = EventEntry.objects.create(event=event, player=player)
     send_event_changed(event.pk)
     return entry
 
 
 @transaction.atomic
 def withdraw(*, event: Event, player: Player) -> bool:
-    """A member takes their entry back before round 1; whether they had one."""
+    """A member takes their entry (or their place on the waiting list) back before
+    round 1, which lets the first waiting member in; whether they had one."""
     event = hold_event(event)
     _taking_entries(event)
     removed, _ = EventEntry.objects.filter(event=event, player=player).delete()
+    left, _ = event.waiting.filter(player=player).delete()
+    if removed:
+        waiting.let_in_first(event)
     send_event_changed(event.pk)
-    return bool(removed)
+    return bool(removed or left)
+
+
+@transaction.atomic
+def change_waiting(*, event: Event, waiting_id: int, action: str, by: Player) -> EventWaiting:
+    """An organiser lets a waiting member in (past the cap: their call), moves them up
+    or down the list, or takes them off it."""
+    require_organiser(by, event.club)
+    event = hold_event(event)
+    _taking_entries(event)
+    wait = event.waiting.select_related("player").filter(pk=waiting_id).first()
+    if wait is None:
+        _refuse("That member is no longer on the waiting list.")
+    if action == "promote":
+        waiting.let_in(event, wait)
+    elif action in ("up", "down"):
+        waiting.move(event, wait, -1 if action == "up" else 1)
+    elif action == "remove":
+        wait.delete()
+    else:
+        _refuse("Choose to let in, move up, move down or remove.")
+    send_event_changed(event.pk)
+    return wait
 
 
 @transaction.atomic
@@ -197,6 +242,7 @@ def add_entry(
     if late and not event.late_entries:
         _refuse(f"{event.name} takes no late entries.")
     entry, _ = EventEntry.objects.get_or_create(event=event, player=player, defaults={"late": late})
+    event.waiting.filter(player=player).delete()  # entered by the organiser: waits no more
     send_event_changed(event.pk)
     return entry
 

@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.numbers import whole_number
 
 from ..clubs.selectors import club_members
-from ..models import Club, Event, EventEntry, EventTable
+from ..models import Club, Event, EventEntry, EventTable, EventWaiting
 from ..pages import member_role, organiser_only
 from ..results.entry import enter_paper_results
 from . import selectors, services
@@ -73,6 +73,8 @@ def _page(request, event: Event, *, status=200, entry_form=None, apart_form=None
     entry = next((e for e in view.entrants if e.player_id == request.user.pk), None)
     members = club_members(event.club)
     entrants = members.filter(event_entries__event=event, event_entries__dropped=False)
+    waiting = list(event.waiting.select_related("player"))
+    my_wait = next((w for w in waiting if w.player_id == request.user.pk), None)
     return render(
         request,
         "leagues/event.html",
@@ -86,6 +88,9 @@ def _page(request, event: Event, *, status=200, entry_form=None, apart_form=None
             "entry_form": entry_form or EntryForm(members=members),
             "apart_form": apart_form or ApartForm(members=entrants),
             "apart": event.apart.select_related("first", "second"),
+            "waiting": waiting,
+            "my_wait": my_wait,
+            "my_wait_number": waiting.index(my_wait) + 1 if my_wait else None,
             "socket": f"/ws/events/{event.pk}/",
             "live": {"view": view, "is_organiser": organiser},
         },
@@ -131,7 +136,12 @@ def event_enter(request: HttpRequest, event_id: int) -> HttpResponse:
         request,
         event,
         lambda: services.enter_event(event=event, player=request.user),
-        f"You have entered {event.name}.",
+        lambda entry: (
+            f"{event.name} is full: you are number {waiting_number(entry)} on its waiting "
+            "list, and will be told by mail if a place comes free."
+            if isinstance(entry, EventWaiting)
+            else f"You have entered {event.name}."
+        ),
     )
 
 
@@ -285,3 +295,31 @@ def event_table_results(request: HttpRequest, event_table_id: int) -> HttpRespon
         template="leagues/event_results.html",
         context={"club": event.club, "event": event, "event_table": event_table},
     )
+
+
+@require_POST
+@login_required
+def event_waiting(request: HttpRequest, event_id: int, waiting_id: int) -> HttpResponse:
+    """An organiser lets a waiting member in, moves them up or down, or removes them."""
+    event = event_or_404(event_id)
+    organiser_only(request, event.club)
+    action = request.POST.get("action", "")
+    said = {
+        "promote": "{} is entered.",
+        "up": "{} moved up the waiting list.",
+        "down": "{} moved down the waiting list.",
+        "remove": "{} is off the waiting list.",
+    }
+    return _act(
+        request,
+        event,
+        lambda: services.change_waiting(
+            event=event, waiting_id=waiting_id, action=action, by=request.user
+        ),
+        lambda wait: said[action].format(wait.player.name),
+    )
+
+
+def waiting_number(wait: EventWaiting) -> int:
+    """A waiting member's place on the list, counted from 1."""
+    return wait.event.waiting.filter(position__lt=wait.position).count() + 1

@@ -13,11 +13,11 @@ from games.models import Table
 
 from .. import deal_results
 from ..attendance.forms import AbsenceForm, NightPlayersForm, SubstituteForm
-from ..attendance.selectors import absence_rule
+from ..attendance.selectors import absence_rule, answers_close_hours, night_answers
 from ..board.selectors import live_board
 from ..checkin.selectors import arrivals, check_in_state
 from ..clubs.selectors import club_members
-from ..models import LeagueNight, Membership
+from ..models import Answer, LeagueNight, Membership
 from ..pages import SEATING_CHOICES_KEY, crumbs, member_role
 from ..reporting.selectors import night_reports, with_reported
 from ..results.selectors import corrections_for, night_tables, table_view
@@ -57,6 +57,7 @@ def night_page(
     teams = night_teams(night) if night.season.league.is_team_league else []
     member = Membership.objects.filter(club=club, player=request.user).exists()
     check_in = check_in_state(night, request.user) if member else None
+    answers = night_answers(night)
     reports = []
     if role == "organiser":
         # What the paper tables reported themselves, for the organiser to settle.
@@ -89,6 +90,17 @@ def night_page(
             "arrivals": here,
             "checked_in_ids": checked_in_ids,
             "check_in": check_in,
+            # "Are you coming?": until the night is over, for members and organisers.
+            "answers": answers,
+            "my_answer": answers.of(request.user) if member else None,
+            "answer_choices": Answer.Choice.choices,
+            "close_hours": answers_close_hours(night.season.league)
+            if role == "organiser"
+            else None,
+            "coming_ids": {
+                pk for pk, said in answers.choices.items() if said == Answer.Choice.COMING
+            },
+            "show_answers": not night.season.is_closed and night.date >= timezone.localdate(),
             # Check-in is for the night's day; the count stays once anyone checked in.
             "show_check_in": here.count
             or (not night.season.is_closed and night.date >= timezone.localdate()),

@@ -12,6 +12,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Move, Table
+from leagues.announcements.links import unsubscribe_link
+from leagues.attendance.links import answer_link
 from leagues.events import services as events
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import open_a_two_seat_table, take_turn
@@ -105,6 +107,17 @@ def test_pages_and_a_live_table_run_without_a_policy_violation(daphne_server, pl
     anas.visit(f"/leagues/{league.pk}/")
     anas.visit(f"/leagues/seasons/{season.pk}/")
     anas.visit(f"/leagues/nights/{night.pk}/")
+    # A night ahead: answering "are you coming?" there and from a mail's link.
+    ahead = make_night(season, timezone.localdate() + timedelta(days=2))
+    anas.visit(ahead.get_absolute_url())
+    anas.page.locator("#coming").get_by_role("button", name="Coming", exact=True).click()
+    expect(anas.page.get_by_text("Saved: coming.")).to_be_visible()
+    anas.visit(answer_link(ana, ahead.pk, "maybe"))
+    anas.page.get_by_role("button", name="Maybe", exact=True).click()
+    expect(anas.page.get_by_role("status")).to_contain_text("Saved: Maybe.")
+    anas.visit(unsubscribe_link(ana, club))
+    anas.page.get_by_role("button", name="Stop the club's announcements").click()
+    expect(anas.page.get_by_role("status")).to_contain_text("Saved: you get no announcements")
     anas.visit(f"/leagues/{league.pk}/players/{ana.pk}/")
     expect(anas.page.locator("svg.chart").first).to_be_visible()
     # A club of her own, her data and her account's closing (the invitations, the
@@ -308,3 +321,40 @@ def test_a_paper_tables_report_page_breaks_no_policy(daphne_server, playwright_b
     beas.check()
     anns.context.close()
     beas.context.close()
+
+
+def test_an_organisers_answers_waiting_list_and_announcements_break_no_policy(
+    daphne_server, playwright_browser
+):
+    olive = make_player("olive", display_name="Olive", email="olive@example.com")
+    people = [make_player(n, display_name=n.title()) for n in ("ana", "ben", "cy", "di")]
+    club = make_club("Green Club", organiser=olive, members=people)
+    season = make_season(make_league(club))
+    ahead = make_night(season, timezone.localdate() + timedelta(days=2))
+    full = events.create_event(
+        club=club,
+        by=olive,
+        name="Summer Cup",
+        format="swiss",
+        variant="play-nine",
+        seats_per_table=2,
+        max_entries=2,
+        starts_at=timezone.now() + timedelta(days=3),
+        entry_closes_at=timezone.now() + timedelta(days=2),
+    )
+    for player in people:
+        events.enter_event(event=full, player=player)
+
+    olives = Watched(playwright_browser, daphne_server)
+    olives.sign_in("olive")
+    olives.visit(ahead.get_absolute_url())
+    expect(olives.page.locator("[data-expected-tables]")).to_be_visible()
+    olives.visit(full.get_absolute_url())
+    olives.page.get_by_role("button", name="Move Di up").click()
+    expect(olives.page.get_by_text("Di moved up the waiting list.")).to_be_visible()
+    olives.visit(f"/leagues/clubs/{club.slug}/announcements/")
+    olives.page.get_by_label("Subject").fill("Cup night")
+    olives.page.get_by_label("Text").fill("Bring a pen.")
+    olives.page.get_by_role("button", name="Send").click()
+    expect(olives.page.get_by_text("is on its way to 1 member")).to_be_visible()
+    olives.check()

@@ -15,6 +15,10 @@ from playwright.sync_api import expect
 
 from games import lobby, scorecards
 from games.models import Hole, HoleReview, Table
+from leagues.announcements.links import unsubscribe_link
+from leagues.announcements.services import announce
+from leagues.attendance.links import answer_link
+from leagues.attendance.services import answer
 from leagues.board.services import create_board
 from leagues.checkin.services import check_in
 from leagues.events import services as events
@@ -69,6 +73,8 @@ class League:
     #: Tonight's night, two members checked in: its page, check-in page and door sign.
     tonight: str
     check_in: str
+    #: A mail's one-click answer for tonight ("are you coming?"), opened without an account.
+    answer: str
     door_sign: str
     #: A paper table's cards, one of a duplicate night (with its deal sheet), its
     #: report page with holes waiting, confirmed and disputed, and the code page.
@@ -91,6 +97,11 @@ class League:
     invitations: str
     club_new: str
     join: str
+    #: An event taking entries, full, with three members on its waiting list.
+    event_full: str
+    #: The club's announcements (one sent), and a member's unsubscribe link.
+    announcements: str
+    unsubscribe: str
 
 
 @pytest.fixture
@@ -178,6 +189,8 @@ def league(daphne_server) -> League:
     tonight = make_night(season, timezone.localdate(), venue="The clubhouse")
     for player in (ann, bea):
         check_in(night=tonight, player=player)
+    for player, said in ((cat, "coming"), (dan, "maybe"), (eve, "not_coming")):
+        answer(night=tonight, player=player, choice=said)
     correct_score(
         scorecard=done.table.scorecards.get(player=bea),
         number=2,
@@ -221,6 +234,22 @@ def league(daphne_server) -> League:
     event_table = events.start_event(event=event, by=organiser).tables.first()
     join_secret = invitations.renew_join_link(club=club, by=organiser, max_uses=20)
     invitations.invite(club=club, by=organiser, people=[("Ivy", "ivy@example.org")])
+    full = events.create_event(
+        club=club,
+        by=organiser,
+        name="Summer Cup",
+        format="swiss",
+        variant="play-nine",
+        seats_per_table=2,
+        max_entries=2,
+        starts_at=timezone.now() + timedelta(days=3),
+        entry_closes_at=timezone.now() + timedelta(days=2),
+    )
+    for player in (fay, gus, hal, ann, bea):
+        events.enter_event(event=full, player=player)
+    ann.email = "ann@example.com"  # the one member an announcement reaches
+    ann.save(update_fields=["email"])
+    announce(club=club, by=organiser, subject="Cup night", body="Bring a pen.")
     return League(
         club=club.get_absolute_url(),
         league=league.get_absolute_url(),
@@ -246,6 +275,7 @@ def league(daphne_server) -> League:
         review=f"/tables/{played.pk}/holes/1/review/0/",
         tonight=tonight.get_absolute_url(),
         check_in=f"/leagues/nights/{tonight.pk}/check-in/",
+        answer=answer_link(cat, tonight.pk, "coming"),
         door_sign=f"/leagues/nights/{tonight.pk}/door/",
         table_cards=f"/leagues/nights/{night.pk}/table-cards/",
         table_card=f"/leagues/tables/{sheet.pk}/table-card/",
@@ -260,6 +290,9 @@ def league(daphne_server) -> League:
         invitations=f"/leagues/clubs/{club.slug}/invitations/",
         club_new="/leagues/clubs/new/",
         join=f"/leagues/join/{join_secret}/",
+        event_full=full.get_absolute_url(),
+        announcements=f"/leagues/clubs/{club.slug}/announcements/",
+        unsubscribe=unsubscribe_link(ann, club),
     )
 
 
@@ -291,6 +324,7 @@ def league_paths(pages: League) -> list[str]:
         pages.deal_sheet,
         pages.tonight,
         pages.check_in,
+        pages.answer,
         pages.door_sign,
         pages.table_cards,
         pages.table_card,
@@ -304,6 +338,9 @@ def league_paths(pages: League) -> list[str]:
         pages.invitations,
         pages.club_new,
         "/accounts/profile/close/",
+        pages.event_full,
+        pages.announcements,
+        pages.unsubscribe,
     ]
 
 

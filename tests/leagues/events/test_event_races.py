@@ -33,6 +33,22 @@ def test_players_entering_at_once_are_each_entered_once():
     assert event.entries.count() == 8
 
 
+def test_two_withdrawals_at_once_let_in_the_first_two_waiting_once_each():
+    club, olive, people = club_with(6)
+    event = new_event(club, olive, seats_per_table=2, max_entries=2)
+    for person in people:
+        services.enter_event(event=event, player=person)
+    results = at_once(
+        lambda: services.withdraw(event=event, player=people[0]),
+        lambda: services.withdraw(event=event, player=people[1]),
+    )
+    assert results == [True, True], results
+    entered = set(event.entries.values_list("player_id", flat=True))
+    assert entered == {people[2].pk, people[3].pk}
+    waiting = list(event.waiting.order_by("position").values_list("player_id", flat=True))
+    assert waiting == [people[4].pk, people[5].pk]
+
+
 def test_two_organisers_closing_a_round_at_once_seat_the_next_round_once():
     club, olive, people = club_with(4)
     otto = make_player("otto")
