@@ -21,6 +21,8 @@ from . import services
 from .forms import AccountForm, SignUpForm
 
 WELCOME_TAG = "welcome"
+#: The turn-based tables the home page lists; "Your games" has them all.
+HOME_GAMES = 5
 
 
 @require_GET
@@ -29,6 +31,10 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {"games": list(engine.VARIANTS.items())}
     if request.user.is_authenticated:
         context["my_tables"] = games_selectors.my_tables(request.user)
+        # A short list of the player's turn-based tables, those waiting for them first.
+        games = games_selectors.your_games(request.user, limit=HOME_GAMES)
+        context["your_games"] = games
+        context["your_turns"] = sum(game.your_turn for game in games)
         # A reminder of the events the player entered, until they are over.
         context["my_events"] = upcoming_entries(request.user, timezone.now())
         # Someone who has just signed up is greeted by the sign-up's message alone.

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-DB_NAME = "fairway_bench"
+DB_NAME = os.environ.get("BENCH_DB", "fairway_bench")
 SERVER_ENV = {
     "DATABASE_URL": f"{PG}/{DB_NAME}",
     "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3"),
@@ -141,7 +141,11 @@ class Server:
         if self.profiler is not None:  # let it write its samples first
             self.profiler.wait(timeout=60)
         self.process.terminate()
-        self.process.wait(timeout=15)
+        try:
+            self.process.wait(timeout=60)  # a loaded machine may take its time
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=15)
 
 
 @dataclass
