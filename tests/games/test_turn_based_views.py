@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import lobby
 from games.models import Table
+from tests.driving import render_frame
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
@@ -103,3 +104,11 @@ def test_your_games_count_those_waiting_for_you_in_the_title_and_on_the_home_pag
     assert f"table {live.pk}" not in page  # a live table is not a turn-based game
     home = client.get(reverse("home")).content.decode()
     assert "<title>(1) Welcome" in home and "1 waiting for you" in home
+
+
+def test_a_turn_based_tables_frame_shows_the_deadline_as_a_time_not_a_countdown():
+    table, ana, ben = started()
+    frame = render_frame(table.pk, ana)
+    assert 'id="turn-deadline"' in frame and "Move due by" in frame
+    assert table.turn_deadline.strftime("%a %d %b, %H:%M") in frame
+    assert "turn-timer" not in frame
