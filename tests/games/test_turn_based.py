@@ -259,3 +259,19 @@ def test_two_devices_of_one_player_moving_at_once_make_one_move():
     assert sorted(outcomes) == ["StaleVersion", "moved"]
     assert Move.objects.filter(hole__table=table).count() == 1
     assert Table.objects.get(pk=table.pk).version == table.version + 1
+
+
+def test_a_move_out_of_turn_is_refused_and_leaves_the_deadline_as_it_was():
+    table, (ana, ben) = turn_based()
+    move(table.pk, [ana, ben])  # Ana tees off; Ben is to tee off
+    before = Table.objects.get(pk=table.pk)
+    _t, _hole, state = current(table.pk)
+    with pytest.raises(services.GameError):
+        services.apply_move(
+            table_id=table.pk,
+            player=ana,
+            action={"type": "tee_off", "positions": [0, 1]},
+            version=before.version,
+        )
+    after = Table.objects.get(pk=table.pk)
+    assert (after.version, after.turn_deadline) == (before.version, before.turn_deadline)
