@@ -200,6 +200,8 @@ FAIRWAY_BOT_DELAY = float(os.environ.get("FAIRWAY_BOT_DELAY", "0.8"))
 FAIRWAY_HOLE_PAUSE = float(os.environ.get("FAIRWAY_HOLE_PAUSE", "4"))
 # The most live tables one player may host at once, open or in play (league tables aside).
 FAIRWAY_MAX_HOSTED_TABLES = int(os.environ.get("FAIRWAY_MAX_HOSTED_TABLES", "5"))
+# The most turn-based tables one player may host at once: a match over days keeps many.
+FAIRWAY_MAX_TURN_BASED_TABLES = int(os.environ.get("FAIRWAY_MAX_TURN_BASED_TABLES", "50"))
 # Hours without a move after which a match in play is abandoned (games.services).
 try:
     FAIRWAY_IDLE_HOURS = float(os.environ.get("FAIRWAY_IDLE_HOURS") or "24")

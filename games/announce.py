@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from .models import Table
+from .models import Table, turn_passed
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +66,18 @@ def table_changed(
         _start(get_channel_layer(), group, message)
     else:
         transaction.on_commit(lambda: _send(group, message))
+
+
+def turns_passed(table: Table, seats: list[tuple[int, int]]) -> None:
+    """After the commit, send `turn_passed` for each (position, player id) of `seats`,
+    whose turn began with `table`'s version, with its deadline."""
+    deadline = table.turn_deadline
+    for position, player_id in seats:
+        transaction.on_commit(
+            lambda position=position, player_id=player_id: turn_passed.send(
+                sender=Table, table=table, position=position, player_id=player_id, deadline=deadline
+            )
+        )
 
 
 def chat_changed(table_id: int) -> None:

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Collection
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
 from django.db import InterfaceError, OperationalError
@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 #: Every table that waits on the server is looked at this often; a table that changed
 #: is looked at once poked, and a table found waiting when it falls due.
 SWEEP_SECONDS = 2.0
+#: Turn-based tables whose deadline falls within this many seconds are read by a sweep
+#: and acted for when it falls; the rest wait in the database.
+DEADLINE_HORIZON = 30.0
 #: Matches left idle (FAIRWAY_IDLE_HOURS) are looked for this often.
 IDLE_SWEEP_SECONDS = 60.0
 
@@ -160,7 +163,9 @@ def due_tables(
     now = now or timezone.now()
     waits: dict[int, float] = {}
     due = []
-    for table, hole in store.waiting_tables(table_ids):
+    # A turn-based table is read once its deadline is near: looked at when it falls due.
+    horizon = now + timedelta(seconds=DEADLINE_HORIZON)
+    for table, hole in store.waiting_tables(table_ids, due_by=horizon):
         waiting = pending(table, hole, table.bot_seats)
         if waiting is None:
             continue

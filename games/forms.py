@@ -9,8 +9,16 @@ from games.engine.bots import BOT_LEVELS
 
 from .models import Table, house_rule_choices, house_rule_games, variant_choices
 from .numbers import whole_number
+from .pace import MAX_AWAY_DAYS
 
 MAX_SEATS = max(v.max_players for v in engine.VARIANTS.values())
+#: Playing hours on offer for a turn-based table, as "first hour-hour they end".
+PLAYING_HOURS = [
+    ("", "Any hour"),
+    ("8-22", "8:00 to 22:00"),
+    ("9-21", "9:00 to 21:00"),
+    ("7-23", "7:00 to 23:00"),
+]
 SEAT_CHOICES = [("open", "Open for a player")] + [(level, f"Bot: {level}") for level in BOT_LEVELS]
 
 
@@ -73,6 +81,32 @@ class CreateTableForm(forms.Form):
         help_text="When time runs out a bot makes the move, so nobody waits on a lost player.",
     )
 
+    move_time = forms.TypedChoiceField(
+        label="Pace",
+        choices=Table.MoveTime.choices,
+        coerce=int,
+        required=False,
+        empty_value=0,
+        initial=0,
+        help_text="Turn-based: everyone moves when they like, within the time per move; "
+        "when it runs out a bot makes the move.",
+    )
+    playing_hours = forms.ChoiceField(
+        label="Playing hours (turn-based)",
+        choices=PLAYING_HOURS,
+        required=False,
+        initial="",
+        help_text="No deadline falls outside them in a player's own time zone.",
+    )
+    away_days = forms.IntegerField(
+        label="Days away allowed (turn-based)",
+        required=False,
+        min_value=0,
+        max_value=MAX_AWAY_DAYS,
+        initial=3,
+        help_text="The break each player may take in the match, pausing their clock.",
+    )
+
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
@@ -96,6 +130,17 @@ class CreateTableForm(forms.Form):
     def setting_fields(self):
         return [self["is_public"], self["turn_timer"]]
 
+    def pace_fields(self):
+        return [self["move_time"], self["playing_hours"], self["away_days"]]
+
+    def playing_hours_chosen(self) -> tuple[int, int] | None:
+        """The playing hours chosen, as (first hour, hour they end), or None."""
+        value = self.cleaned_data.get("playing_hours") or ""
+        if not value:
+            return None
+        first, last = value.split("-")
+        return int(first), int(last)
+
     @staticmethod
     def seat_ranges() -> dict[str, list[int]]:
         """Players each game allows, for the page to keep the seat count in range."""
@@ -114,6 +159,8 @@ class CreateTableForm(forms.Form):
                 f"{variant.name} is for {variant.min_players} to {variant.max_players} players.",
             )
         refused = variant and refused_house_rules(variant.key, data.get("house_rules", []))
+        if data.get("move_time") and data.get("turn_timer"):
+            self.add_error("turn_timer", "A turn-based table has a time per move: turn this off.")
         if refused:
             self.add_error("house_rules", refused)
         elif variant and "house_rules" in data:
@@ -148,3 +195,9 @@ class JoinForm(forms.Form):
         if position is None:
             raise forms.ValidationError("Choose a seat by its number.")
         return position
+
+
+class BreakForm(forms.Form):
+    """A player's break from a turn-based table: away for a number of days from now."""
+
+    days = forms.IntegerField(label="Away for (days)", min_value=1, max_value=MAX_AWAY_DAYS)

@@ -29,6 +29,7 @@ def abandon_idle_tables(*, now: datetime | None = None) -> list[int]:
     idle = Table.objects.filter(
         status=Table.Status.PLAYING,
         kind=Table.Kind.LIVE,
+        move_time=0,  # a turn-based table waits days by design: its deadlines move it
         seats_assigned=False,
         turn_started_at__lt=cutoff,
     )

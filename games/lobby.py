@@ -22,7 +22,7 @@ from games.engine import state_to_dict
 from games.engine.bots import BOT_LEVELS
 from games.engine.match import choose_first_dealer
 
-from . import announce, plays
+from . import announce, pace, plays
 from .models import Scorecard, Seat, Table
 from .plays import GameError
 from .scorecards import correct_hole, open_scorecards
@@ -60,10 +60,19 @@ def create_table(
     seats_assigned: bool = False,
     stand_in_level: str = "",
     house_rules: Sequence[str] = (),
+    move_time: int = 0,
+    playing_hours: tuple[int, int] | None = None,
+    away_days: int = 0,
+    zone: str = "",
 ) -> Table:
     """Open a table: `players` fill free seats from 0 in order; `bots` maps position -> level.
 
     `house_rules` are keys of the game's house rules, which the whole match plays by.
+
+    `move_time` (seconds, one of `Table.MoveTime`) makes the table turn-based: each move
+    has a deadline, no deadline falls outside `playing_hours` (first hour, hour they
+    end) in a player's time zone, and each player may take `away_days` of break. `zone`:
+    the time zone of the host (seated first), from their browser.
 
     With `seats_assigned` the seating is final: players neither join nor leave the table.
     `stand_in_level` is the bot that plays a seat its player leaves (empty: the usual one).
@@ -92,9 +101,12 @@ def create_table(
         raise GameError("A player takes one seat only.")
     if turn_timer not in Table.Timer.values:
         raise GameError("The turn timer is off, 30 s, 60 s or 2 minutes.")
+    pace_fields = _pace_fields(move_time, playing_hours, away_days)
+    if move_time and turn_timer:
+        raise GameError("A turn-based table has a time per move, not a turn timer.")
     with transaction.atomic():
         if not seats_assigned:
-            _check_hosting(host)
+            _check_hosting(host, turn_based=bool(move_time))
         fields = {"deal_seed": deal_seed} if deal_seed is not None else {}
         table = Table.objects.create(
             variant=variant,
@@ -105,9 +117,13 @@ def create_table(
             turn_timer=turn_timer,
             seats_assigned=seats_assigned,
             stand_in_level=stand_in_level,
+            **pace_fields,
             **fields,
         )
         seated = dict(zip(free, players, strict=False))
+        if move_time and zone and players:
+            _set_zone(table, next(p for p, who in seated.items() if who == players[0]), zone)
+            table.save(update_fields=["clocks"])
         Seat.objects.bulk_create(
             Seat(
                 table=table,
@@ -121,12 +137,48 @@ def create_table(
     return table
 
 
-def _check_hosting(host) -> None:
+def _pace_fields(move_time: int, hours: tuple[int, int] | None, away_days: int) -> dict:
+    """A table's pace, checked: its time per move, playing hours and days of break."""
+    if move_time not in Table.MoveTime.values:
+        raise GameError(
+            "A table is live, or turn-based with 1 hour, 12 hours, 1, 2 or 3 days a move."
+        )
+    if not move_time:
+        return {}
+    if hours is not None:
+        first, last = hours
+        if not (0 <= first <= 23 and 0 <= last <= 23) or first == last:
+            raise GameError("Playing hours run from one hour of the day to another (0 to 23).")
+    if not 0 <= away_days <= pace.MAX_AWAY_DAYS:
+        raise GameError(f"A player may be away 0 to {pace.MAX_AWAY_DAYS} days in a match.")
+    first, last = hours or (None, None)
+    return {
+        "move_time": move_time,
+        "playing_from": first,
+        "playing_until": last,
+        "away_days": away_days,
+    }
+
+
+def _set_zone(table: Table, position: int, zone: str) -> None:
+    """Keep the time zone of the player at `position` in the table's clocks (the caller
+    saves); a name that is no time zone is left out (the site's then holds)."""
+    if table.turn_based and pace.valid_zone(zone):
+        clocks = dict(table.clocks)
+        clocks[str(position)] = {**clocks.get(str(position), {}), "zone": zone}
+        table.clocks = clocks
+
+
+def _check_hosting(host, *, turn_based: bool = False) -> None:
     """Refuse a new table to a host who already has FAIRWAY_MAX_HOSTED_TABLES open or in
-    play. A league's tables (seats assigned by the organiser) do not count."""
+    play (FAIRWAY_MAX_TURN_BASED_TABLES for turn-based ones, which a player keeps dozens
+    of). A league's tables (seats assigned by the organiser) do not count."""
     if host is None:
         return
-    limit = settings.FAIRWAY_MAX_HOSTED_TABLES
+    if turn_based:
+        limit = settings.FAIRWAY_MAX_TURN_BASED_TABLES
+    else:
+        limit = settings.FAIRWAY_MAX_HOSTED_TABLES
     # The host's row lock makes one host's requests count one after another.
     list(get_user_model().objects.select_for_update().filter(pk=host.pk).values_list("pk"))
     hosted = Table.objects.filter(
@@ -135,6 +187,7 @@ def _check_hosting(host) -> None:
         seats_assigned=False,
         status__in=[Table.Status.OPEN, Table.Status.PLAYING],
     )
+    hosted = hosted.filter(move_time__gt=0) if turn_based else hosted.filter(move_time=0)
     if hosted.count() >= limit:
         raise GameError(
             f"You already have {limit} table{'' if limit == 1 else 's'} open or in play. "
@@ -142,8 +195,9 @@ def _check_hosting(host) -> None:
         )
 
 
-def join_table(*, table: Table, player, position: int | None = None) -> Seat:
-    """Sit `player` at a free seat (the first free one unless `position` is given)."""
+def join_table(*, table: Table, player, position: int | None = None, zone: str = "") -> Seat:
+    """Sit `player` at a free seat (the first free one unless `position` is given);
+    `zone`: their time zone, from their browser, which a turn-based table keeps."""
     with transaction.atomic():
         locked = locked_table(table.pk)
         if locked.seats_assigned:
@@ -164,7 +218,8 @@ def join_table(*, table: Table, player, position: int | None = None) -> Seat:
         seat.player = player
         seat.save(update_fields=["player"])
         touch(locked)
-        locked.save(update_fields=["version", "turn_started_at"])
+        _set_zone(locked, seat.position, zone)
+        locked.save(update_fields=["version", "turn_started_at", "clocks"])
         announce.table_changed(locked)
     table.refresh_from_db()
     return seat
@@ -229,8 +284,14 @@ def start_match(*, table: Table, by) -> Table:
         hole.state, hole.version = state_to_dict(state), state.version
         hole.save()
         touch(locked, now)
+        bots = [s.position for s in seats if s.bot_level]
+        locked.turn_deadline = pace.turn_deadline(locked, hole, state, bots)
         locked.save()
         announce.table_changed(locked)
+        if locked.turn_based:
+            people = {s.position: s.player_id for s in seats}
+            waiting = pace.people_waiting(locked, hole, state, bots)
+            announce.turns_passed(locked, [(p, people[p]) for p in waiting if people[p]])
     table.refresh_from_db()
     return table
 
@@ -256,6 +317,12 @@ def rematch(*, table: Table, by) -> Table:
             seat_count=table.seat_count,
             is_public=table.is_public,
             turn_timer=table.turn_timer,
+            move_time=table.move_time,
+            playing_from=table.playing_from,
+            playing_until=table.playing_until,
+            away_days=table.away_days,
+            # Each player's time zone; the breaks taken are the last match's.
+            clocks={p: {"zone": c["zone"]} for p, c in table.clocks.items() if "zone" in c},
             rematch_of=table,
         )
         Seat.objects.bulk_create(
@@ -310,6 +377,64 @@ def open_to_watchers(*, table: Table, by) -> None:
         locked.save(update_fields=["is_public", "version"])
         announce.table_changed(locked, wake=False)
     table.refresh_from_db()
+
+
+# --- a break in a turn-based match ---------------------------------------------------------
+
+
+def take_break(*, table: Table, player, until: datetime, now: datetime | None = None) -> datetime:
+    """`player` is away until `until`: their clock at this turn-based table stops till then
+    (a deadline of theirs falls a whole move time after it). The days count against the
+    table's `away_days` over the match (a part day counts whole); a break past them is
+    refused, and changes nothing. Returns the table's deadline now."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = locked_table(table.pk)
+        if not locked.turn_based:
+            raise GameError("Only a turn-based table has a clock to pause.")
+        if locked.status != Table.Status.PLAYING:
+            raise GameError("The match is not in play.")
+        seat = locked.seats.filter(player=player).first()
+        if seat is None:
+            raise GameError("You have no seat at this table.")
+        if until <= now:
+            raise GameError("Choose a day and time still to come for your return.")
+        position = seat.position
+        back = pace.away_until(locked, position)
+        # A break still running is lengthened from its end, not counted again.
+        counted_from = max(now, back) if back is not None else now
+        if until <= counted_from:
+            raise GameError("You are away until later than that already.")
+        days = pace.break_days(counted_from, until)
+        left = pace.away_days_left(locked, position)
+        if days > left:
+            allowed = locked.away_days
+            raise GameError(
+                f"This table allows {allowed} day{'' if allowed == 1 else 's'} away in a match; "
+                f"you have {left} left, and this break takes {days}."
+            )
+        clocks = dict(locked.clocks)
+        clock = dict(clocks.get(str(position), {}))
+        clock["away_until"] = until.timestamp()
+        clock["away_days"] = clock.get("away_days", 0) + days
+        clocks[str(position)] = clock
+        locked.clocks = clocks
+        # A new version: the clock of a turn under way (theirs) counts from their return.
+        locked.version += 1
+        fields = ["clocks", "version"]
+        hole = locked.holes.order_by("-number").first()
+        bots = list(locked.seats.exclude(bot_level="").values_list("position", flat=True))
+        if position in pace.people_waiting(locked, hole, None, bots):
+            started = locked.turn_started_at or now
+            locked.turn_deadline = max(
+                pace.seat_deadline(locked, p, started)
+                for p in pace.people_waiting(locked, hole, None, bots)
+            )
+            fields.append("turn_deadline")
+        locked.save(update_fields=fields)
+        announce.table_changed(locked)
+    table.refresh_from_db()
+    return table.turn_deadline
 
 
 # --- a scorecard corrected, in play or after the match -----------------------------------

@@ -76,6 +76,12 @@ results_recorded = Signal()
 #: from then on, and a league's night board shows its strokes.
 hole_finished = Signal()
 
+#: Sent once a turn-based table's turn passes to a person, after the write commits, with
+#: `table`, `position` (the seat now to move), `player_id` and `deadline` (when the
+#: timer's bot moves for them): once per turn and person, so that what tells players
+#: ("your turn") listens here, and games knows nothing of mail or push.
+turn_passed = Signal()
+
 #: Sent with `table` and `user` to ask whether `user` runs the table besides its host
 #: (live play knows no clubs): a receiver answers True for one who does, as a league
 #: does for the organisers of its nights' tables.
@@ -126,6 +132,16 @@ class Table(PlaysByRules, models.Model):
         S60 = 60, "60 seconds"
         M2 = 120, "2 minutes"
 
+    class MoveTime(models.IntegerChoices):
+        """A table's pace: live (played in one sitting) or turn-based, with a time per move."""
+
+        LIVE = 0, "Live: played in one sitting"
+        H1 = 3600, "Turn-based: 1 hour a move"
+        H12 = 43200, "Turn-based: 12 hours a move"
+        D1 = 86400, "Turn-based: 1 day a move"
+        D2 = 172800, "Turn-based: 2 days a move"
+        D3 = 259200, "Turn-based: 3 days a move"
+
     variant = models.CharField(max_length=20, choices=variant_choices, default="play-nine")
     house_rules = models.JSONField(
         default=list,
@@ -171,6 +187,34 @@ class Table(PlaysByRules, models.Model):
     turn_started_at = models.DateTimeField(
         null=True, blank=True, help_text="When the current wait began (bots and turn timer)."
     )
+    move_time = models.PositiveIntegerField(
+        choices=MoveTime.choices,
+        default=MoveTime.LIVE,
+        help_text="Seconds a player has for a move at a turn-based table; 0: a live table.",
+    )
+    playing_from = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A turn-based table's playing hours (the hour they start, in each player's "
+        "time zone): no deadline falls outside them. Empty: any hour.",
+    )
+    playing_until = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The hour a turn-based table's playing hours end."
+    )
+    away_days = models.PositiveSmallIntegerField(
+        default=0, help_text="Days of break ('away until') each player may take in the match."
+    )
+    clocks = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="A turn-based table's clock of each seat, by position: its player's time "
+        "zone, away until when, days of break taken.",
+    )
+    turn_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a turn-based table's current move is played by the timer's bot.",
+    )
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
@@ -180,7 +224,15 @@ class Table(PlaysByRules, models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "is_public"])]
+        indexes = [
+            models.Index(fields=["status", "is_public"]),
+            # The deadlines' sweep reads the few turn-based tables due soon.
+            models.Index(
+                fields=["turn_deadline"],
+                name="table_turn_deadline",
+                condition=models.Q(turn_deadline__isnull=False),
+            ),
+        ]
         constraints = [
             # One rematch a table: two players asking at once get the same new table.
             models.UniqueConstraint(fields=["rematch_of"], name="unique_rematch"),
@@ -191,6 +243,11 @@ class Table(PlaysByRules, models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
+
+    @property
+    def turn_based(self) -> bool:
+        """Played over days, a deadline a move, rather than in one sitting."""
+        return self.move_time > 0
 
     @property
     def casual_house_rules(self) -> bool:

@@ -26,6 +26,7 @@ from games.engine import describe_action, describe_turn, state_from_dict
 from games.engine.bots import choose_action
 from games.engine.match import dealer_for_hole, playoff_dealer, playoff_players
 
+from . import pace
 from .models import Hole, Move, Seat, Table
 from .scorecards import Grid
 from .store import SeatRow
@@ -91,6 +92,45 @@ def _next_table(table: Table, at: datetime) -> Table:
     table.version += 1
     table.turn_started_at = at
     return table
+
+
+def people_to_move(in_play: TableInPlay) -> tuple[int, ...]:
+    """The seats of people (not bots) that the version waits on."""
+    bots = [s.position for s in in_play.seats.values() if s.bot_level]
+    return pace.people_waiting(in_play.table, in_play.hole, in_play.state, bots)
+
+
+def _turn(in_play: TableInPlay) -> tuple | None:
+    """Which turn a version is at: its hole, and the tee off or whose turn in play."""
+    hole, state = in_play.hole, in_play.state
+    if hole is None or state is None:
+        return None
+    return (hole.number, "tee off" if state.phase == engine.TEE_OFF else state.turn)
+
+
+def turn_passed_to(before: TableInPlay, after: TableInPlay) -> tuple[int, ...]:
+    """The people `after` waits on whose turn begins with it: all of them when a new
+    turn begins (a deal, the tee off over, the next seat's turn), else those who were
+    not waited on before (a seat taken back from a bot)."""
+    waiting = people_to_move(after)
+    if not waiting or _turn(before) != _turn(after):
+        return waiting
+    was = set(people_to_move(before))
+    return tuple(p for p in waiting if p not in was)
+
+
+def _timed(before: TableInPlay, after: TableInPlay) -> TableInPlay:
+    """`after` with its turn-based table's deadline set (`pace.turn_deadline`) from the
+    two versions alone, so that a process following the news makes the same one. The
+    deadline stands while no one new is to move (a turn's draw, a seat's tee off while
+    others still tee off); a turn passing to someone sets the next."""
+    table = after.table
+    if table.turn_based:
+        kept = before.table.turn_deadline is not None and people_to_move(after)
+        if not (kept and not turn_passed_to(before, after)):
+            bots = [s.position for s in after.seats.values() if s.bot_level]
+            table.turn_deadline = pace.turn_deadline(table, after.hole, after.state, bots)
+    return after
 
 
 def new_hole(table: Table, number: int, positions: list[int], at: datetime) -> Hole:
@@ -165,7 +205,7 @@ def play(
     if not by_bot and person.bot_level:
         seats = {**seats, position: dataclasses.replace(person, bot_level="")}
         changed = ((position, ""),)
-    after = TableInPlay(table, hole, state, grid, seats)
+    after = _timed(before, TableInPlay(table, hole, state, grid, seats))
     news = None
     if table.status == Table.Status.PLAYING and not changed:
         news = {
@@ -188,7 +228,7 @@ def hand_over(before: TableInPlay, position: int, level: str, at: datetime) -> S
     seat = before.seats[position]
     seats = {**before.seats, position: dataclasses.replace(seat, bot_level=level)}
     table = _next_table(before.table, at)
-    after = TableInPlay(table, before.hole, before.state, before.grid, seats)
+    after = _timed(before, TableInPlay(table, before.hole, before.state, before.grid, seats))
     return Step(before, after, seats_changed=((position, level),))
 
 
@@ -219,7 +259,7 @@ def deal(before: TableInPlay, at: datetime) -> Step:
     dealt = new_hole(table, hole.number + 1, positions, at)
     state = hole_state(table, dealt)
     dealt.version = state.version
-    after = TableInPlay(table, dealt, state, before.grid, before.seats)
+    after = _timed(before, TableInPlay(table, dealt, state, before.grid, before.seats))
     # The hole's id goes in once the hole is written (`services`).
     news = {"deal": {"hole": None, "number": dealt.number, "at": at.timestamp()}}
     return Step(before, after, dealt=True, news=news)
@@ -312,6 +352,10 @@ def pending(
     bot_turns = tuple(p for p in waiting if p in bots)
     if bot_turns:
         return Pending("bot", bot_turns[:1], since + timedelta(seconds=bot_delay()))
+    if table.turn_based:
+        if table.turn_deadline is None:
+            return None
+        return Pending("timer", tuple(waiting), table.turn_deadline)
     if table.turn_timer:
         return Pending("timer", tuple(waiting), since + timedelta(seconds=table.turn_timer))
     return None

@@ -181,7 +181,7 @@ def table_context(
         dealer_name=shared["dealer_name"],
         log=data.log,
         results=data.results,
-        countdown=_countdown(shared["waiting"]),
+        countdown=_countdown(shared["waiting"], table),
         hole_strokes=shared["hole_strokes"],
     )
     context["turn_text"] = turn_text(context)
@@ -196,11 +196,13 @@ def countdown(
     Given as whole seconds left (not a clock time), so a page counts down from when it
     arrived and a client's wrong clock cannot matter.
     """
-    return _countdown(pending(table, hole, table.seats.all() if seats is None else seats, state))
+    waiting = pending(table, hole, table.seats.all() if seats is None else seats, state)
+    return _countdown(waiting, table)
 
 
-def _countdown(waiting: Pending | None) -> dict[str, Any] | None:
-    if waiting is None or waiting.kind == "bot":
+def _countdown(waiting: Pending | None, table: Table) -> dict[str, Any] | None:
+    # A turn-based move's deadline is days off: the page shows it as a time instead.
+    if waiting is None or waiting.kind == "bot" or (waiting.kind == "timer" and table.turn_based):
         return None
     seconds = max(0, math.ceil((waiting.due - timezone.now()).total_seconds()))
     return {"kind": waiting.kind, "seconds": seconds}

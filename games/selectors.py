@@ -10,13 +10,13 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, Prefetch, Q
+from django.db.models import Count, F, JSONField, Max, OuterRef, Prefetch, Q, Subquery
 from django.utils.crypto import constant_time_compare
 
 from games import engine
 from games.engine import state_from_dict
 
-from . import deal_visibility, plays, store
+from . import deal_visibility, pace, plays, store
 from .models import ChatMessage, Hole, Move, Scorecard, Seat, Table, runs_table
 from .scorecards import Grid
 from .store import SeatRow
@@ -280,6 +280,69 @@ def my_tables(user):
         .distinct()
         .order_by("-created_at")
     )
+
+
+#: The most turn-based tables "Your games" lists (a player's hosting is bounded besides).
+YOUR_GAMES_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class YourGame:
+    """A turn-based table of a player's, as "Your games" lists it."""
+
+    table: Table
+    #: The names of those the table waits on (empty: waiting for players, or the deal).
+    to_move: list[str]
+    your_turn: bool
+    #: When the move waited for is played by the timer's bot.
+    deadline: datetime | None
+    #: When the player is back from a break, if they are away.
+    away_until: datetime | None
+
+
+def your_games(user, *, limit: int = YOUR_GAMES_LIMIT) -> list[YourGame]:
+    """`user`'s turn-based tables open or in play, those waiting for `user` first, each
+    group by its deadline. Two queries whatever the history (finished tables are left
+    out: they are the lobby's recent matches), at most `limit` tables."""
+    latest = Hole.objects.filter(table=OuterRef("pk")).order_by("-number")
+    tables = list(
+        Table.objects.filter(
+            seats__player=user,
+            move_time__gt=0,
+            status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        )
+        .annotate(
+            hole_state=Subquery(latest.values("state")[:1], output_field=JSONField()),
+            hole_positions=Subquery(latest.values("seat_positions")[:1], output_field=JSONField()),
+            hole_over=Subquery(latest.values("finished_at")[:1]),
+        )
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .order_by(F("turn_deadline").asc(nulls_last=True), "-created_at")[:limit]
+    )
+    games = []
+    for table in tables:
+        seats = {seat.position: seat for seat in table.seats.all()}
+        waiting: tuple[int, ...] = ()
+        if table.status == Table.Status.PLAYING and table.hole_state is not None:
+            hole = Hole(
+                seat_positions=table.hole_positions,
+                state=table.hole_state,
+                finished_at=table.hole_over,
+            )
+            bots = [p for p, seat in seats.items() if seat.bot_level]
+            waiting = pace.people_waiting(table, hole, None, bots)
+        mine = next(p for p, seat in seats.items() if seat.player_id == user.pk)
+        games.append(
+            YourGame(
+                table=table,
+                to_move=[seats[p].name for p in waiting],
+                your_turn=mine in waiting,
+                deadline=table.turn_deadline if waiting else None,
+                away_until=pace.away_until(table, mine),
+            )
+        )
+    games.sort(key=lambda game: not game.your_turn)  # stable: deadlines stay in order
+    return games
 
 
 def recent_matches(user, limit: int = 10):

@@ -88,6 +88,8 @@ def loop_step(kept: KeptCopy, *, player, action: dict, version: int) -> plays.St
     version kept. None for anything else (a refusal too: the table as it stands decides
     on a move thread)."""
     in_play = kept.in_play
+    if in_play.table.turn_based:
+        return None  # its deadline and turns told are written and sent from a move thread
     position = in_play.position_of(player.pk)
     if position is None or in_play.table.version != version:
         return None
@@ -187,13 +189,17 @@ def _announce(step: plays.Step, *, written: bool = False) -> MoveResult:
     """Announce `step` once written (`written`: committed already, see
     `announce.table_changed`), and set off what its hole's or match's end sets off."""
     after = step.after
-    wake = step.hole_over or step.dealt or after.table.turn_timer > 0
+    wake = step.hole_over or step.dealt or after.table.turn_timer > 0 or after.table.turn_based
     wake = wake or any(seat.bot_level for seat in after.seats.values())
     announce.table_changed(after.table, wake=wake, news=step.news, written=written)
     if step.moves:
         metrics.moves.inc(len(step.moves))
     if step.dealt:
         metrics.deals.inc()
+    if after.table.turn_based:
+        passed = plays.turn_passed_to(step.before, after)
+        seats = [(p, after.seats[p].player_id) for p in passed if after.seats[p].player_id]
+        announce.turns_passed(after.table, seats)
     # Announced first: what the hole's or the match's end sets off (reviews, a league's
     # ratings) comes after the players have the move.
     if step.hole_over:
@@ -213,6 +219,8 @@ def rows(step: plays.Step) -> store.Change:
     """The rows that write `step`, from a move thread or the event loop."""
     before, after = step.before, step.after
     table_fields = ["version", "turn_started_at"]
+    if after.table.turn_based:
+        table_fields.append("turn_deadline")
     if step.match_over:
         table_fields += ["status", "finished_at"]
     bots = step.seats_changed

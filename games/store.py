@@ -13,9 +13,11 @@ import contextlib
 import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.utils import timezone
 
 from . import seams
 from .models import Hole, Move, Scorecard, ScorecardHole, Seat, Table
@@ -404,10 +406,14 @@ def write_strokes(
 # --- the tables that wait on the server ----------------------------------------------
 
 
-def waiting_tables(table_ids: Collection[int] | None) -> list[tuple[Table, Hole]]:
+def waiting_tables(
+    table_ids: Collection[int] | None, due_by: datetime | None = None
+) -> list[tuple[Table, Hole]]:
     """The playing tables (of `table_ids`, or all) that may wait on the server, with
     their latest holes and bot seats (`table.bot_seats`): those with a bot, a turn timer
-    or a finished hole. People-only tables mid-hole wait on people, and are most tables.
+    or a finished hole, and the turn-based ones whose deadline falls by `due_by` (the
+    others' deadlines are hours away). People-only tables mid-hole wait on people, and
+    are most tables.
 
     Plain statements, sent together: the driver reads these every time it looks.
     """
@@ -425,7 +431,8 @@ def waiting_tables(table_ids: Collection[int] | None) -> list[tuple[Table, Hole]
         f"SELECT {table_columns}, {hole_columns} FROM {tables} t JOIN {holes} h ON h.id = ("
         f"SELECT l.id FROM {holes} l WHERE l.table_id = t.id ORDER BY l.number DESC LIMIT 1)"
         f" WHERE t.status = %s{among}"
-        f" AND (t.turn_timer > 0 OR h.finished_at IS NOT NULL OR {has_bots})"
+        f" AND (t.turn_timer > 0 OR h.finished_at IS NOT NULL OR {has_bots}"
+        " OR t.turn_deadline <= %s)"
     )
     bots_sql = (
         f"SELECT s.table_id, s.position, s.bot_level FROM {seats} s JOIN {tables} t"
@@ -433,7 +440,8 @@ def waiting_tables(table_ids: Collection[int] | None) -> list[tuple[Table, Hole]
     )
     with connection.cursor() as tables_cursor, connection.cursor() as bots_cursor:
         with pipeline():
-            tables_cursor.execute(tables_sql, params)
+            by = connection.ops.adapt_datetimefield_value(due_by or timezone.now())
+            tables_cursor.execute(tables_sql, [*params, by])
             bots_cursor.execute(bots_sql, params)
         found = tables_cursor.fetchall()
         bots: dict[int, list[SeatRow]] = {}

@@ -11,6 +11,7 @@ urlpatterns = [
     path("play/new/", views.new_table, name="new_table"),
     path("play/now/", views.quick_start, name="quick_start"),
     path("play/invite/<str:code>/", views.invite, name="invite"),
+    path("play/your-games/", views.your_games, name="your_games"),
     path("rules/", views.rules, name="rules"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/join/", views.join, name="join"),
@@ -19,6 +20,7 @@ urlpatterns = [
     path("tables/<int:table_id>/leave-match/", views.leave_match, name="leave_match"),
     path("tables/<int:table_id>/return/", views.return_to_match, name="return"),
     path("tables/<int:table_id>/rematch/", views.rematch, name="rematch"),
+    path("tables/<int:table_id>/away/", views.take_break, name="take_break"),
     path("tables/<int:table_id>/watchers/", views.open_to_watchers, name="open_to_watchers"),
     path("tables/<int:table_id>/holes/<int:number>/", views.replay, name="replay"),
     path(

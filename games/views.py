@@ -6,11 +6,14 @@ a player sees after a reload and after a push cannot drift apart.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -18,10 +21,20 @@ from games import engine
 
 from . import frames, live, presenters, review_text, reviews, rule_examples, selectors, services
 from . import lobby as lobby_service
-from .forms import CreateTableForm, JoinForm
+from .forms import BreakForm, CreateTableForm, JoinForm
 from .models import Hole, Seat, Table, replay_links
 from .numbers import whole_number
+from .pace import MAX_AWAY_DAYS
 from .tiles import Controls
+
+#: The cookie in which the browser says its time zone (static/js/time-zone.js).
+ZONE_COOKIE = "tz"
+
+
+def browser_zone(request: HttpRequest) -> str:
+    """The time zone the player's browser reports ("" when none), which a turn-based
+    table keeps for their playing hours; a name that is no time zone is ignored later."""
+    return request.COOKIES.get(ZONE_COOKIE, "")[:64]
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:
@@ -77,6 +90,10 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 players=[request.user],
                 is_public=form.cleaned_data["is_public"],
                 turn_timer=form.cleaned_data["turn_timer"],
+                move_time=form.cleaned_data["move_time"],
+                playing_hours=form.playing_hours_chosen(),
+                away_days=form.cleaned_data.get("away_days") or 0,
+                zone=browser_zone(request),
             )
         except services.GameError as error:
             form.add_error(None, str(error))
@@ -156,7 +173,9 @@ def join(request: HttpRequest, table_id: int) -> HttpResponse:
         if not form.is_valid():
             raise services.GameError(form.errors["position"][0])
         position = form.cleaned_data["position"]
-        return lobby_service.join_table(table=table, player=request.user, position=position)
+        return lobby_service.join_table(
+            table=table, player=request.user, position=position, zone=browser_zone(request)
+        )
 
     return _seat_action(request, table_id, sit)
 
@@ -206,6 +225,34 @@ def open_to_watchers(request: HttpRequest, table_id: int) -> HttpResponse:
 def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
     return _seat_action(
         request, table_id, lambda t: lobby_service.rematch(table=t, by=request.user)
+    )
+
+
+@require_POST
+@login_required
+def take_break(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A player of a turn-based table away for some days: their clock pauses."""
+    form = BreakForm(request.POST)
+
+    def away(table: Table) -> None:
+        if not form.is_valid():
+            raise services.GameError(f"Choose a break of 1 to {MAX_AWAY_DAYS} days.")
+        until = timezone.now() + timedelta(days=form.cleaned_data["days"])
+        lobby_service.take_break(table=table, player=request.user, until=until)
+        messages.success(request, f"You are away until {until:%a %d %b, %H:%M} UTC.")
+
+    return _seat_action(request, table_id, away)
+
+
+@require_GET
+@login_required
+def your_games(request: HttpRequest) -> HttpResponse:
+    """Every turn-based table of the player's, those waiting for them first."""
+    games = selectors.your_games(request.user)
+    return render(
+        request,
+        "games/your_games.html",
+        {"games": games, "waiting": sum(game.your_turn for game in games), "now": timezone.now()},
     )
 
 

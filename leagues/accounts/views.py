@@ -25,6 +25,8 @@ from . import own_data, services
 from .forms import AccountForm, CloseAccountForm, QueuedPasswordResetForm, SignUpForm
 
 WELCOME_TAG = "welcome"
+#: The turn-based tables the home page lists; "Your games" has them all.
+HOME_GAMES = 5
 
 #: Django's page for a forgotten password, its mail sent by a task.
 password_reset = PasswordResetView.as_view(form_class=QueuedPasswordResetForm)
@@ -39,6 +41,10 @@ def home(request: HttpRequest) -> HttpResponse:
         context["my_tables"] = games_selectors.my_tables(request.user)
         # Tonight's league nights of the player's clubs, each with its "I'm here".
         context["tonight"] = tonight(request.user)
+        # A short list of the player's turn-based tables, those waiting for them first.
+        games = games_selectors.your_games(request.user, limit=HOME_GAMES)
+        context["your_games"] = games
+        context["your_turns"] = sum(game.your_turn for game in games)
         # A reminder of the events the player entered, until they are over.
         context["my_events"] = upcoming_entries(request.user, timezone.now())
         # Someone who has just signed up is greeted by the sign-up's message alone.

@@ -1,0 +1,36 @@
+"""`manage.py play_deadlines [--every SECONDS]`: play the turn-based moves whose deadline passed.
+
+Every server process plays deadlines as they fall (`games.autoplay`); this plays them
+with no server running (after a machine was down, say), or from cron. Any number may
+run at once, beside the servers: each overdue move is played once (`games.deadlines`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand
+
+from games.deadlines import play_overdue
+
+
+class Command(BaseCommand):
+    help = "Play every turn-based move whose deadline has passed, once each."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--every",
+            type=float,
+            default=0,
+            help="Keep sweeping, this many seconds apart (0: stop once none is overdue).",
+        )
+
+    def handle(self, *args, every: float = 0, **options):
+        while True:
+            played = total = 0
+            while played := play_overdue():
+                total += played
+            self.stdout.write(f"Played {total} overdue move{'' if total == 1 else 's'}.")
+            if not every:
+                return
+            time.sleep(every)
