@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Lower
 from django.template.loader import render_to_string
@@ -120,25 +120,34 @@ def invite(*, club: Club, by: Player, people: Iterable[tuple[str, str]]) -> list
         wanted.setdefault(email.lower(), (name, email))
     if not wanted:
         return []
-    skip = set(
-        Player.objects.annotate(key=Lower("email"))
-        .filter(key__in=wanted, memberships__club=club)
-        .values_list("key", flat=True)
-    ) | set(
-        selectors.pending_invitations(club)
-        .annotate(key=Lower("email"))
-        .filter(key__in=wanted)
-        .values_list("key", flat=True)
-    )
-    with transaction.atomic():
-        made = Invitation.objects.bulk_create(
-            Invitation(club=club, email=email, name=name[:80], invited_by=by)
-            for key, (name, email) in wanted.items()
-            if key not in skip
-        )
-        # Both databases give the new rows' ids back (SQLite from 3.35).
-        for invitation in made:
-            enqueue_on_commit(mail_invitation, invitation.pk)
+    try:
+        with transaction.atomic():
+            # One invitation of a club at a time (PostgreSQL): two organisers inviting
+            # the same address at once make one invitation, the second finding it pending.
+            Club.objects.select_for_update().filter(pk=club.pk).first()
+            skip = set(
+                Player.objects.annotate(key=Lower("email"))
+                .filter(key__in=wanted, memberships__club=club)
+                .values_list("key", flat=True)
+            ) | set(
+                selectors.pending_invitations(club)
+                .annotate(key=Lower("email"))
+                .filter(key__in=wanted)
+                .values_list("key", flat=True)
+            )
+            made = Invitation.objects.bulk_create(
+                Invitation(club=club, email=email, name=name[:80], invited_by=by)
+                for key, (name, email) in wanted.items()
+                if key not in skip
+            )
+            # Both databases give the new rows' ids back (SQLite from 3.35).
+            for invitation in made:
+                enqueue_on_commit(mail_invitation, invitation.pk)
+    except IntegrityError:  # a database that takes no row lock, and another invite at once
+        raise ValidationError(
+            "Someone else invited one of these addresses at the same moment: nothing was "
+            "sent. Look at the pending invitations and try again."
+        ) from None
     return made
 
 

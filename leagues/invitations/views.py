@@ -110,7 +110,11 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _page(request, club, invite_form=form, status=400)
     addresses = form.cleaned_data["addresses"]
-    made = services.invite(club=club, by=request.user, people=[("", a) for a in addresses])
+    try:
+        made = services.invite(club=club, by=request.user, people=[("", a) for a in addresses])
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("leagues:invitations", club.slug)
     _say_invited(request, len(made), len({a.lower() for a in addresses}) - len(made))
     return redirect("leagues:invitations", club.slug)
 
@@ -191,7 +195,11 @@ def roster_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     except (signing.BadSignature, TypeError, ValueError):
         messages.error(request, "That roster's check is out of date: upload the file again.")
         return redirect("leagues:invitations", club.slug)
-    made = services.invite_roster(club=club, by=request.user, rows=rows)
+    try:
+        made = services.invite_roster(club=club, by=request.user, rows=rows)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("leagues:invitations", club.slug)
     _say_invited(request, len(made), len(rows) - len(made))
     return redirect("leagues:invitations", club.slug)
 
