@@ -3,7 +3,8 @@
 
 When a live league table finishes, its match is rated; when one of its holes finishes,
 that is the night's news; a night's news is shown on its boards, who is here on its
-pages, an event's news on the event's pages; a night's table is run
+pages, an event's news on the event's pages; a turn-based table's turn passing is mailed
+to its player as they chose; a night's table is run
 by its club's organisers too; a duplicate night's replays link to the night's deal
 comparison."""
 
@@ -23,6 +24,7 @@ from games.models import (
     replay_links,
     results_recorded,
     runs_table,
+    turn_passed,
 )
 
 from .board.services import announce_night_changed
@@ -30,6 +32,7 @@ from .checkin.services import announce_arrivals
 from .events.services import announce_event_changed, table_finished
 from .models import Club, EventTable, League, LeagueNight, NightTable
 from .news import arrivals_changed, event_changed, night_changed, send_night_changed
+from .notify.services import turn_passed as record_turn
 from .ratings.services import rate_match, rebuild_ratings
 from .roles import is_organiser, role_in
 from .standings.services import score_open_seasons, score_table
@@ -194,3 +197,11 @@ def deal_comparison_link(sender, table: Table, number: int, user, **kwargs) -> l
     else:
         return []
     return [(f"Hole {number} at every table", f"{url}#hole-{number}")]
+
+
+@receiver(turn_passed, dispatch_uid="leagues_mail_turn_passed")
+def mail_turn_passed(sender, table: Table, position: int, player_id: int, deadline, **kwargs):
+    """A turn-based table waits on a person (told after the commit, once per turn): a
+    "your turn" notice for them, mailed at once or in their digest
+    (`notify.services`). Live tables send no `turn_passed`, so they mail nothing."""
+    record_turn(table_id=table.pk, position=position, player_id=player_id, deadline=deadline)

@@ -13,6 +13,7 @@ from .clubs import views as clubs
 from .duplicate import views as duplicate
 from .events import views as events
 from .invitations import views as invitations
+from .notify import views as notify
 from .players import views as players
 from .public import views as public
 from .reporting import views as reporting
@@ -150,6 +151,11 @@ league_patterns = [
         "clubs/<slug:slug>/announcements/",
         announcements.announcements,
         name="announcements",
+    ),
+    path(
+        "turns/unsubscribe/<int:player_id>/<str:token>/",
+        notify.unsubscribe,
+        name="turn_mail_off",
     ),
     path(
         "unsubscribe/<int:player_id>/<str:token>/",

@@ -50,7 +50,7 @@ class AccountForm(forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = ("display_name", "email", "email_reminders", "email_results")
+        fields = ("display_name", "email", "email_reminders", "email_results", "turn_mail")
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"].strip()

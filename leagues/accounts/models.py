@@ -12,6 +12,15 @@ from games.text import validate_shown
 from ..usernames import USERNAME_TAKEN, username_key
 
 
+class TurnMail(models.TextChoices):
+    """When a player hears by mail that a turn-based table waits for them."""
+
+    AT_ONCE = "now", "At once, one mail a turn"
+    HOURLY = "hourly", "An hourly digest"
+    DAILY = "daily", "A daily digest"
+    NEVER = "never", "Never"
+
+
 class Player(AbstractUser):
     """A person who signs in and plays; `display_name` is what the tables show."""
 
@@ -25,6 +34,13 @@ class Player(AbstractUser):
         "Remind me of league nights",
         default=True,
         help_text="An email the day before each night of your clubs' leagues.",
+    )
+    turn_mail = models.CharField(
+        "Tell me it is my turn",
+        max_length=8,
+        choices=TurnMail.choices,
+        default=TurnMail.AT_ONCE,
+        help_text="A mail when a turn-based table waits for your move (live tables send none).",
     )
     email_results = models.BooleanField(
         "Send me the results",

@@ -27,9 +27,11 @@ def update_account(
     email: str,
     email_reminders: bool | None = None,
     email_results: bool | None = None,
+    turn_mail: str | None = None,
 ) -> Player:
     """Change the name a player shows at tables, the address their mail goes to, and
-    whether they get reminders and results by mail (None leaves a choice as it is).
+    whether they get reminders, results and "your turn" by mail (None leaves a choice as
+    it is).
 
     Cards already written keep the name they were written with. An email address
     another account has (in any case) is refused.
@@ -43,8 +45,12 @@ def update_account(
         player.email_reminders = email_reminders
     if email_results is not None:
         player.email_results = email_results
+    if turn_mail is not None:
+        player.turn_mail = turn_mail
     player.full_clean()
-    player.save(update_fields=["display_name", "email", "email_reminders", "email_results"])
+    player.save(
+        update_fields=["display_name", "email", "email_reminders", "email_results", "turn_mail"]
+    )
     return player
 
 

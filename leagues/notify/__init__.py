@@ -1,0 +1,1 @@
+"""Telling a player by mail that a turn-based table waits for their move."""
