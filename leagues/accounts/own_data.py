@@ -24,6 +24,7 @@ ACCOUNT_FIELDS = (
     "last_login",
     "email_reminders",
     "email_results",
+    "turn_mail",
 )
 
 

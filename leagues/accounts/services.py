@@ -16,8 +16,9 @@ from django_tasks import task
 
 from games.models import ChatMessage, Scorecard
 
-from ..models import Club, Invitation, Membership, Player
+from ..models import Club, Invitation, Membership, Player, TurnNotice
 from . import selectors
+from .models import TurnMail
 
 
 def update_account(
@@ -121,6 +122,8 @@ def close_account(*, player: Player, password: str) -> None:
         player.first_name = player.last_name = player.email = ""
         player.calendar_token = None
         player.email_reminders = player.email_results = False
+        player.turn_mail = TurnMail.NEVER
+        TurnNotice.objects.filter(player=player).delete()
         player.is_active = player.is_staff = player.is_superuser = False
         player.set_unusable_password()
         player.save()

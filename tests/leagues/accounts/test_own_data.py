@@ -104,6 +104,7 @@ def test_closing_an_account_leaves_its_results_under_a_neutral_name_and_nothing_
     assert ann.email == "" and ann.first_name == "" and ann.last_name == ""
     assert not ann.is_active and not ann.has_usable_password()
     assert not ann.email_reminders and not ann.email_results and ann.calendar_token is None
+    assert ann.turn_mail == "never"
     assert not Membership.objects.filter(player=ann).exists()
     assert not ChatMessage.objects.filter(author=ann).exists()
     assert not Invitation.objects.exists()

@@ -1,4 +1,4 @@
-""""Your turn" mail: one a table per turn, as each member chose (at once, hourly or daily
+""" "Your turn" mail: one a table per turn, as each member chose (at once, hourly or daily
 digest, never), none for live tables, none once the turn was played, never a card, and a
 one-click unsubscribe that a tampered link or a GET cannot use."""
 
@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import lobby, services
-from games.selectors import your_games
 from games.models import Table, turn_passed
+from games.selectors import your_games
 from leagues.accounts.models import TurnMail
 from leagues.models import Player, TurnNotice
 from leagues.notify import services as notify
