@@ -41,7 +41,8 @@ def _own_email(email: str, player: Player | None = None) -> str:
 
 
 class AccountForm(forms.ModelForm):
-    """What a player may change about themselves: the name others see, and their email."""
+    """What a player may change about themselves: the name others see, their email, and
+    which mail they get."""
 
     email = forms.EmailField(
         required=False,
@@ -57,8 +58,16 @@ class AccountForm(forms.ModelForm):
         validate_shown(name)
         return name
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A form that leaves the turn mail out (an older page) keeps the choice as it is.
+        self.fields["turn_mail"].required = False
+
     def clean_email(self) -> str:
         return _own_email(self.cleaned_data["email"], self.instance)
+
+    def clean_turn_mail(self) -> str:
+        return self.cleaned_data["turn_mail"] or self.instance.turn_mail
 
 
 class QueuedPasswordResetForm(PasswordResetForm):

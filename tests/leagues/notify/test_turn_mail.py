@@ -198,3 +198,6 @@ def test_the_account_page_sets_the_choice_and_refuses_nonsense():
     assert client.post(reverse("account"), {**form, "turn_mail": "hourly"}).status_code == 302
     assert Player.objects.get(pk=ana.pk).turn_mail == TurnMail.HOURLY
     assert b"Tell me it is my turn" in client.get(reverse("account")).content
+    # A form without the field (an older page) leaves the choice as it was.
+    assert client.post(reverse("account"), form).status_code == 302
+    assert Player.objects.get(pk=ana.pk).turn_mail == TurnMail.HOURLY
