@@ -218,42 +218,42 @@ def _way_in(request, *, club, reason, kind, status=200):
     )
 
 
-@require_http_methods(["GET", "POST"])
-def join(request: HttpRequest, secret: str) -> HttpResponse:
-    """A club's join link: who follows it signs up or logs in, then joins."""
-    link = selectors.link_for(secret)
-    if link is None:
-        reason = "This join link is not (or no longer) valid: the club may have renewed it."
-        return _way_in(request, club=None, reason=reason, kind="link", status=404)
-    reason = link.closed_reason(timezone.now()) or link.club.held_reason
+def _follow(request: HttpRequest, *, way, gone: str, kind: str, enter) -> HttpResponse:
+    """A way in (a join link or an invitation, `way`, None when unknown): its page, and
+    on POST by someone signed in, `enter()` makes them a member."""
+    if way is None:
+        return _way_in(request, club=None, reason=gone, kind=kind, status=404)
+    reason = way.closed_reason(timezone.now()) or way.club.held_reason
     if request.method == "POST" and request.user.is_authenticated and not reason:
         try:
-            club = services.join_by_link(secret=secret, player=request.user)
+            club = enter()
         except (ValidationError, PermissionDenied) as error:
             reason = " ".join(getattr(error, "messages", [str(error)]))
         else:
             messages.success(request, f"Welcome to {club.name}!")
             return redirect(club)
-    return _way_in(
-        request, club=link.club, reason=reason, kind="link", status=400 if reason else 200
+    return _way_in(request, club=way.club, reason=reason, kind=kind, status=400 if reason else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, secret: str) -> HttpResponse:
+    """A club's join link: who follows it signs up or logs in, then joins."""
+    return _follow(
+        request,
+        way=selectors.link_for(secret),
+        gone="This join link is not (or no longer) valid: the club may have renewed it.",
+        kind="link",
+        enter=lambda: services.join_by_link(secret=secret, player=request.user),
     )
 
 
 @require_http_methods(["GET", "POST"])
 def invitation(request: HttpRequest, secret: str) -> HttpResponse:
     """An invitation's page: who follows it signs up or logs in, then accepts."""
-    found = selectors.invitation_for(secret)
-    if found is None:
-        reason = "This invitation is not (or no longer) valid: a newer mail may have replaced it."
-        return _way_in(request, club=None, reason=reason, kind="invitation", status=404)
-    reason = found.closed_reason(timezone.now()) or found.club.held_reason
-    if request.method == "POST" and request.user.is_authenticated and not reason:
-        try:
-            club = services.accept_invitation(secret=secret, player=request.user)
-        except (ValidationError, PermissionDenied) as error:
-            reason = " ".join(getattr(error, "messages", [str(error)]))
-        else:
-            messages.success(request, f"Welcome to {club.name}!")
-            return redirect(club)
-    status = 400 if reason else 200
-    return _way_in(request, club=found.club, reason=reason, kind="invitation", status=status)
+    return _follow(
+        request,
+        way=selectors.invitation_for(secret),
+        gone="This invitation is not (or no longer) valid: a newer mail may have replaced it.",
+        kind="invitation",
+        enter=lambda: services.accept_invitation(secret=secret, player=request.user),
+    )

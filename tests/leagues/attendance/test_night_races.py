@@ -3,42 +3,19 @@ second waits for the first and answers as after it, never with a broken constrai
 
 from __future__ import annotations
 
-import threading
 from datetime import date
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 
 from games.models import Table
 from leagues.attendance.services import mark_absent, set_substitute
 from leagues.models import Substitute
 from leagues.seating.services import seat_night
 from tests.factories import make_club, make_league, make_night, make_player, make_season
+from tests.races import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def at_once(*calls) -> list[object]:
-    """Run `calls` in threads started together; each one's result or exception."""
-    start = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(index: int, call) -> None:
-        try:
-            start.wait()
-            results[index] = call()
-        except BaseException as error:  # returned, not lost in the thread
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from leagues.checkin.services import check_in, undo_check_in
 from leagues.models import CheckIn
 from leagues.seating.services import seat_night
 from tests.factories import make_club, make_league, make_night, make_player, make_season
-from tests.leagues.attendance.test_night_races import at_once
+from tests.races import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

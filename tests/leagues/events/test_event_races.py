@@ -11,8 +11,8 @@ from django.db import connection
 from leagues.events import selectors, services
 from leagues.models import EventRound, EventTable, Membership
 from tests.factories import even_holes, make_player
-from tests.leagues.attendance.test_night_races import at_once
 from tests.leagues.events_helpers import club_with, default_skill, entered, new_event
+from tests.races import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,7 @@ from django.db import connection
 from leagues.invitations import services
 from leagues.models import Invitation, Membership
 from tests.factories import make_club, make_player
-from tests.leagues.attendance.test_night_races import at_once
+from tests.races import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

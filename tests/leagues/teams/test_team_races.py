@@ -14,7 +14,7 @@ from django.db import connection
 from leagues.models import LineUp, TeamMember
 from leagues.teams import services
 from tests.factories import make_club, make_league, make_night, make_player, make_season
-from tests.leagues.attendance.test_night_races import at_once
+from tests.races import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
