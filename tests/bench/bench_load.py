@@ -46,14 +46,24 @@ PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 # BENCH_DB: a database of its own, for runs side by side on one PostgreSQL (with a
 # REDIS_PREFIX of their own too: Redis's pub/sub ignores the database number).
 DB_NAME = os.environ.get("BENCH_DB", "fairway_bench")
+
+
+def server_env(database: str) -> dict[str, str]:
+    """A production-like server's settings on the benchmark's own database (every
+    benchmark that starts servers starts from these)."""
+    return {
+        "DATABASE_URL": f"{PG}/{database}",
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3"),
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "false",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
 SERVER_ENV = {
-    "DATABASE_URL": f"{PG}/{DB_NAME}",
-    "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3"),
-    "DEBUG": "false",
-    "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
-    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "SECURE_SSL_REDIRECT": "false",
-    "LOG_LEVEL": "WARNING",
+    **server_env(DB_NAME),
     "DB_CONN_MAX_AGE": os.environ.get("BENCH_CONN_MAX_AGE", "60"),
     # The generator deals the next hole itself, at its own pace.
     "FAIRWAY_HOLE_PAUSE": "3600",
