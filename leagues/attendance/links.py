@@ -72,6 +72,31 @@ def read_token(player_id: int, token: str) -> tuple[Player, int]:
     return key.player, value["n"]
 
 
+def sign_unsubscribe(player: Player, purpose: str, value: object) -> str:
+    """A token that never expires (an unsubscribe link should keep working) for `value`,
+    signed for `player` with their mail secret under `purpose` ("announcements",
+    "notify"): renewing the secret stops it."""
+    salt = f"leagues.{purpose}.{player.pk}.{member_secret(player)}"
+    return signing.Signer(salt=salt).sign_object(value)
+
+
+def read_unsubscribe(player_id: int, purpose: str, token: str, *, elsewhere: str):
+    """The member and the value a `sign_unsubscribe` token was made for, or BadLink,
+    which points the reader `elsewhere` ("on this page", "on your account page")."""
+    key = AnswerKey.objects.select_related("player").filter(player_id=player_id).first()
+    try:
+        if key is None:
+            raise signing.BadSignature
+        salt = f"leagues.{purpose}.{player_id}.{key.secret}"
+        value = signing.Signer(salt=salt).unsign_object(token)
+    except signing.BadSignature:
+        raise BadLink(
+            "This link does not work (altered, or replaced by newer links): sign in and "
+            f"choose {elsewhere} instead."
+        ) from None
+    return key.player, value
+
+
 def renew(player: Player) -> None:
     """A new secret for `player`: every answer link sent before stops working."""
     AnswerKey.objects.update_or_create(
