@@ -315,7 +315,12 @@ def open_paper_table(
         Seat(table=table, position=position, player=player)
         for position, player in enumerate(players)
     )
-    open_scorecards(table=table)
+    # A new table has no cards yet: each seat's is made in one insert, named as
+    # `open_scorecards` names it.
+    Scorecard.objects.bulk_create(
+        Scorecard(table=table, position=position, player=player, name=player.name[:60])
+        for position, player in enumerate(players)
+    )
     return table
 
 
