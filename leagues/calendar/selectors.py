@@ -28,12 +28,29 @@ def league_nights(league: League) -> QuerySet[LeagueNight]:
     )
 
 
-def nights_to_come_and_past(league: League, today: date) -> tuple[list, list]:
-    """The league's nights still to be played, soonest first, and those played, latest
-    first: a night is played once its date is gone, or once it had tables and every
-    one of them is over (tonight's, when the last table finishes)."""
-    upcoming, past = [], []
-    for night in league_nights(league):
+#: Past nights the calendar page lists, latest first; every night stays on its season's page.
+PAST_SHOWN = 12
+
+
+def nights_to_come_and_past(
+    league: League, today: date, past_shown: int = PAST_SHOWN
+) -> tuple[list, list, bool]:
+    """The league's nights still to be played, soonest first; the latest `past_shown` of
+    those played, latest first; and whether older ones were left out. A night is played
+    once its date is gone, or once it had tables and every one of them is over
+    (tonight's, when the last table finishes). Reads today's nights and those ahead, and
+    no more of the past than it shows."""
+    nights = league_nights(league)
+    upcoming, played_today = [], []
+    for night in nights.filter(date__gte=today):
         played = night.date < today or (night.tables_count and not night.tables_open)
-        (past if played else upcoming).append(night)
-    return upcoming, past[::-1]
+        (played_today if played else upcoming).append(night)
+    past = played_today[::-1][:past_shown]
+    wanted = past_shown - len(past)
+    earlier = []
+    if wanted > 0:
+        earlier = list(
+            nights.filter(date__lt=today).order_by("-date", "-start_time", "-pk")[: wanted + 1]
+        )
+    more = len(earlier) > wanted or len(played_today) > past_shown
+    return upcoming, past + earlier[:wanted], more

@@ -24,7 +24,7 @@ def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
     league = league_or_404(league_id)
     role = member_role(request, league.club)
     today = timezone.localdate()
-    upcoming, past = selectors.nights_to_come_and_past(league, today)
+    upcoming, past, more_past = selectors.nights_to_come_and_past(league, today)
     token = services.calendar_token(player=request.user)
     feed = request.build_absolute_uri(reverse("leagues:calendar_feed", args=[league.pk, token]))
     return render(
@@ -35,6 +35,7 @@ def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
             "is_organiser": role == "organiser",
             "upcoming": upcoming,
             "past": past,
+            "more_past": more_past,
             "feed_url": feed,
         },
     )

@@ -60,7 +60,7 @@ def public_league(request: HttpRequest, league_id: int) -> HttpResponse:
         {
             "league": league,
             "seasons": [(s, champions(s)) for s in seasons],
-            "upcoming": nights_to_come_and_past(league, today)[0],
+            "upcoming": nights_to_come_and_past(league, today, past_shown=0)[0],
         },
     )
 

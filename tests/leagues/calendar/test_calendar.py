@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
@@ -100,6 +102,29 @@ def test_the_calendar_page_lists_nights_to_come_and_past_and_the_members_feed(cl
     assert f"{past.date:%A} {past.date.day} {past.date:%b %Y}" in before
     cn.member.refresh_from_db()
     assert cn.member.calendar_token and cn.member.calendar_token in html
+
+
+def test_the_calendar_lists_the_latest_past_nights_and_reads_no_more(
+    client, club_night, django_assert_max_num_queries
+):
+    """Years in, the page lists the latest twelve past nights and says where the rest are;
+    it reads the same number of rows' worth of queries with 14 past nights as with 2."""
+    cn = club_night
+    today = timezone.localdate()
+    season = make_season(cn.league, start=today - timedelta(days=400), end=today + timedelta(60))
+    nights = [make_night(season, today - timedelta(days=7 * weeks)) for weeks in (1, 2)]
+    client.force_login(cn.member)
+    url = reverse("leagues:calendar", args=[cn.league.pk])
+    with CaptureQueriesContext(connection) as few:
+        html = client.get(url).content.decode()
+    assert "Older ones are on their season" not in html
+    nights += [make_night(season, today - timedelta(days=7 * weeks)) for weeks in range(3, 15)]
+    with django_assert_max_num_queries(len(few)):
+        html = client.get(url).content.decode()
+    past = html.split('id="past-heading"')[1]
+    shown = [n for n in nights if f'href="{n.get_absolute_url()}"' in past]
+    assert shown == nights[:12]  # the latest first, the two oldest left out
+    assert "The latest 12 nights. Older ones are on their season" in past
 
 
 def test_tonight_s_night_is_past_once_every_table_is_over(client, club_night):
