@@ -75,7 +75,7 @@ def corrections(log: Iterable[Correction], user) -> list[Correction]:
 
 
 #: Corrections a page of the league's log shows.
-CORRECTIONS_PER_PAGE = 50
+CORRECTIONS_PER_PAGE = 25
 
 
 def corrections_page(log: QuerySet, user, number: object) -> tuple[list[Correction], Page]:

@@ -122,10 +122,22 @@ def table_view(night_table: NightTable) -> TableView:
 
 
 def corrections_in(league: League) -> QuerySet[ScoreCorrection]:
-    """Every correction made to the league's scorecards, newest first."""
-    return ScoreCorrection.objects.filter(
-        scorecard__table__night_table__night__season__league=league
-    ).select_related("scorecard__table__night_table__night__season", "corrected_by")
+    """Every correction made to the league's scorecards, newest first, with what the log
+    shows of each and what says whether a viewer may read it (its table's deal)."""
+    return (
+        ScoreCorrection.objects.filter(scorecard__table__night_table__night__season__league=league)
+        .select_related("scorecard__table__night_table__night__season", "corrected_by")
+        .only(
+            *("hole_number", "old_strokes", "new_strokes", "reason", "corrected_at"),
+            *("scorecard__name", "scorecard__table__deal_seed"),
+            *(
+                "scorecard__table__night_table__number",
+                "scorecard__table__night_table__night__date",
+            ),
+            "scorecard__table__night_table__night__season__name",
+            *("corrected_by__username", "corrected_by__display_name"),
+        )
+    )
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from leagues.models import League, LeagueNight, Player, Season
 from leagues.reporting import services as reporting
+from leagues.results.services import correct_score
 from tests.factories import (
     even_holes,
     make_club,
@@ -119,3 +120,34 @@ def test_the_standings_read_as_much_for_four_nights_as_for_two(
     with django_assert_max_num_queries(few):
         response = client.get(reverse(page, args=[big.season.pk]))
     assert "Player 0" in response.content.decode()
+
+
+@pytest.mark.parametrize("page", ["leagues:corrections", "leagues:public_corrections"])
+def test_the_corrections_log_reads_as_much_for_many_corrections_as_for_one(
+    client, django_assert_max_num_queries, page
+):
+    """A correction on every table of every night: the log's page is read in as many
+    queries as a league's single correction, whoever made them and wherever."""
+    small, big = _history(nights=1, tables=2), _history(nights=3, tables=4)
+    for history in (small, big):
+        history.league.is_public = True
+        history.league.save(update_fields=["is_public"])
+        for night in history.nights:
+            for night_table in night.tables.filter(table__status="finished"):
+                card = night_table.table.scorecards.order_by("position").first()
+                correct_score(
+                    scorecard=card,
+                    number=2,
+                    strokes=9,
+                    reason=f"Table {night_table.number}",
+                    by=history.organiser,
+                )
+            if history is small:
+                break
+    client.force_login(small.organiser)
+    few = _queries(client, reverse(page, args=[small.league.pk]))
+    client.force_login(big.organiser)
+    with django_assert_max_num_queries(few):
+        html = client.get(reverse(page, args=[big.league.pk])).content.decode()
+    assert html.count("<td>Table ") == 11  # 4 + 4 + 3: the last night's last table reports
+    assert "Player 0" in html and big.organiser.name in html
