@@ -28,6 +28,7 @@ from tests.factories import (
     open_table,
     played_table,
 )
+from tests.leagues.events_helpers import entered, full_event, new_event
 
 pytestmark = pytest.mark.e2e
 
@@ -126,20 +127,8 @@ def test_pages_and_a_live_table_run_without_a_policy_violation(daphne_server, pl
     anas.visit("/accounts/profile/")
     anas.visit("/accounts/profile/close/")
     # An event's page, once its socket has drawn its round.
-    event = events.create_event(
-        club=club,
-        by=organiser,
-        name="Spring Open",
-        format="swiss",
-        variant="play-nine",
-        seats_per_table=2,
-        rounds=1,
-        starts_at=timezone.now() + timedelta(days=1),
-        entry_closes_at=timezone.now() + timedelta(hours=1),
-    )
-    for player in (ana, ben):
-        events.enter_event(event=event, player=player)
-        events.check_in(event=event, player=player, by=player)
+    event = new_event(club, organiser, seats_per_table=2, rounds=1)
+    entered(event, [ana, ben])
     events.start_event(event=event, by=organiser)
     anas.visit(event.get_absolute_url())
     expect(anas.page.locator("#event-status")).to_have_text("Round 1 in play")
@@ -331,19 +320,7 @@ def test_an_organisers_answers_waiting_list_and_announcements_break_no_policy(
     club = make_club("Green Club", organiser=olive, members=people)
     season = make_season(make_league(club))
     ahead = make_night(season, timezone.localdate() + timedelta(days=2))
-    full = events.create_event(
-        club=club,
-        by=olive,
-        name="Summer Cup",
-        format="swiss",
-        variant="play-nine",
-        seats_per_table=2,
-        max_entries=2,
-        starts_at=timezone.now() + timedelta(days=3),
-        entry_closes_at=timezone.now() + timedelta(days=2),
-    )
-    for player in people:
-        events.enter_event(event=full, player=player)
+    full = full_event(club, olive, people)
 
     olives = Watched(playwright_browser, daphne_server)
     olives.sign_in("olive")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -42,6 +42,7 @@ from tests.factories import (
     played_table,
 )
 from tests.games.helpers import finish_hole
+from tests.leagues.events_helpers import entered, full_event, new_event
 
 pytestmark = pytest.mark.e2e
 
@@ -216,37 +217,13 @@ def league(daphne_server) -> League:
     played = lobby.create_table(host=ann, variant="golf-6", seat_count=2, players=[ann, bea])
     lobby.start_match(table=played, by=ann)
     finish_hole(played.pk, {0: ann, 1: bea})
-    event = events.create_event(
-        club=club,
-        by=organiser,
-        name="Spring Open",
-        format="swiss",
-        variant="play-nine",
-        seats_per_table=2,
-        rounds=3,
-        starts_at=timezone.now() + timedelta(days=1),
-        entry_closes_at=timezone.now() + timedelta(hours=1),
-    )
-    for player in (ann, bea, cat, dan, eve):
-        events.enter_event(event=event, player=player)
-        events.check_in(event=event, player=player, by=player)
+    event = new_event(club, organiser, seats_per_table=2, rounds=3)
+    entered(event, [ann, bea, cat, dan, eve])
     events.keep_apart(event=event, first=ann, second=bea, by=organiser)
     event_table = events.start_event(event=event, by=organiser).tables.first()
     join_secret = invitations.renew_join_link(club=club, by=organiser, max_uses=20)
     invitations.invite(club=club, by=organiser, people=[("Ivy", "ivy@example.org")])
-    full = events.create_event(
-        club=club,
-        by=organiser,
-        name="Summer Cup",
-        format="swiss",
-        variant="play-nine",
-        seats_per_table=2,
-        max_entries=2,
-        starts_at=timezone.now() + timedelta(days=3),
-        entry_closes_at=timezone.now() + timedelta(days=2),
-    )
-    for player in (fay, gus, hal, ann, bea):
-        events.enter_event(event=full, player=player)
+    full = full_event(club, organiser, [fay, gus, hal, ann, bea])
     ann.email = "ann@example.com"  # the one member an announcement reaches
     ann.save(update_fields=["email"])
     announce(club=club, by=organiser, subject="Cup night", body="Bring a pen.")

@@ -4,17 +4,14 @@ of whom turns announcements off from the mail's link."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from leagues.announcements.links import unsubscribe_link
-from leagues.events import services as events
 from leagues.models import EventWaiting
 from tests.e2e.test_answers_browser import signed_in
 from tests.factories import make_club, make_player
+from tests.leagues.events_helpers import full_event
 
 # On PostgreSQL with Redis too: new pages of the events and announcements rooms.
 pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]
@@ -27,19 +24,7 @@ def test_a_full_event_and_an_announcement(daphne_server, playwright_browser):
         for n in ("Ann", "Bea", "Cat", "Dan")
     )
     club = make_club("Green Club", organiser=olive, members=[ann, bea, cat, dan])
-    event = events.create_event(
-        club=club,
-        by=olive,
-        name="Summer Cup",
-        format="swiss",
-        variant="play-nine",
-        seats_per_table=2,
-        max_entries=2,
-        starts_at=timezone.now() + timedelta(days=3),
-        entry_closes_at=timezone.now() + timedelta(days=2),
-    )
-    for player in (ann, bea, cat):
-        events.enter_event(event=event, player=player)
+    event = full_event(club, olive, [ann, bea, cat])
 
     # Dan enters a full event: he waits, second in line.
     context, page = signed_in(playwright_browser, daphne_server, "dan")

@@ -36,6 +36,23 @@ def new_event(club, olive, **settings) -> Event:
     return services.create_event(club=club, by=olive, **fields)
 
 
+def full_event(club, olive, people) -> Event:
+    """The Summer Cup, of two seats at most, entered by `people` in order: the first two
+    are in, the rest wait in line."""
+    now = timezone.now()
+    event = new_event(
+        club,
+        olive,
+        name="Summer Cup",
+        seats_per_table=2,
+        max_entries=2,
+        starts_at=now + timedelta(days=3),
+        entry_closes_at=now + timedelta(days=2),
+    )
+    entered(event, people, check_in=False)
+    return event
+
+
 def entered(event: Event, people, *, check_in: bool = True) -> None:
     for player in people:
         services.enter_event(event=event, player=player)
