@@ -12,7 +12,9 @@ may run beside the other on any number of processes:
   several sweeps share the work rather than race for it.
 
 `sweep` (what the command runs) then tells the rooms that keep deadlines of their own
-over tables (`models.deadlines_swept`: an event's rounds), which games knows nothing of.
+over tables (`keep_other_deadlines`, the signal `models.deadlines_swept`: an event's
+rounds), which games knows nothing of; every task worker does so too, now and then
+(`db_worker`), since a deployment runs those whether or not it runs this command.
 
 Either way the move is written by `services.act_for_table` on condition of the version
 read (`store.write`): a table acted on by someone else meanwhile refuses the second
@@ -57,16 +59,21 @@ def play_overdue(*, now: datetime | None = None, limit: int = 500) -> int:
 
 
 def sweep(*, now: datetime | None = None) -> int:
-    """Play every overdue move (`play_overdue`, until none is left), then send
-    `deadlines_swept` for the deadlines other rooms keep; returns the moves played. A
-    receiver that fails is logged, and the sweep goes on."""
+    """Play every overdue move (`play_overdue`, until none is left), then keep the
+    deadlines other rooms keep (`keep_other_deadlines`); returns the moves played."""
     total = 0
     while played := play_overdue(now=now):
         total += played
+    keep_other_deadlines(now=now)
+    return total
+
+
+def keep_other_deadlines(*, now: datetime | None = None) -> None:
+    """Send `deadlines_swept` with `now`: the rooms that keep deadlines of their own over
+    tables keep those passed. A receiver that fails is logged, and the others go on."""
     for receiver, error in deadlines_swept.send_robust(sender=Table, now=now or timezone.now()):
         if isinstance(error, Exception):
             logger.error("Deadlines kept by %s failed", receiver, exc_info=error)
-    return total
 
 
 def play_deadline(table_id: int, *, now: datetime | None = None) -> bool:

@@ -6,6 +6,7 @@ its unfinished tables are played out by the bot, and the next round is seated on
 from __future__ import annotations
 
 import html
+import threading
 from datetime import timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from games.management.commands.db_worker import _recover_every
 from games.models import Scorecard, Table
 from leagues.events import deadlines, selectors, services
 from leagues.events.forms import EventForm
@@ -163,6 +165,21 @@ def test_the_play_deadlines_command_closes_a_round_past_its_deadline():
     first = services.start_event(event=event, by=olive)
     EventRound.objects.filter(pk=first.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     call_command("play_deadlines", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    first.refresh_from_db()
+    assert first.closed_at is not None
+    assert selectors.current_round(event).number == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_task_worker_keeps_the_round_deadlines_too():
+    """A deployment runs task workers whether or not it runs `play_deadlines`: each
+    worker's periodic thread closes the rounds past their deadline."""
+    _club, olive, _people, event = turn_based_event()
+    first = services.start_event(event=event, by=olive)
+    EventRound.objects.filter(pk=first.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    stop = threading.Event()
+    stop.set()  # one round of the worker's thread, then it stops
+    _recover_every(60, stop)
     first.refresh_from_db()
     assert first.closed_at is not None
     assert selectors.current_round(event).number == 2
