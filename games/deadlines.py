@@ -11,6 +11,11 @@ may run beside the other on any number of processes:
   other sweeps skip (`select_for_update(skip_locked=True)` on PostgreSQL), so that
   several sweeps share the work rather than race for it.
 
+`sweep` (what the command runs) then tells the rooms that keep deadlines of their own
+over tables (`keep_other_deadlines`, the signal `models.deadlines_swept`: an event's
+rounds), which games knows nothing of; every task worker does so too, now and then
+(`db_worker`), since a deployment runs those whether or not it runs this command.
+
 Either way the move is written by `services.act_for_table` on condition of the version
 read (`store.write`): a table acted on by someone else meanwhile refuses the second
 write, so no move is played twice. A table overdue by an hour gets one move, and its
@@ -26,7 +31,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from . import services
-from .models import Table
+from .models import Table, deadlines_swept
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +56,24 @@ def play_overdue(*, now: datetime | None = None, limit: int = 500) -> int:
         if play_deadline(table_id, now=now):
             played += 1
     return played
+
+
+def sweep(*, now: datetime | None = None) -> int:
+    """Play every overdue move (`play_overdue`, until none is left), then keep the
+    deadlines other rooms keep (`keep_other_deadlines`); returns the moves played."""
+    total = 0
+    while played := play_overdue(now=now):
+        total += played
+    keep_other_deadlines(now=now)
+    return total
+
+
+def keep_other_deadlines(*, now: datetime | None = None) -> None:
+    """Send `deadlines_swept` with `now`: the rooms that keep deadlines of their own over
+    tables keep those passed. A receiver that fails is logged, and the others go on."""
+    for receiver, error in deadlines_swept.send_robust(sender=Table, now=now or timezone.now()):
+        if isinstance(error, Exception):
+            logger.error("Deadlines kept by %s failed", receiver, exc_info=error)
 
 
 def play_deadline(table_id: int, *, now: datetime | None = None) -> bool:

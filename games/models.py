@@ -82,6 +82,11 @@ hole_finished = Signal()
 #: ("your turn") listens here, and games knows nothing of mail or push.
 turn_passed = Signal()
 
+#: Sent by each sweep of the turn-based deadlines (`deadlines.sweep`, the
+#: `play_deadlines` command), with `now`, once the overdue moves are played: a room
+#: that keeps deadlines of its own over tables (an event's rounds) keeps them then.
+deadlines_swept = Signal()
+
 #: Sent with `table` and `user` to ask whether `user` runs the table besides its host
 #: (live play knows no clubs): a receiver answers True for one who does, as a league
 #: does for the organisers of its nights' tables.

@@ -19,6 +19,7 @@ from games.engine.match import HOLES
 from games.models import (
     Hole,
     Table,
+    deadlines_swept,
     hole_finished,
     match_finished,
     replay_links,
@@ -29,6 +30,7 @@ from games.models import (
 
 from .board.services import announce_night_changed
 from .checkin.services import announce_arrivals
+from .events.deadlines import close_rounds_due
 from .events.services import announce_event_changed, table_finished
 from .models import Club, EventTable, League, LeagueNight, NightTable
 from .news import arrivals_changed, event_changed, night_changed, send_night_changed
@@ -127,6 +129,13 @@ def event_table_finished(sender, table: Table, **kwargs) -> None:
     if EventTable.objects.filter(table_id=table.pk).exists():
         table_id = table.pk
         transaction.on_commit(lambda: table_finished(table_id=table_id))
+
+
+@receiver(deadlines_swept, dispatch_uid="leagues_event_rounds_due")
+def event_rounds_due(sender, now, **kwargs) -> None:
+    """The deadlines sweep ran: a turn-based event's rounds past their deadline are
+    played out and closed, and the next rounds seated (`events.deadlines`)."""
+    close_rounds_due(now=now)
 
 
 @receiver(hole_finished, sender=Hole, dispatch_uid="leagues_board_shows_finished_hole")

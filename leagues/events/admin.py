@@ -39,7 +39,7 @@ class EventAdmin(ClubScoped, admin.ModelAdmin):
 @admin.register(EventRound)
 class EventRoundAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "event__club"
-    list_display = ("event", "number", "seated_at", "closed_at")
+    list_display = ("event", "number", "seated_at", "deadline", "closed_at")
     list_filter = (("event__club", Scoped),)
     readonly_fields = [f.name for f in EventRound._meta.fields]
     organiser_can_add = False

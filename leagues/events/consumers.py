@@ -38,14 +38,16 @@ def _access(event_id: int, user) -> tuple[bool | None, int]:
     return role == "organiser", 0
 
 
-def live_frame(event_id: int, organiser: bool) -> tuple[str, str] | None:
-    """The event's live part as a frame (its stamp and HTML)."""
+def live_frame(event_id: int, organiser: bool, me: int | None = None) -> tuple[str, str] | None:
+    """The event's live part as a frame (its stamp and HTML), for the player `me` (a
+    link to their own table)."""
     event = Event.objects.select_related("club", "league", "champion").filter(pk=event_id).first()
     if event is None:
         return None
     view = selectors.event_view(event)
     html = render_to_string(
-        "leagues/event.html#live", {"view": view, "is_organiser": organiser, "oob": True}
+        "leagues/event.html#live",
+        {"view": view, "is_organiser": organiser, "me": me, "oob": True},
     )
     return f"{view.stamp}{int(organiser)}", html
 
@@ -64,7 +66,8 @@ class EventConsumer(WatchingConsumer):
         return services.event_group(self.event_id), 0
 
     async def frame(self) -> tuple[str, str] | None:
-        return await database_sync_to_async(live_frame)(self.event_id, self.organiser)
+        me = self.scope["user"].pk
+        return await database_sync_to_async(live_frame)(self.event_id, self.organiser, me)
 
     async def gone(self) -> None:
         await self.close(code=CLOSE_NOT_FOUND)

@@ -10,6 +10,7 @@ from games.models import Table, house_rule_choices
 
 from ..bounds import MAX_PAPER_TABLES, bound
 from ..models import Event, League, Player
+from .models import MAX_ROUND_DAYS
 from .services import MAX_ROUNDS, SEATS
 
 
@@ -42,6 +43,8 @@ class EventForm(forms.ModelForm):
             "table_kind",
             "paper_tables",
             "turn_timer",
+            "move_time",
+            "round_days",
             "starts_at",
             "entry_closes_at",
             "late_entries",
@@ -56,6 +59,8 @@ class EventForm(forms.ModelForm):
             "table_kind": "Tables are played",
             "paper_tables": "Of the live tables, how many play on paper",
             "turn_timer": "Turn timer at live tables",
+            "move_time": "Pace of live tables",
+            "round_days": "Turn-based: days a round",
             "starts_at": "Starts",
             "entry_closes_at": "Entry closes",
             "late_entries": "Organisers may add late entries",
@@ -73,6 +78,7 @@ class EventForm(forms.ModelForm):
         self.fields["league"].required = False
         self.fields["paper_tables"].required = False
         self.fields["turn_timer"].required = False
+        self.fields["move_time"].required = False
         # Every number bound, with the bound in words (the services check them again).
         low, high = SEATS
         # Seats within reason here; the game's own bounds are the services' to name.
@@ -85,12 +91,17 @@ class EventForm(forms.ModelForm):
             MAX_PAPER_TABLES,
             f"0 to {MAX_PAPER_TABLES} tables a round play on paper.",
         )
+        days = f"A round lasts 1 to {MAX_ROUND_DAYS} days."
+        bound(self.fields["round_days"], 1, MAX_ROUND_DAYS, days)
 
     def clean_paper_tables(self) -> int:
         return self.cleaned_data.get("paper_tables") or 0
 
     def clean_turn_timer(self) -> int:
         return self.cleaned_data.get("turn_timer") or Table.Timer.OFF
+
+    def clean_move_time(self) -> int:
+        return self.cleaned_data.get("move_time") or Table.MoveTime.LIVE
 
     def clean(self):
         data = super().clean()

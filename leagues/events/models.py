@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -12,6 +16,9 @@ from games.models import PlaysByRules, Table, variant_choices
 from games.text import validate_shown
 
 from .. import bounds
+
+#: The longest round of a turn-based event, in days.
+MAX_ROUND_DAYS = 60
 
 
 class Event(PlaysByRules, models.Model):
@@ -60,6 +67,21 @@ class Event(PlaysByRules, models.Model):
         default=Table.Timer.OFF,
         help_text="Live tables: a bot plays the turn of anyone who runs out of time.",
     )
+    move_time = models.PositiveIntegerField(
+        choices=Table.MoveTime.choices,
+        default=Table.MoveTime.LIVE,
+        help_text="Live tables: played in one sitting, or turn-based with a time per move.",
+    )
+    round_days = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(1, f"A round lasts 1 to {MAX_ROUND_DAYS} days."),
+            MaxValueValidator(MAX_ROUND_DAYS, f"A round lasts 1 to {MAX_ROUND_DAYS} days."),
+        ],
+        help_text="Turn-based rounds: each round's deadline is this many days after it is "
+        "seated; its tables unfinished then are played out by the bot.",
+    )
     starts_at = models.DateTimeField()
     entry_closes_at = models.DateTimeField()
     late_entries = models.BooleanField(
@@ -100,6 +122,58 @@ class Event(PlaysByRules, models.Model):
     def format_name(self) -> str:
         """The format in a word or two: "Swiss", "Round robin"."""
         return self.get_format_display().partition(":")[0]
+
+    @property
+    def turn_based(self) -> bool:
+        """Rounds played over days at turn-based tables, each with a deadline."""
+        return self.move_time > 0
+
+    @property
+    def pace(self) -> dict | None:
+        """What a turn-based round's tables are created with (`lobby.create_table`'s pace
+        keywords); None for tables played in one sitting."""
+        return {"move_time": self.move_time} if self.turn_based else None
+
+    def round_length(self) -> timedelta | None:
+        """From a round's seating to its deadline; None when its rounds have none."""
+        return timedelta(days=self.round_days) if self.turn_based and self.round_days else None
+
+    def pace_errors(self) -> dict[str, str]:
+        """Why the event's pace cannot be run, by field: turn-based rounds are played
+        at live tables, with no turn timer, over a round of at least a move's time."""
+        errors: dict[str, str] = {}
+        if not self.turn_based:
+            if self.round_days:
+                errors["round_days"] = (
+                    "A round's length in days is for turn-based rounds: choose a time "
+                    "per move, or leave the length empty."
+                )
+            return errors
+        if self.table_kind != self.TableKind.LIVE:
+            errors["move_time"] = (
+                "Turn-based rounds are played at live tables: choose “Played live”."
+            )
+        elif self.paper_tables:
+            errors["paper_tables"] = "A turn-based event plays every table live: none on paper."
+        if self.turn_timer:
+            errors["turn_timer"] = (
+                "A turn-based table has a time per move, not a turn timer: turn the timer off."
+            )
+        if not self.round_days:
+            errors["round_days"] = (
+                f"Give each round's length in days (1 to {MAX_ROUND_DAYS}): its deadline."
+            )
+        elif self.round_days * 86400 < self.move_time:
+            days = -(-self.move_time // 86400)
+            errors["round_days"] = (
+                f"A round is shorter than one move's time: give it at least {days} days."
+            )
+        return errors
+
+    def clean(self) -> None:
+        errors = self.pace_errors()
+        if errors:
+            raise ValidationError(errors)
 
 
 class EventEntry(models.Model):
@@ -156,6 +230,11 @@ class EventRound(models.Model):
     together = models.JSONField(default=list, blank=True)
     repeats = models.PositiveSmallIntegerField(default=0, help_text="Pairs meeting again.")
     seated_at = models.DateTimeField(auto_now_add=True)
+    deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A turn-based round's: its tables unfinished then are played out by the bot.",
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

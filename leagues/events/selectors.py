@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from games.engine.match import HOLES
-from games.models import Scorecard, Table
+from games.models import Hole, Scorecard, Table
 
 from ..models import Event, EventEntry, EventRound, EventTable, Player
 from ..teams.selectors import teammate_pairs
@@ -253,10 +253,23 @@ class TableView:
     forfeited: bool
     playoff: bool
     seats: list[SeatView]
+    #: The hole in play at a live table (its match's progress), None before and after.
+    hole: int | None = None
+    #: Who sits at the table (a player is shown the way to their own).
+    player_ids: tuple[int, ...] = ()
 
     @property
     def url(self) -> str:
         return self.event_table.table.get_absolute_url()
+
+    @property
+    def holes(self) -> int:
+        return HOLES
+
+    @property
+    def turn_deadline(self) -> datetime | None:
+        """When a turn-based table's next move is due."""
+        return self.event_table.table.turn_deadline if not self.finished else None
 
 
 @dataclass(frozen=True)
@@ -268,6 +281,8 @@ class RoundView:
     byes: list[str]
     together: list[str]
     repeats: int
+    #: A turn-based round's deadline: its unfinished tables are played out then.
+    deadline: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -289,7 +304,7 @@ class EventView:
         parts = [self.event.status]
         for r in self.rounds:
             parts.append(repr((r.number, r.closed, r.byes, r.together)))
-            parts += [repr((t.number, t.finished, t.forfeited, t.seats)) for t in r.tables]
+            parts += [repr((t.number, t.finished, t.forfeited, t.seats, t.hole)) for t in r.tables]
         parts += [repr((line.place, line.player.pk, line.points)) for line in self.standings]
         parts.append(repr([e.pk for e in self.entrants]))
         return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
@@ -309,6 +324,13 @@ def event_view(event: Event) -> EventView:
         .order_by("pk", "table__seats__position")
     ):
         seats.setdefault(seat_table, []).append(player_id)
+    in_play = [t.table_id for t in tables if t.table.status == Table.Status.PLAYING]
+    holes = dict(
+        Hole.objects.filter(table__in=in_play)
+        .values("table_id")
+        .annotate(latest=Max("number"))
+        .values_list("table_id", "latest")
+    )
     # A knockout marks who went through: those seated in the next round.
     in_round: dict[int, set[int]] = {}
     for t in tables:
@@ -344,6 +366,8 @@ def event_view(event: Event) -> EventView:
                         )
                         for key in seats.get(t.pk, [])
                     ],
+                    holes.get(t.table_id),
+                    tuple(seats.get(t.pk, [])),
                 )
             )
         rounds.append(
@@ -355,6 +379,7 @@ def event_view(event: Event) -> EventView:
                 [names.get(k, "?") for k in event_round.byes],
                 [" and ".join(names.get(k, "?") for k in pair) for pair in event_round.together],
                 event_round.repeats,
+                event_round.deadline,
             )
         )
     standings = [] if knockout else event_standings(event)

@@ -10,7 +10,9 @@ last table of a round finishes (a live table's match over, `table_finished`; a p
 table's results entered, `enter_event_results`) or an organiser closes the round
 (`close_round`). Closing forfeits the tables not finished: in a Swiss or round robin
 they earn nobody anything; in a knockout their best seeds go through. A live table is
-dealt its first hole as it is seated: everyone has checked in.
+dealt its first hole as it is seated: everyone has checked in. A turn-based event's
+round has a deadline, at which its unfinished tables are played out by the bot and the
+round closes (`deadlines`).
 
 A write that changes what the event's page shows says so through the league's news
 (`leagues.news.event_changed`), and knows no screen: the page's sockets hear it in
@@ -92,6 +94,8 @@ def create_event(
     table_kind: str = Event.TableKind.PAPER,
     paper_tables: int = 0,
     turn_timer: int = Table.Timer.OFF,
+    move_time: int = Table.MoveTime.LIVE,
+    round_days: int | None = None,
     starts_at: datetime,
     entry_closes_at: datetime,
     late_entries: bool = False,
@@ -113,6 +117,8 @@ def create_event(
         table_kind=table_kind,
         paper_tables=paper_tables or 0,
         turn_timer=turn_timer,
+        move_time=move_time or Table.MoveTime.LIVE,
+        round_days=round_days,
         starts_at=starts_at,
         entry_closes_at=entry_closes_at,
         late_entries=late_entries,
@@ -127,7 +133,7 @@ def create_event(
 
 def check_settings(event: Event) -> None:
     """Refuse settings the event cannot be run with, each with its reason."""
-    errors: dict[str, str] = {}
+    errors: dict[str, str] = event.pace_errors()
     try:
         rules = event.rules
     except ValueError as error:
@@ -361,6 +367,12 @@ def _progress(event: Event) -> None:
     _close(event, current, by=None)
 
 
+def close_held_round(event: Event, current: EventRound) -> EventRound | None:
+    """Under the event's lock (`hold_event`): close `current` as nobody's act (its
+    deadline passed), and seat the next round or name the champion."""
+    return _close(event, current, by=None)
+
+
 def _close(event: Event, current: EventRound, *, by: Player | None) -> EventRound | None:
     current.closed_at = timezone.now()
     current.closed_by = by
@@ -443,6 +455,10 @@ def _seat_round(event: Event, number: int, survivors: list[int] | None = None) -
         together=together,
         repeats=len(seating.repeats),
     )
+    length = event.round_length()
+    if length is not None:
+        event_round.deadline = event_round.seated_at + length
+        event_round.save(update_fields=["deadline"])
     players = Player.objects.in_bulk([k for t in seating.tables for k in t])
     live = len(seating.tables) - event.paper_tables
     if event.table_kind != Event.TableKind.LIVE:
@@ -472,6 +488,8 @@ def _open_table(
         turn_timer=event.turn_timer,
         # Everyone checked in: the match is dealt as it is seated.
         tee_off=True,
+        # Turn-based rounds: a deadline a move, the round's deadline over them all.
+        pace=event.pace,
     )
     return EventTable.objects.create(
         round=event_round, table=table, number=number, playoff_of=playoff_of, places=places

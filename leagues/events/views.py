@@ -92,7 +92,7 @@ def _page(request, event: Event, *, status=200, entry_form=None, apart_form=None
             "my_wait": my_wait,
             "my_wait_number": waiting.index(my_wait) + 1 if my_wait else None,
             "socket": f"/ws/events/{event.pk}/",
-            "live": {"view": view, "is_organiser": organiser},
+            "live": {"view": view, "is_organiser": organiser, "me": request.user.pk},
         },
         status=status,
     )

@@ -4,7 +4,9 @@ The database backend's worker (`django_tasks_db`), under its own name and with a
 options (`--queue-name`, `--interval`, `--batch`, `--max-tasks`, `--worker-id` ...), and
 one thing more: it queues again the tasks a dead worker left running
 (`games.tasks.recover_abandoned`), as it starts and every FAIRWAY_TASK_RECOVER_SECONDS
-after, on a thread of its own, so that an idle worker recovers them too. Any number of
+after, on a thread of its own, so that an idle worker recovers them too; and then keeps
+the deadlines other rooms keep over tables (`games.deadlines.keep_other_deadlines`: a
+turn-based event's rounds), the tables' own moves being the servers'. Any number of
 workers may run, on any machine that reaches the database. This command takes the
 backend's name because `games` comes before `django_tasks_db` in INSTALLED_APPS.
 
@@ -26,16 +28,19 @@ from django.db import connections
 from django_tasks_db.management.commands import db_worker
 from prometheus_client import start_http_server
 
+from games.deadlines import keep_other_deadlines
 from games.tasks import recover_abandoned
 
 logger = logging.getLogger(__name__)
 
 
 def _recover_every(seconds: float, stop: threading.Event) -> None:
-    """Recover abandoned tasks now and every `seconds`, until `stop`."""
+    """Recover abandoned tasks, and keep the other rooms' deadlines, now and every
+    `seconds`, until `stop`."""
     while True:
         try:
             recover_abandoned()
+            keep_other_deadlines()
         except Exception:  # the database away a moment: the next round tries again
             logger.exception("Could not look for abandoned tasks.")
         finally:

@@ -3,6 +3,8 @@
 Every server process plays deadlines as they fall (`games.autoplay`); this plays them
 with no server running (after a machine was down, say), or from cron. Any number may
 run at once, beside the servers: each overdue move is played once (`games.deadlines`).
+Each sweep then keeps the deadlines other rooms keep over tables (an event's rounds,
+`deadlines.sweep`): those are kept by this command alone.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from games.deadlines import play_overdue
+from games.deadlines import sweep
 
 
 class Command(BaseCommand):
@@ -27,9 +29,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, every: float = 0, **options):
         while True:
-            played = total = 0
-            while played := play_overdue():
-                total += played
+            total = sweep()
             self.stdout.write(f"Played {total} overdue move{'' if total == 1 else 's'}.")
             if not every:
                 return

@@ -1,6 +1,7 @@
 """Events at the same moment on PostgreSQL, in real threads: players entering at once,
-two organisers closing a round at once, and a table's results racing the close. Each
-holds the event's row, so they go one after the other and answer as after each other."""
+two organisers closing a round at once, a table's results racing the close, and two
+deadline sweeps at a turn-based round's deadline. Each holds the event's row, so they go
+one after the other and answer as after each other."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from leagues.events import selectors, services
-from leagues.models import EventRound, EventTable, Membership
+from games.models import Scorecard, Table
+from leagues.events import deadlines, selectors, services
+from leagues.models import Event, EventRound, EventTable, Membership
 from tests.factories import even_holes, make_player
 from tests.leagues.events_helpers import club_with, default_skill, entered, new_event
 from tests.races import at_once
@@ -90,3 +92,33 @@ def test_the_last_results_racing_the_close_count_or_are_refused_never_both():
     assert [r.number for r in EventRound.objects.filter(event=event)] == [1, 2]
     counted = selectors.tally(event)
     assert sum(counted.points.values()) in (1, 2)
+
+
+def test_two_sweeps_at_a_rounds_deadline_play_it_out_and_seat_the_next_round_once():
+    club, olive, people = club_with(4)
+    event = new_event(
+        club,
+        olive,
+        seats_per_table=2,
+        rounds=3,
+        table_kind=Event.TableKind.LIVE,
+        move_time=Table.MoveTime.D1,
+        round_days=7,
+    )
+    entered(event, people)
+    first = services.start_event(event=event, by=olive)
+    results = at_once(
+        lambda: deadlines.close_rounds_due(now=first.deadline),
+        lambda: deadlines.close_rounds_due(now=first.deadline),
+    )
+    assert sorted(results) == [0, 1], results
+    assert [r.number for r in EventRound.objects.filter(event=event)] == [1, 2]
+    assert EventTable.objects.filter(round__event=event, round__number=2).count() == 2
+    tables = [t.table_id for t in EventTable.objects.filter(round=first)]
+    assert set(Table.objects.filter(pk__in=tables).values_list("status", flat=True)) == {
+        Table.Status.FINISHED
+    }
+    # Each match played out once: nine holes (and playoff holes, if any) a card, not more.
+    for card in Scorecard.objects.filter(table__in=tables):
+        numbers = list(card.holes.values_list("number", flat=True))
+        assert sorted(numbers) == list(range(1, len(numbers) + 1)) and len(numbers) >= 9
