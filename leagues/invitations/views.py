@@ -126,37 +126,38 @@ def _say_invited(request: HttpRequest, made: int, left_out: int) -> None:
     messages.success(request, text)
 
 
-def _pending(request: HttpRequest, invitation_id: int) -> Invitation:
+def _on_pending(request: HttpRequest, invitation_id: int, act, done: str) -> HttpResponse:
+    """`act` on an invitation of a club the user runs; says `done` (naming the address)
+    or why not, and goes back to the club's invitations."""
     invitation = get_object_or_404(Invitation.objects.select_related("club"), pk=invitation_id)
     organiser_only(request, invitation.club)
-    return invitation
+    try:
+        act(invitation=invitation, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, done.format(email=invitation.email))
+    return redirect("leagues:invitations", invitation.club.slug)
 
 
 @require_POST
 @login_required
 def invitation_withdraw(request: HttpRequest, invitation_id: int) -> HttpResponse:
-    invitation = _pending(request, invitation_id)
-    try:
-        services.withdraw_invitation(invitation=invitation, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"The invitation to {invitation.email} is withdrawn.")
-    return redirect("leagues:invitations", invitation.club.slug)
+    return _on_pending(
+        request,
+        invitation_id,
+        services.withdraw_invitation,
+        "The invitation to {email} is withdrawn.",
+    )
 
 
 @require_POST
 @login_required
 def invitation_send_again(request: HttpRequest, invitation_id: int) -> HttpResponse:
     """The invitation mailed again with a new link; the old one stops working."""
-    invitation = _pending(request, invitation_id)
-    try:
-        services.send_again(invitation=invitation, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"A new invitation is on its way to {invitation.email}.")
-    return redirect("leagues:invitations", invitation.club.slug)
+    return _on_pending(
+        request, invitation_id, services.send_again, "A new invitation is on its way to {email}."
+    )
 
 
 @require_http_methods(["GET", "POST"])
