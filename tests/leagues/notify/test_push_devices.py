@@ -160,3 +160,15 @@ def test_closing_the_account_forgets_its_devices(push_keys):
     device().subscribe(ana)
     accounts.close_account(player=ana, password=PASSWORD)
     assert not PushSubscription.objects.exists()
+
+
+def test_a_players_devices_are_in_their_data_download_and_no_one_elses(push_keys):
+    ana, ben = make_player("ana"), make_player("ben")
+    post(signed_in(ana), ON, device("ana").as_json(), HTTP_USER_AGENT=FIREFOX_ANDROID)
+    device("ben").subscribe(ben)
+    data = signed_in(ana).get(reverse("account_data_json")).json()
+    assert [(d["device"], d["push_service"]) for d in data["devices"]] == [
+        ("Firefox on Android", "updates.push.services.mozilla.com")
+    ]
+    rows = signed_in(ana).get(reverse("account_data_csv")).content.decode()
+    assert "devices,1,device,Firefox on Android" in rows
