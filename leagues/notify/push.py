@@ -9,7 +9,6 @@ same as a "your turn" mail, never a card.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -57,16 +56,10 @@ class PushFailed(Exception):
     """A push service refused or could not be reached, for now (not a gone device)."""
 
 
-@dataclass(frozen=True)
-class Outcome:
-    delivered: bool
-    gone: bool = False
-
-
-def send(subscription: PushSubscription, message: dict, deadline: datetime) -> Outcome:
+def send(subscription: PushSubscription, message: dict, deadline: datetime) -> bool:
     """Push `message` to one device, kept by its push service until `deadline` at the
-    latest. A device whose push service answers 404 or 410 is deleted (gone: False
-    delivered); any other failure raises PushFailed."""
+    latest: True once the push service took it. A device whose push service answers 404
+    or 410 is gone: deleted, and False; any other failure raises PushFailed."""
     ttl = min(max(deadline - timezone.now(), timedelta(minutes=1)), MOST_TTL)
     try:
         webpush(
@@ -84,9 +77,9 @@ def send(subscription: PushSubscription, message: dict, deadline: datetime) -> O
     except WebPushException as error:
         if error.response is not None and error.response.status_code in GONE:
             subscription.delete()
-            return Outcome(delivered=False, gone=True)
+            return False
         raise PushFailed(str(error)) from error
     except RequestException as error:
         raise PushFailed(str(error)) from error
     PushSubscription.objects.filter(pk=subscription.pk).update(last_used_at=timezone.now())
-    return Outcome(delivered=True)
+    return True

@@ -156,7 +156,7 @@ def push_turn(notice_id: int) -> int:
     message, delivered, failures = push.payload(table), 0, []
     for device in devices:
         try:
-            delivered += push.send(device, message, notice.deadline).delivered
+            delivered += push.send(device, message, notice.deadline)
         except push.PushFailed as error:
             failures.append(error)
     if failures and not delivered:

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from leagues.accounts import services as accounts
 from leagues.models import PushSubscription
+from leagues.notify.views import device_label
 from tests.factories import PASSWORD, make_player
 from tests.leagues.notify.devices import new_device
 
@@ -172,3 +173,29 @@ def test_a_players_devices_are_in_their_data_download_and_no_one_elses(push_keys
     ]
     rows = signed_in(ana).get(reverse("account_data_csv")).content.decode()
     assert "devices,1,device,Firefox on Android" in rows
+
+
+@pytest.mark.parametrize(
+    ("user_agent", "label"),
+    [
+        (FIREFOX_ANDROID, "Firefox on Android"),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+            "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+            "Safari on iPhone",
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+            "Edge on Windows",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/126.0.0.0 Mobile Safari/537.36",
+            "Chrome on Android",
+        ),
+        ("", "A browser"),
+    ],
+)
+def test_a_device_is_named_by_its_browser_and_system(user_agent, label):
+    assert device_label(user_agent) == label
