@@ -16,6 +16,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from config import vapid
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("FAIRWAY_VAR_DIR", BASE_DIR / "var"))
 
@@ -335,6 +337,17 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Fairway <fairway@localhost>")
 # The site's address as members reach it, for the links in league mail sent by cron.
 FAIRWAY_SITE_URL = os.environ.get("FAIRWAY_SITE_URL", "http://127.0.0.1:8000")
+
+# Web Push of "your turn" notices (leagues/notify/push.py): the VAPID key pair that signs
+# each push (`manage.py vapid_keys` prints a fresh one) and a contact address for the push
+# services. None set: push is off (no control on the account page, nothing sent).
+FAIRWAY_VAPID_PRIVATE_KEY = os.environ.get("FAIRWAY_VAPID_PRIVATE_KEY", "")
+FAIRWAY_VAPID_PUBLIC_KEY = os.environ.get("FAIRWAY_VAPID_PUBLIC_KEY", "")
+FAIRWAY_VAPID_SUBJECT = os.environ.get("FAIRWAY_VAPID_SUBJECT", "")
+try:
+    vapid.check(FAIRWAY_VAPID_PRIVATE_KEY, FAIRWAY_VAPID_PUBLIC_KEY, FAIRWAY_VAPID_SUBJECT)
+except ValueError as error:
+    raise ImproperlyConfigured(f"FAIRWAY_VAPID_*: {error}.") from None
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -32,6 +32,7 @@ from .events.models import EventWaiting as EventWaiting
 from .handicaps.models import NightHandicap as NightHandicap
 from .invitations.models import Invitation as Invitation
 from .invitations.models import JoinLink as JoinLink
+from .notify.models import PushSubscription as PushSubscription
 from .notify.models import TurnNotice as TurnNotice
 from .ratings.models import Rating as Rating
 from .ratings.models import RatingChange as RatingChange

@@ -4,12 +4,14 @@
 When a live league table finishes, its match is rated; when one of its holes finishes,
 that is the night's news; a night's news is shown on its boards, who is here on its
 pages, an event's news on the event's pages; a turn-based table's turn passing is mailed
-to its player as they chose; a night's table is run
+to its player as they chose and pushed to their devices (a device signing out is
+forgotten); a night's table is run
 by its club's organisers too; a duplicate night's replays link to the night's deal
 comparison."""
 
 from __future__ import annotations
 
+from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
@@ -34,6 +36,7 @@ from .events.deadlines import close_rounds_due
 from .events.services import announce_event_changed, table_finished
 from .models import Club, EventTable, League, LeagueNight, NightTable
 from .news import arrivals_changed, event_changed, night_changed, send_night_changed
+from .notify.services import forget_signed_out_device
 from .notify.services import turn_passed as record_turn
 from .ratings.services import rate_match, rebuild_ratings
 from .roles import is_organiser, role_in
@@ -214,3 +217,11 @@ def mail_turn_passed(sender, table: Table, position: int, player_id: int, deadli
     "your turn" notice for them, mailed at once or in their digest
     (`notify.services`). Live tables send no `turn_passed`, so they mail nothing."""
     record_turn(table_id=table.pk, position=position, player_id=player_id, deadline=deadline)
+
+
+@receiver(user_logged_out, dispatch_uid="leagues_forget_signed_out_device")
+def forget_device_on_log_out(sender, request, user, **kwargs):
+    """The browser signing out had notices on for its player: no more (its service worker
+    drops its own subscription as the same request passes)."""
+    if request is not None and user is not None:
+        forget_signed_out_device(player=user, session=request.session)

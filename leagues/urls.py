@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from . import service_worker, table_start
+from . import service_worker, table_start, web_app
 from .accounts import views as accounts
 from .announcements import views as announcements
 from .attendance import views as attendance
@@ -157,6 +157,8 @@ league_patterns = [
         notify.unsubscribe,
         name="turn_mail_off",
     ),
+    path("turns/push/on/", notify.push_subscribe, name="push_on"),
+    path("turns/push/off/", notify.push_unsubscribe, name="push_off"),
     path(
         "unsubscribe/<int:player_id>/<str:token>/",
         announcements.unsubscribe,
@@ -209,6 +211,7 @@ league_patterns = [
 urlpatterns = [
     path("", accounts.home, name="home"),
     path("sw.js", service_worker.script, name="service_worker"),
+    path("manifest.webmanifest", web_app.web_manifest, name="web_manifest"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.account, name="account"),
     path("accounts/profile/my-data.json", accounts.data_json, name="account_data_json"),

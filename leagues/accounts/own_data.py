@@ -1,18 +1,20 @@
 """What the site holds about one player, for them to download: their account, their
-memberships, their scorecards (with each hole's strokes), their ratings and the reviews
-of their holes. A read, of their own records only; `as_rows` lays it out for a CSV file
-(one line a value: section, record, field, value), so that every section fits one sheet.
+memberships, their scorecards (with each hole's strokes), their ratings, the reviews
+of their holes and the devices that show their turns. A read, of their own records only;
+`as_rows` lays it out for a CSV file (one line a value: section, record, field, value),
+so that every section fits one sheet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 from django.db.models import Exists, OuterRef
 
 from games.models import HoleReview, Scorecard, ScorecardHole
 
-from ..models import Membership, Player, Rating
+from ..models import Membership, Player, PushSubscription, Rating
 
 ACCOUNT_FIELDS = (
     "username",
@@ -88,19 +90,29 @@ def own_data(player: Player) -> dict:
         }
         for review in HoleReview.objects.filter(Exists(own_seat)).select_related("hole")
     ]
+    devices = [
+        {
+            "device": device.device,
+            "push_service": urlsplit(device.endpoint).hostname,
+            "created_at": _when(device.created_at),
+            "last_used_at": _when(device.last_used_at),
+        }
+        for device in PushSubscription.objects.filter(player=player).order_by("created_at")
+    ]
     return {
         "account": account,
         "memberships": memberships,
         "scorecards": scorecards,
         "ratings": ratings,
         "reviews": reviews,
+        "devices": devices,
     }
 
 
 def as_rows(data: dict) -> Iterator[tuple[str, int, str, object]]:
     """`own_data` flattened: (section, record number, field, value) a line."""
     yield from (("account", 1, field, value) for field, value in data["account"].items())
-    for section in ("memberships", "scorecards", "ratings", "reviews"):
+    for section in ("memberships", "scorecards", "ratings", "reviews", "devices"):
         for number, record in enumerate(data[section], start=1):
             for field, value in record.items():
                 if field == "holes":

@@ -16,7 +16,7 @@ from django_tasks import task
 
 from games.models import ChatMessage, Scorecard
 
-from ..models import Club, Invitation, Membership, Player, TurnNotice
+from ..models import Club, Invitation, Membership, Player, PushSubscription, TurnNotice
 from . import selectors
 from .models import TurnMail
 
@@ -124,6 +124,7 @@ def close_account(*, player: Player, password: str) -> None:
         player.email_reminders = player.email_results = False
         player.turn_mail = TurnMail.NEVER
         TurnNotice.objects.filter(player=player).delete()
+        PushSubscription.objects.filter(player=player).delete()
         player.is_active = player.is_staff = player.is_superuser = False
         player.set_unusable_password()
         player.save()

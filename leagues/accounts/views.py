@@ -21,6 +21,7 @@ from ..checkin.selectors import tonight
 from ..events.selectors import upcoming_entries
 from ..exports import csv_response
 from ..models import Player
+from ..notify import push
 from . import own_data, services
 from .forms import AccountForm, CloseAccountForm, QueuedPasswordResetForm, SignUpForm
 
@@ -89,7 +90,7 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "registration/account.html",
-        {"form": form},
+        {"form": form, "push_key": push.public_key()},
         status=400 if form.is_bound and form.errors else 200,
     )
 

@@ -143,4 +143,60 @@ self.addEventListener("fetch", function (event) {
 });
 
 // ---------------------------------------------------------------------------------
-// Push: Web Push's handlers go here.
+// Push: "your turn" notices pushed by the server (leagues/notify/push.py) to a device
+// where the player turned them on (the account page, js/push.js). A push carries its
+// notice's title, text, icon, the table's address and a tag per table, so that a later
+// turn at the same table replaces the notice of the earlier one.
+self.addEventListener("push", function (event) {
+  let notice = {};
+  try {
+    notice = event.data ? event.data.json() : {};
+  } catch (error) {
+    notice = { body: event.data.text() };
+  }
+  event.waitUntil(
+    self.registration.showNotification(notice.title || "Fairway", {
+      body: notice.body || "",
+      icon: notice.icon,
+      tag: notice.tag,
+      renotify: !!notice.tag,
+      data: { url: notice.url || "/" },
+    })
+  );
+});
+
+// A click opens the table: the tab already showing it comes to the front, or a new one
+// opens. Only the site's own addresses are opened.
+function openNotice(address) {
+  const url = new URL(address, self.location.origin);
+  if (url.origin !== self.location.origin) {
+    return Promise.resolve(null);
+  }
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (tabs) {
+    const open = tabs.find(function (tab) { return tab.url === url.href; });
+    return open ? open.focus() : self.clients.openWindow(url.href);
+  });
+}
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  event.waitUntil(openNotice((event.notification.data || {}).url || "/"));
+});
+
+// Signing in or out (or up) hands the browser to someone else, or to no one: its
+// subscription, which names the player who turned it on, is dropped (the server
+// forgets the device when it signs out, or when its push service next answers "gone").
+const SIGN_IN_OR_OUT = /^\/(?:accounts\/(?:login|logout|signup)\/|admin\/log(?:in|out)\/)$/;
+
+FETCH_HANDLERS.push(function pushFetch(event) {
+  const url = new URL(event.request.url);
+  if (event.request.method === "POST" && url.origin === self.location.origin &&
+      SIGN_IN_OR_OUT.test(url.pathname)) {
+    event.waitUntil(
+      self.registration.pushManager.getSubscription().then(function (subscription) {
+        return subscription && subscription.unsubscribe();
+      })
+    );
+  }
+  return false;
+});
