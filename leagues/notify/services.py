@@ -6,7 +6,8 @@ RFC 8058).
 At most one mail a table per turn: the notice row is unique per player, table and turn
 (the turn's deadline), and is marked sent in the transaction that sends it. A turn that
 has passed on by the time the mail would go (the player moved) is not mailed. A mail says
-only the table, the other players and the deadline: never a card.
+only the table, the other players and the deadline (in the player's time zone, with its
+abbreviation): never a card.
 """
 
 from __future__ import annotations
@@ -75,14 +76,15 @@ def _absolute(path: str) -> str:
 
 def _send(player: Player, subject: str, template: str, tables: list[WaitingTable]) -> None:
     link = _absolute(unsubscribe_link(player))
-    body = render_to_string(
-        template,
-        {
-            "player": player,
-            "tables": [(table, _absolute(table.path)) for table in tables],
-            "unsubscribe_url": link,
-        },
-    )
+    with timezone.override(player.zone):  # deadlines in the player's own time
+        body = render_to_string(
+            template,
+            {
+                "player": player,
+                "tables": [(table, _absolute(table.path)) for table in tables],
+                "unsubscribe_url": link,
+            },
+        )
     EmailMessage(
         subject,
         body,
