@@ -15,7 +15,7 @@ from games.models import Table
 from tests.factories import make_player
 from tests.games.helpers import current, next_actor, quick_action
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 DAY = 86400
 

@@ -22,7 +22,7 @@ from tests.factories import make_club, make_league, make_night, make_player, mak
 from tests.leagues.events_helpers import club_with, new_event
 
 # Committed writes: a turn is told after the commit, as in production.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 NEW_YORK, PARIS = "America/New_York", "Europe/Paris"
 
