@@ -129,7 +129,7 @@ def close_account(*, player: Player, password: str) -> None:
             model.objects.filter(username=old["username"]).delete()
         player.username = f"former-member-{player.pk}"
         player.display_name = name
-        player.first_name = player.last_name = player.email = ""
+        player.first_name = player.last_name = player.email = player.time_zone = ""
         player.calendar_token = None
         player.email_reminders = player.email_results = False
         player.turn_mail = TurnMail.NEVER

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import lobby, pace
 from games.models import Table
 from leagues.models import Player
-from tests.factories import make_player
+from tests.factories import PASSWORD, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +96,11 @@ def test_a_leagues_players_seats_keep_each_ones_profile_zone_and_the_hours_follo
     start = datetime(2026, 12, 8, 20, 30, tzinfo=UTC)
     assert pace.seat_deadline(table, 0, start) == datetime(2026, 12, 8, 21, 30, tzinfo=UTC)
     assert pace.seat_deadline(table, 1, start) == datetime(2026, 12, 9, 8, 0, tzinfo=UTC)
+
+
+def test_the_zone_is_in_the_players_data_and_goes_with_a_closed_account(client):
+    ana = make_player("ana", time_zone="Europe/Paris")
+    client.force_login(ana)
+    assert client.get(reverse("account_data_json")).json()["account"]["time_zone"] == "Europe/Paris"
+    assert client.post(reverse("account_close"), {"password": PASSWORD}).status_code == 302
+    assert Player.objects.get(pk=ana.pk).time_zone == ""
