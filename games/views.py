@@ -249,12 +249,9 @@ def take_break(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 def your_games(request: HttpRequest) -> HttpResponse:
     """Every turn-based table of the player's, those waiting for them first."""
+    # The count of those waiting is every page's (the title, context_processors).
     games = selectors.your_games(request.user)
-    return render(
-        request,
-        "games/your_games.html",
-        {"games": games, "waiting": sum(game.your_turn for game in games), "now": timezone.now()},
-    )
+    return render(request, "games/your_games.html", {"games": games, "now": timezone.now()})
 
 
 @require_GET

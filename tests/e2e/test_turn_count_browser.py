@@ -30,6 +30,10 @@ def test_the_tab_counts_the_tables_waiting_and_keeps_the_count_up_to_date(
     expect(page.locator("link[rel=icon]")).to_have_attribute("href", re.compile(r"^data:image/png"))
     # The badge is drawn on the site's icon: a picture, not the icon's file.
     assert icon(page) != "/static/img/flag.svg" and len(icon(page)) > 200
+    # At a table waiting on her, its turn alert follows the count.
+    page.goto(daphne_server.url + first.get_absolute_url())
+    expect(page).to_have_title(re.compile(r"^\(2\) Your turn · "))
+    expect(page.locator("link[rel=icon]")).to_have_attribute("href", re.compile(r"^data:"))
     page.goto(daphne_server.url + "/rules/")
     expect(page).to_have_title(re.compile(r"^\(2\) "))
     expect(page.locator("link[rel=icon]")).to_have_attribute("href", re.compile(r"^data:"))
