@@ -6,8 +6,7 @@ RFC 8058).
 At most one mail a table per turn: the notice row is unique per player, table and turn
 (the turn's deadline), and is marked sent in the transaction that sends it. A turn that
 has passed on by the time the mail would go (the player moved) is not mailed. A mail says
-only the table, the other players and the deadline (in the player's time zone, with its
-abbreviation): never a card.
+only the table, the other players and the deadline: never a card.
 """
 
 from __future__ import annotations
@@ -76,7 +75,8 @@ def _absolute(path: str) -> str:
 
 def _send(player: Player, subject: str, template: str, tables: list[WaitingTable]) -> None:
     link = _absolute(unsubscribe_link(player))
-    with timezone.override(player.zone):  # deadlines in the player's own time
+    # The deadlines in the player's own time zone, with its abbreviation ("14:00 CET").
+    with timezone.override(player.zone):
         body = render_to_string(
             template,
             {
