@@ -91,13 +91,14 @@ MIDDLEWARE = [
 
 # Only the site's own scripts, styles and images, and no inline script, style attribute
 # or eval anywhere: markup that slips into a page cannot run. connect-src also names the
-# host's WebSocket origin (config/csp.py).
+# host's WebSocket origin (config/csp.py). Images may be data: URLs too: the tab's icon
+# with its count of tables waiting is drawn by a script (static/js/turn-count.js).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF],
+        "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF],
         "object-src": [NONE],
@@ -120,6 +121,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.turns_waiting",
             ],
             "builtins": ["template_partials.templatetags.partials"],
         },

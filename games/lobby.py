@@ -71,8 +71,9 @@ def create_table(
 
     `move_time` (seconds, one of `Table.MoveTime`) makes the table turn-based: each move
     has a deadline, no deadline falls outside `playing_hours` (first hour, hour they
-    end) in a player's time zone, and each player may take `away_days` of break. `zone`:
-    the time zone of the host (seated first), from their browser.
+    end) in a player's time zone, and each player may take `away_days` of break. Each
+    player's seat keeps the time zone of their profile; `zone`, from the host's browser,
+    stands in for the host's when they chose none.
 
     With `seats_assigned` the seating is final: players neither join nor leave the table.
     `stand_in_level` is the bot that plays a seat its player leaves (empty: the usual one).
@@ -121,8 +122,11 @@ def create_table(
             **fields,
         )
         seated = dict(zip(free, players, strict=False))
-        if move_time and zone and players:
-            _set_zone(table, next(p for p, who in seated.items() if who == players[0]), zone)
+        if move_time and players:
+            # The host's zone falls back on their browser's; the others' on none.
+            for position, player in seated.items():
+                browser = zone if player is players[0] else ""
+                _set_zone(table, position, pace.seat_zone(player, browser))
             table.save(update_fields=["clocks"])
         Seat.objects.bulk_create(
             Seat(
@@ -197,7 +201,8 @@ def _check_hosting(host, *, turn_based: bool = False) -> None:
 
 def join_table(*, table: Table, player, position: int | None = None, zone: str = "") -> Seat:
     """Sit `player` at a free seat (the first free one unless `position` is given);
-    `zone`: their time zone, from their browser, which a turn-based table keeps."""
+    `zone`: their browser's time zone, which a turn-based table keeps unless their profile
+    names one."""
     with transaction.atomic():
         locked = locked_table(table.pk)
         if locked.seats_assigned:
@@ -218,7 +223,7 @@ def join_table(*, table: Table, player, position: int | None = None, zone: str =
         seat.player = player
         seat.save(update_fields=["player"])
         touch(locked)
-        _set_zone(locked, seat.position, zone)
+        _set_zone(locked, seat.position, pace.seat_zone(player, zone))
         locked.save(update_fields=["version", "turn_started_at", "clocks"])
         announce.table_changed(locked)
     table.refresh_from_db()

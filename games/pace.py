@@ -47,6 +47,18 @@ def valid_zone(name: str) -> bool:
     return isinstance(name, str) and len(name) <= 64 and name in _zones()
 
 
+def zone_names() -> list[str]:
+    """Every IANA time zone we know, in order: the choices of a player's profile."""
+    return sorted(_zones())
+
+
+def seat_zone(player, browser_zone: str) -> str:
+    """The time zone a new seat of `player` keeps: the one chosen in their profile (the
+    user model's `time_zone`), else the one their browser reports."""
+    chosen = getattr(player, "time_zone", "")
+    return chosen if chosen and valid_zone(chosen) else browser_zone
+
+
 def _zones() -> frozenset[str]:
     global _ZONES
     if _ZONES is None:

@@ -345,6 +345,32 @@ def your_games(user, *, limit: int = YOUR_GAMES_LIMIT) -> list[YourGame]:
     return games
 
 
+def turns_waiting(user) -> int:
+    """How many of `user`'s turn-based tables wait on their move: the count in every
+    page's title. One query: the tables someone must move at (a deadline set, the partial
+    index `table_turn_deadline`) met with `user`'s seats; a finished match has no
+    deadline, so the count costs no more as the player's history grows."""
+    latest = Hole.objects.filter(table=OuterRef("table")).order_by("-number")
+    rows = (
+        Seat.objects.filter(
+            player=user, table__turn_deadline__isnull=False, table__status=Table.Status.PLAYING
+        )
+        .annotate(
+            hole_state=Subquery(latest.values("state")[:1], output_field=JSONField()),
+            hole_positions=Subquery(latest.values("seat_positions")[:1], output_field=JSONField()),
+            hole_over=Subquery(latest.values("finished_at")[:1]),
+        )
+        .values_list("position", "hole_state", "hole_positions", "hole_over")
+        .order_by()
+    )
+    return sum(
+        position
+        in pace.waiting_positions(Hole(seat_positions=seats, state=state, finished_at=over), None)
+        for position, state, seats, over in rows
+        if state is not None
+    )
+
+
 def recent_matches(user, limit: int = 10):
     """`user`'s finished matches, newest first: their card (total and place) with its table,
     and how many cards the table had."""

@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/now/", views.quick_start, name="quick_start"),
     path("play/invite/<str:code>/", views.invite, name="invite"),
     path("play/your-games/", views.your_games, name="your_games"),
+    path("play/your-turns.json", views.turns_waiting, name="turns_waiting"),
     path("rules/", views.rules, name="rules"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/join/", views.join, name="join"),

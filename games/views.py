@@ -10,10 +10,11 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -248,12 +249,19 @@ def take_break(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 def your_games(request: HttpRequest) -> HttpResponse:
     """Every turn-based table of the player's, those waiting for them first."""
+    # The count of those waiting is every page's (the title, context_processors).
     games = selectors.your_games(request.user)
-    return render(
-        request,
-        "games/your_games.html",
-        {"games": games, "waiting": sum(game.your_turn for game in games), "now": timezone.now()},
-    )
+    return render(request, "games/your_games.html", {"games": games, "now": timezone.now()})
+
+
+@require_GET
+@never_cache
+def turns_waiting(request: HttpRequest) -> JsonResponse:
+    """{"waiting": N}: how many turn-based tables wait on the player's move, which every
+    page's tab shows (static/js/turn-count.js asks again while a page stays open)."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "Sign in to see your games."}, status=403)
+    return JsonResponse({"waiting": selectors.turns_waiting(request.user)})
 
 
 @require_GET

@@ -6,11 +6,13 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
+from games import pace
 from games.text import validate_shown
 
 from ..models import Player
 from ..usernames import USERNAME_TAKEN, username_key
 from . import selectors, services
+from .models import UNKNOWN_ZONE
 
 
 class SignUpForm(UserCreationForm):
@@ -40,18 +42,37 @@ def _own_email(email: str, player: Player | None = None) -> str:
     return email
 
 
+def _zone_choices() -> list[tuple[str, str]]:
+    zones = [(zone, zone.replace("_", " ")) for zone in pace.zone_names()]
+    return [("", "None chosen: this device's"), *zones]
+
+
 class AccountForm(forms.ModelForm):
-    """What a player may change about themselves: the name others see, their email, and
-    which mail they get."""
+    """What a player may change about themselves: the name others see, their email, which
+    mail they get, and their time zone."""
 
     email = forms.EmailField(
         required=False,
         help_text="Optional: for a forgotten password, and league reminders and results.",
     )
+    time_zone = forms.ChoiceField(
+        label=Player._meta.get_field("time_zone").verbose_name,
+        required=False,
+        choices=_zone_choices,
+        error_messages={"invalid_choice": UNKNOWN_ZONE},
+        help_text=Player._meta.get_field("time_zone").help_text,
+    )
 
     class Meta:
         model = Player
-        fields = ("display_name", "email", "email_reminders", "email_results", "turn_mail")
+        fields = (
+            "display_name",
+            "email",
+            "email_reminders",
+            "email_results",
+            "turn_mail",
+            "time_zone",
+        )
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"].strip()
@@ -68,6 +89,12 @@ class AccountForm(forms.ModelForm):
 
     def clean_turn_mail(self) -> str:
         return self.cleaned_data["turn_mail"] or self.instance.turn_mail
+
+    def clean_time_zone(self) -> str:
+        # A form that leaves the time zone out (an older page) keeps it as it is.
+        if "time_zone" not in self.data:
+            return self.instance.time_zone
+        return self.cleaned_data["time_zone"]
 
 
 class QueuedPasswordResetForm(PasswordResetForm):

@@ -3,13 +3,25 @@ in the accounts room; `leagues.models` holds it too."""
 
 from __future__ import annotations
 
+import zoneinfo
+
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from games import pace
 from games.text import validate_shown
 
 from ..usernames import USERNAME_TAKEN, username_key
+
+#: What a profile's time zone that is none says.
+UNKNOWN_ZONE = "%(value)s is no time zone we know: choose one from the list, like Europe/Paris."
+
+
+def validate_zone(name: str) -> None:
+    """Refuse a name that is no IANA time zone."""
+    if name and not pace.valid_zone(name):
+        raise ValidationError(UNKNOWN_ZONE, params={"value": name[:64]}, code="invalid_choice")
 
 
 class TurnMail(models.TextChoices):
@@ -46,6 +58,14 @@ class Player(AbstractUser):
         "Send me the results",
         default=True,
         help_text="An email the morning after a night of your clubs' leagues, with its results.",
+    )
+    time_zone = models.CharField(
+        "Your time zone",
+        max_length=64,
+        blank=True,
+        validators=[validate_zone],
+        help_text="The times of your mail, and the playing hours of your turn-based tables, "
+        "are in it. Empty: this device's zone at each new table, the site's in mail.",
     )
     # The secret in the address of a player's calendar feeds: a calendar app fetches
     # them without a session. Made when first needed; a new one cuts off the old address.
@@ -86,3 +106,8 @@ class Player(AbstractUser):
     @property
     def name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The time zone the player's mail gives times in: their own, else the site's."""
+        return pace.zone_named(self.time_zone)

@@ -27,6 +27,7 @@ ACCOUNT_FIELDS = (
     "email_reminders",
     "email_results",
     "turn_mail",
+    "time_zone",
 )
 
 

@@ -29,10 +29,11 @@ def update_account(
     email_reminders: bool | None = None,
     email_results: bool | None = None,
     turn_mail: str | None = None,
+    time_zone: str | None = None,
 ) -> Player:
     """Change the name a player shows at tables, the address their mail goes to, and
-    whether they get reminders, results and "your turn" by mail (None leaves a choice as
-    it is).
+    whether they get reminders, results and "your turn" by mail, and their time zone
+    (an IANA name, or "" for none; None leaves a choice as it is).
 
     Cards already written keep the name they were written with. An email address
     another account has (in any case) is refused.
@@ -48,9 +49,18 @@ def update_account(
         player.email_results = email_results
     if turn_mail is not None:
         player.turn_mail = turn_mail
+    if time_zone is not None:
+        player.time_zone = time_zone
     player.full_clean()
     player.save(
-        update_fields=["display_name", "email", "email_reminders", "email_results", "turn_mail"]
+        update_fields=[
+            "display_name",
+            "email",
+            "email_reminders",
+            "email_results",
+            "turn_mail",
+            "time_zone",
+        ]
     )
     return player
 
@@ -119,7 +129,7 @@ def close_account(*, player: Player, password: str) -> None:
             model.objects.filter(username=old["username"]).delete()
         player.username = f"former-member-{player.pk}"
         player.display_name = name
-        player.first_name = player.last_name = player.email = ""
+        player.first_name = player.last_name = player.email = player.time_zone = ""
         player.calendar_token = None
         player.email_reminders = player.email_results = False
         player.turn_mail = TurnMail.NEVER

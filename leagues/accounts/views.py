@@ -14,8 +14,9 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import engine
+from games import engine, pace
 from games import selectors as games_selectors
+from games.views import browser_zone
 
 from ..checkin.selectors import tonight
 from ..events.selectors import upcoming_entries
@@ -78,7 +79,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 def account(request: HttpRequest) -> HttpResponse:
     """A player's own account: their display name and email, and a way to the password."""
     # The form checks a copy, so that a refused change never shows as the menu's name.
-    form = AccountForm(request.POST or None, instance=Player.objects.get(pk=request.user.pk))
+    player = Player.objects.get(pk=request.user.pk)
+    form = AccountForm(
+        request.POST or None, instance=player, initial=_zone_offered(request, player)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.update_account(player=request.user, **form.cleaned_data)
@@ -93,6 +97,12 @@ def account(request: HttpRequest) -> HttpResponse:
         {"form": form, "push_key": push.public_key()},
         status=400 if form.is_bound and form.errors else 200,
     )
+
+
+def _zone_offered(request: HttpRequest, player: Player) -> dict:
+    """A player who chose no time zone is offered their browser's."""
+    zone = browser_zone(request)
+    return {"time_zone": zone} if not player.time_zone and pace.valid_zone(zone) else {}
 
 
 @require_GET

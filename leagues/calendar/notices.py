@@ -6,9 +6,10 @@ cron or a systemd timer): it queues a task for each night's notice and each even
 reminder (`mail_night_notice`, `mail_event_reminder`), which a task worker sends, so a
 slow mail server holds up no one. A task that could not mail every member fails and is
 tried again (games.tasks); `send_due_notices` sends them all at once, in the caller's
-process. Each member gets each notice of a night at most once: a `NightNotice` is
-written with the mail, so running any of them again sends nothing twice. Only members
-with an email address who have not turned the notice off get it.
+process. A time in a mail is in the member's time zone (their profile's, else the
+site's), with its abbreviation. Each member gets each notice of a night at most once: a
+`NightNotice` is written with the mail, so running any of them again sends nothing
+twice. Only members with an email address who have not turned the notice off get it.
 """
 
 from __future__ import annotations
@@ -135,11 +136,19 @@ def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
     members = [p for p in recipients(night, kind) if p.pk not in done]
     if not members:
         return 0
-    subject, body = _message(night, kind)
+    reminder = kind == NightNotice.Kind.REMINDER
+    # A reminder gives the night's start in each member's time zone: one text a zone.
+    # The results give no time: one text for all.
+    texts: dict[str, tuple[str, str]] = {}
     # A reminder carries each member's own one-click answers, while answers are open.
-    asks = kind == NightNotice.Kind.REMINDER and not answers_closed_reason(night)
+    asks = reminder and not answers_closed_reason(night)
     count = 0
     for player in members:
+        zone = player.zone if reminder else timezone.get_default_timezone()
+        if zone.key not in texts:
+            with timezone.override(zone):
+                texts[zone.key] = _message(night, kind)
+        subject, body = texts[zone.key]
         try:
             # The record and the mail stand or fall together: a mail that fails is
             # tried again on the next run, and one that went out is never repeated.
@@ -172,14 +181,16 @@ def _send_event_reminder(event: Event, sent: Sent) -> int:
     context = {
         "event": event,
         "club": event.club,
-        "starts": timezone.localtime(event.starts_at),
+        "starts": event.starts_at,
         "event_url": _absolute(event.get_absolute_url()),
         "account_url": _absolute(reverse("account")),
     }
-    subject = f"{event.name}: tomorrow, {timezone.localtime(event.starts_at):%A %d %B %H:%M}"
-    body = render_to_string("leagues/mail/event_reminder.txt", context)
     count = 0
     for player in players:
+        with timezone.override(player.zone):  # the start in the entrant's own time
+            starts = timezone.localtime(event.starts_at)
+            subject = f"{event.name}: tomorrow, {starts:%A %d %B %H:%M %Z}"
+            body = render_to_string("leagues/mail/event_reminder.txt", context)
         try:
             with transaction.atomic():  # the record and the mail stand or fall together
                 EventNotice.objects.create(event=event, player=player)

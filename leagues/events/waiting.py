@@ -82,9 +82,10 @@ def mail_let_in(event_id: int, player_id: int) -> bool:
     context = {
         "event": event,
         "player": player,
-        "starts": timezone.localtime(event.starts_at),
+        "starts": event.starts_at,
         "event_url": settings.FAIRWAY_SITE_URL.rstrip("/") + event.get_absolute_url(),
     }
-    body = render_to_string("leagues/mail/event_let_in.txt", context)
+    with timezone.override(player.zone):  # the start in the member's own time
+        body = render_to_string("leagues/mail/event_let_in.txt", context)
     send_mail(f"{event.name}: a place is yours", body, None, [player.email])
     return True

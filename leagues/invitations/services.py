@@ -223,14 +223,17 @@ def mail_invitation(invitation_id: int) -> bool:
         invitation.expires_at = now + timedelta(days=settings.FAIRWAY_INVITATION_DAYS)
         invitation.save(update_fields=["secret_hash", "sent_at", "expires_at"])
         site = settings.FAIRWAY_SITE_URL.rstrip("/")
-        body = render_to_string(
-            "leagues/mail/invitation.txt",
-            {
-                "invitation": invitation,
-                "club": invitation.club,
-                "by": invitation.invited_by,
-                "url": site + reverse("leagues:invitation", args=[secret]),
-            },
-        )
+        # The expiry in the time zone of the player whose address it already is, if any.
+        known = Player.objects.filter(email__iexact=invitation.email).first()
+        with timezone.override(known.zone if known else timezone.get_default_timezone()):
+            body = render_to_string(
+                "leagues/mail/invitation.txt",
+                {
+                    "invitation": invitation,
+                    "club": invitation.club,
+                    "by": invitation.invited_by,
+                    "url": site + reverse("leagues:invitation", args=[secret]),
+                },
+            )
         send_mail(f"An invitation to {invitation.club.name}", body, None, [invitation.email])
     return True

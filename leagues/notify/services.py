@@ -87,14 +87,16 @@ def _absolute(path: str) -> str:
 
 def _send(player: Player, subject: str, template: str, tables: list[WaitingTable]) -> None:
     link = _absolute(unsubscribe_link(player))
-    body = render_to_string(
-        template,
-        {
-            "player": player,
-            "tables": [(table, _absolute(table.path)) for table in tables],
-            "unsubscribe_url": link,
-        },
-    )
+    # The deadlines in the player's own time zone, with its abbreviation ("14:00 CET").
+    with timezone.override(player.zone):
+        body = render_to_string(
+            template,
+            {
+                "player": player,
+                "tables": [(table, _absolute(table.path)) for table in tables],
+                "unsubscribe_url": link,
+            },
+        )
     EmailMessage(
         subject,
         body,

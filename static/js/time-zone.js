@@ -1,12 +1,29 @@
 // Tells the server the browser's time zone (a cookie, "tz"), so that a turn-based
 // table's playing hours are the player's own: no deadline of theirs falls in their night.
+// On the account page, offers the same zone for the player's profile (a button beside
+// the list), and fills the list with it while the player has chosen none.
 (function () {
+  let zone = "";
   try {
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
     if (zone) {
       document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
     }
   } catch (error) {
     // No Intl: the site's time zone holds.
   }
+
+  function offer() {
+    const button = document.querySelector("button[data-zone-for]");
+    const list = button ? document.getElementById(button.dataset.zoneFor) : null;
+    if (!list || !zone) return;
+    const known = Array.prototype.some.call(list.options, function (o) { return o.value === zone; });
+    if (!known) return;
+    button.textContent = "Use this device's zone (" + zone.replace(/_/g, " ") + ")";
+    button.parentElement.hidden = false;
+    button.addEventListener("click", function () { list.value = zone; });
+    if (!list.value) list.value = zone;
+  }
+
+  document.addEventListener("DOMContentLoaded", offer);
 })();

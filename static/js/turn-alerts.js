@@ -5,7 +5,6 @@
   const SOUND = "fairway.turnSound";
   const NOTIFY = "fairway.turnNotify";
   let plainTitle = null;
-  let plainIcon = null;
   let wasMine = null;
   let audio = null;
 
@@ -17,13 +16,10 @@
   }
   function prefs() { return document.getElementById("turn-alerts"); }
 
-  function setIcon(mine) {
-    const link = document.querySelector("link[rel=icon]");
-    const box = prefs();
-    if (!link) return;
-    if (plainIcon === null) plainIcon = link.getAttribute("href");
-    const turnIcon = box ? box.dataset.turnIcon : null;
-    link.setAttribute("href", mine && turnIcon ? turnIcon : plainIcon);
+  // The tab's icon is turn-count.js's: it shows the turn icon while this table waits on
+  // the player (data-turn-icon), with the count of their tables waiting.
+  function setIcon(mine, changed) {
+    document.dispatchEvent(new CustomEvent("fairway:turn", { detail: { mine: mine, changed: changed } }));
   }
 
   function chime() {
@@ -56,9 +52,11 @@
     const status = document.getElementById("table-status");
     if (!status) return;
     const mine = status.dataset.yourTurn === "yes";
-    if (plainTitle === null) plainTitle = document.title;
-    document.title = mine ? "Your turn · " + plainTitle : plainTitle;
-    setIcon(mine);
+    // The count of tables waiting ("(N) ", turn-count.js) stays first.
+    const counted = /^\(\d+\) /.exec(document.title);
+    if (plainTitle === null) plainTitle = document.title.replace(/^\(\d+\) /, "");
+    document.title = (counted ? counted[0] : "") + (mine ? "Your turn · " : "") + plainTitle;
+    if (mine !== wasMine) setIcon(mine, wasMine !== null);
     // Only a change alerts: a page opened on the player's turn is already in view.
     if (mine && wasMine === false) {
       const line = status.querySelector(".turn-line");
