@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0025_turn_mail_choice_and_turn_notices'),
+        ('leagues', '0027_push_subscriptions'),
     ]
 
     operations = [
