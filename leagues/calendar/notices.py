@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks import task
 
-from games.models import Table
+from games.models import Seat, Table
 
 from ..attendance.links import answer_link
 from ..attendance.selectors import answers_closed_reason
@@ -111,7 +111,8 @@ def _message(night: LeagueNight, kind: str) -> tuple[str, str]:
         "account_url": _absolute(reverse("account")),
     }
     if kind == NightNotice.Kind.REMINDER:
-        subject = f"{league.name}: league night tomorrow, {night.date:%A %d %B}"
+        what = "online round opens" if night.online else "league night"
+        subject = f"{league.name}: {what} tomorrow, {night.date:%A %d %B}"
         return subject, render_to_string("leagues/mail/reminder.txt", context)
     context["tables"] = _results(night)
     context["standings"] = season_standings(night.season)
@@ -130,6 +131,14 @@ def _answer_links(night: LeagueNight, player: Player) -> str:
     return "\nAre you coming? One click, no log-in needed:\n" + "\n".join(lines) + "\n"
 
 
+def _round_table(night: LeagueNight, player: Player) -> str:
+    """The link to a member's own table of an online round, once it is seated."""
+    seat = Seat.objects.filter(table__night_table__night=night, player=player).first()
+    if seat is None:
+        return ""
+    return f"\nYour table in the online round: {_absolute(seat.table.get_absolute_url())}\n"
+
+
 def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
     done = set(NightNotice.objects.filter(night=night, kind=kind).values_list("player", flat=True))
     members = [p for p in recipients(night, kind) if p.pk not in done]
@@ -146,6 +155,8 @@ def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
             with transaction.atomic():
                 NightNotice.objects.create(night=night, player=player, kind=kind)
                 text = body + _answer_links(night, player) if asks else body
+                if kind == NightNotice.Kind.REMINDER and night.online:
+                    text += _round_table(night, player)
                 send_mail(subject, text, None, [player.email])
         except IntegrityError:
             continue  # another run sent it meanwhile

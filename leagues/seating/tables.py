@@ -21,11 +21,13 @@ def open_table(
     stand_in_level: str = "",
     turn_timer: int = Table.Timer.OFF,
     tee_off: bool = False,
+    pace: dict | None = None,
 ) -> Table:
     """A table for `players` in seat order, hosted by `host`, dealt from `seed` (None:
     a seed of its own). Live: the seating is final, the table private; a member who
     leaves mid-match has their seat played by the `stand_in_level` bot; with `tee_off`
-    its first hole is dealt now (everyone has checked in). A refusal is a `ValueError`
+    its first hole is dealt now (everyone has checked in); `pace` makes it turn-based
+    (`lobby.create_table`'s `move_time`, `playing_hours`, `away_days`). A refusal is a `ValueError`
     whose message is a sentence for the organiser."""
     if not live:
         return scorecards.open_paper_table(
@@ -46,6 +48,7 @@ def open_table(
         seats_assigned=True,
         stand_in_level=stand_in_level,
         turn_timer=turn_timer,
+        **(pace or {}),
     )
     if tee_off:
         lobby.start_match(table=table, by=None)
