@@ -5,11 +5,35 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def schema_is_current(connection) -> bool:
+    """Whether every column of the site's own models is in the database: the site's
+    writes run only then (a later migration may still have columns to add)."""
+    from django.apps import apps as live
+
+    tables = set(connection.introspection.table_names())
+    with connection.cursor() as cursor:
+        for app in ("games", "leagues"):
+            for model in live.get_app_config(app).get_models():
+                table = model._meta.db_table
+                if table not in tables:
+                    return False
+                there = {
+                    column.name
+                    for column in connection.introspection.get_table_description(cursor, table)
+                }
+                if any(f.column not in there for f in model._meta.concrete_fields):
+                    return False
+    return True
+
+
 def score_every_league(apps, schema_editor):
     """Score the cards of leagues played before their figures were stored, and rate them
     by the rule that came with them. This calls the site's own writes (the figures are
-    the league's rules applied, which no frozen copy here could follow); it must stay
-    the newest migration of leagues that touches these records' tables, or be squashed."""
+    the league's rules applied, which no frozen copy here could follow), so only once
+    the database has every column they read: while a later migration still has columns
+    to add, the newest migration that calls this does it instead (0026)."""
+    if not schema_is_current(schema_editor.connection):
+        return
     from leagues.models import League
     from leagues.ratings.services import rebuild_ratings
     from leagues.standings.services import rebuild_figures

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from django_tasks import task
 
@@ -167,21 +168,30 @@ class TableProgress:
 
 def progress(night: LeagueNight, viewer) -> list[TableProgress]:
     """Each table of the online round `night`: its holes played, whom it waits on and
-    until when (nothing of the cards), and whether `viewer` sits at it."""
+    until when (nothing of the cards), and whether `viewer` sits at it. A few queries,
+    whatever the number of tables."""
+    night_tables = list(
+        night.tables.select_related("table")
+        .prefetch_related(Prefetch("table__seats", Seat.objects.select_related("player")))
+        .order_by("number")
+    )
+    holes: dict[int, list[Hole]] = {}
+    for hole in Hole.objects.filter(table__in=[nt.table_id for nt in night_tables]).order_by(
+        "number"
+    ):
+        holes.setdefault(hole.table_id, []).append(hole)
     shown = []
-    for night_table in night.tables.select_related("table").order_by("number"):
+    for night_table in night_tables:
         table = night_table.table
-        seats = list(Seat.objects.filter(table=table).select_related("player"))
-        hole = Hole.objects.filter(table=table).order_by("-number").first()
+        seats = list(table.seats.all())
+        played = holes.get(table.pk, [])
         bots = [seat.position for seat in seats if seat.bot_level]
-        waiting = set(pace.people_waiting(table, hole, None, bots))
+        waiting = set(pace.people_waiting(table, played[-1] if played else None, None, bots))
         shown.append(
             TableProgress(
                 number=night_table.number,
                 table=table,
-                holes_played=min(
-                    Hole.objects.filter(table=table, finished_at__isnull=False).count(), HOLES
-                ),
+                holes_played=min(sum(h.finished_at is not None for h in played), HOLES),
                 to_move=[seat.name for seat in seats if seat.position in waiting],
                 deadline=table.turn_deadline if waiting else None,
                 mine=any(seat.player_id == viewer.pk for seat in seats if seat.player_id),

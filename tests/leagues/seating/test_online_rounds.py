@@ -9,6 +9,8 @@ import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
@@ -31,10 +33,13 @@ OPENS = datetime(2027, 3, 1, 18, 0, tzinfo=UTC)  # a Monday, in the season's fut
 DUE = OPENS + timedelta(days=7)
 
 
-def league_of(count: int, **league_fields):
-    organiser = make_player("olive", display_name="Olive")
+def league_of(count: int, prefix: str = "p", **league_fields):
+    organiser = make_player(f"olive-{prefix}", display_name="Olive")
     players = [
-        make_player(f"p{i}", display_name=f"P{i}", email=f"p{i}@example.org") for i in range(count)
+        make_player(
+            f"{prefix}{i}", display_name=f"{prefix.upper()}{i}", email=f"{prefix}{i}@example.org"
+        )
+        for i in range(count)
     ]
     league = make_league(make_club(organiser=organiser, members=players))
     for name, value in league_fields.items():
@@ -43,8 +48,8 @@ def league_of(count: int, **league_fields):
     return organiser, players, make_season(league, start=date(2026, 1, 1), end=date(2027, 12, 31))
 
 
-def round_of(count: int, *, opens=OPENS, due=DUE, **league_fields):
-    organiser, players, season = league_of(count, **league_fields)
+def round_of(count: int, *, opens=OPENS, due=DUE, prefix="p", **league_fields):
+    organiser, players, season = league_of(count, prefix, **league_fields)
     night = create_night(
         season=season,
         night_date=None,
@@ -256,3 +261,16 @@ def test_the_reminder_says_when_the_round_opens_and_is_due_with_each_players_tab
     assert "Opens Monday 1 March 2027, 18:00" in message.body
     assert "Due   Monday 8 March 2027, 18:00" in message.body
     assert night_table.table.get_absolute_url() in message.body
+
+
+def test_the_rounds_progress_takes_the_same_queries_for_one_table_or_many():
+    counts = []
+    for players in (2, 6):
+        organiser, _people, night = round_of(players, prefix=f"q{players}-")
+        seat(night, organiser)
+        online.open_round(night.pk, now=OPENS)
+        with CaptureQueriesContext(connection) as queries:
+            shown = online.progress(night, organiser)
+        assert len(shown) == players // 2 and all(row.to_move for row in shown)
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
