@@ -20,7 +20,7 @@ from datetime import date, datetime, time, timedelta
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -58,10 +58,13 @@ def nights_to_remind(today: date) -> QuerySet[LeagueNight]:
 
 
 def nights_with_results(today: date) -> QuerySet[LeagueNight]:
-    """Yesterday's nights with a table's results in."""
+    """Yesterday's nights with a table's results in (an online round's yesterday: the
+    day it was due)."""
+    yesterday = today - timedelta(days=1)
     return (
         LeagueNight.objects.filter(
-            date=today - timedelta(days=1), tables__table__status=Table.Status.FINISHED
+            Q(online=False, date=yesterday) | Q(online=True, due_at__date=yesterday),
+            tables__table__status=Table.Status.FINISHED,
         )
         .distinct()
         .select_related("season__league__club")

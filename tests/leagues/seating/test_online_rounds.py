@@ -239,7 +239,7 @@ def test_the_nights_page_shows_each_tables_progress_deadline_and_the_players_lin
     online.play_out_round(night.pk, now=DUE)
     html = client.get(night.get_absolute_url()).text
     assert "9 of 9 · finished" in html and "It is over" in html
-    assert other.table.get_absolute_url() in html
+    assert f'href="{other.table.get_absolute_url()}">See the match' in html
 
 
 def test_the_calendar_shows_a_round_from_its_opening_to_its_due_time(client):
@@ -274,3 +274,13 @@ def test_the_rounds_progress_takes_the_same_queries_for_one_table_or_many():
         assert len(shown) == players // 2 and all(row.to_move for row in shown)
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_the_results_mail_goes_the_morning_after_the_round_was_due_not_after_it_opened():
+    organiser, players, night = round_of(2)
+    seat(night, organiser)
+    online.play_out_round(night.pk, now=DUE)
+    mail.outbox.clear()
+    assert send_due_notices(today=date(2027, 3, 2)).results == 0  # the day after it opened
+    assert send_due_notices(today=date(2027, 3, 9)).results == 2  # the day after it was due
+    assert "results" in mail.outbox[0].subject
