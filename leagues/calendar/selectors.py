@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from games.models import Table
 
@@ -30,10 +31,12 @@ def league_nights(league: League) -> QuerySet[LeagueNight]:
 
 def nights_to_come_and_past(league: League, today: date) -> tuple[list, list]:
     """The league's nights still to be played, soonest first, and those played, latest
-    first: a night is played once its date is gone, or once it had tables and every
-    one of them is over (tonight's, when the last table finishes)."""
+    first: a night is played once its date is gone (an online round's due day), or once
+    it had tables and every one of them is over (tonight's, when the last table
+    finishes)."""
     upcoming, past = [], []
     for night in league_nights(league):
-        played = night.date < today or (night.tables_count and not night.tables_open)
+        last_day = timezone.localdate(night.due_at) if night.online and night.due_at else night.date
+        played = last_day < today or (night.tables_count and not night.tables_open)
         (past if played else upcoming).append(night)
     return upcoming, past[::-1]

@@ -17,6 +17,7 @@ from icalendar import Calendar
 
 from games.models import Seat, Table
 from leagues.calendar.notices import send_due_notices
+from leagues.calendar.selectors import nights_to_come_and_past
 from leagues.calendar.services import calendar_token
 from leagues.models import CardResult, LeagueNight, TurnNotice
 from leagues.seasons.forms import NightForm
@@ -284,3 +285,12 @@ def test_the_results_mail_goes_the_morning_after_the_round_was_due_not_after_it_
     assert send_due_notices(today=date(2027, 3, 2)).results == 0  # the day after it opened
     assert send_due_notices(today=date(2027, 3, 9)).results == 2  # the day after it was due
     assert "results" in mail.outbox[0].subject
+
+
+def test_the_calendar_lists_a_round_as_to_come_until_its_due_day():
+    organiser, _players, night = round_of(2)
+    seat(night, organiser)
+    online.open_round(night.pk, now=OPENS)
+    league = night.season.league
+    assert nights_to_come_and_past(league, date(2027, 3, 5)) == ([night], [])
+    assert nights_to_come_and_past(league, date(2027, 3, 9)) == ([], [night])
