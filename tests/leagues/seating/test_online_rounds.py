@@ -130,7 +130,7 @@ def test_an_organiser_makes_a_night_an_online_round_on_the_season_page(client):
     assert night.online and night.move_time == DAY and night.date == date(2027, 3, 1)
 
 
-def test_a_seated_round_keeps_its_pace_and_a_played_out_round_its_due_time():
+def test_a_seated_round_keeps_its_pace_an_open_one_its_opening_a_played_out_one_its_due_time():
     organiser, _players, night = round_of(2)
     seat(night, organiser)
     with pytest.raises(ValidationError, match="stay as they are"):
@@ -139,6 +139,25 @@ def test_a_seated_round_keeps_its_pace_and_a_played_out_round_its_due_time():
             online=True, move_time=DAY * 2, opens_at=OPENS, due_at=DUE,
         )  # fmt: skip
     assert LeagueNight.objects.get(pk=night.pk).move_time == DAY
+
+    def move(opens, due):
+        schedule_night(
+            night=LeagueNight.objects.get(pk=night.pk), night_date=None, start_time=None,
+            venue="", by=organiser, online=True, move_time=DAY, opens_at=opens, due_at=due,
+        )  # fmt: skip
+
+    move(OPENS + timedelta(hours=1), DUE)  # not open yet: its opening may move
+    online.open_round(night.pk, now=OPENS + timedelta(hours=1))
+    with pytest.raises(ValidationError, match="open already"):
+        move(OPENS + timedelta(hours=2), DUE)
+    move(OPENS + timedelta(hours=1), DUE + timedelta(days=1))  # open: it may be due later
+    online.play_out_round(night.pk, now=DUE + timedelta(days=1))
+    with pytest.raises(ValidationError, match="played out"):
+        move(OPENS + timedelta(hours=1), DUE + timedelta(days=2))
+    with pytest.raises(SeatingError, match="played out"):
+        seat(LeagueNight.objects.get(pk=night.pk), organiser)
+    kept = LeagueNight.objects.get(pk=night.pk)
+    assert (kept.opens_at, kept.due_at) == (OPENS + timedelta(hours=1), DUE + timedelta(days=1))
 
 
 # --- seating and opening -------------------------------------------------------------------
