@@ -174,6 +174,6 @@ def seat_night(
     freeze(night, [player.pk for table_players in seated for player in table_players])
     send_arrivals_changed(night.pk)  # check-in closes: the night's pages say so
     if night.online:
-        online.open_round(night.pk)  # its opening has come: it tees off now
-        online.queue_steps(night)
+        # Its opening has come: it tees off now (its steps were queued with its times).
+        online.open_round(night.pk)
     return created

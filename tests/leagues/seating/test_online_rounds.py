@@ -13,6 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 from icalendar import Calendar
 
 from games.models import Seat, Table
@@ -313,3 +314,21 @@ def test_the_calendar_lists_a_round_as_to_come_until_its_due_day():
     league = night.season.league
     assert nights_to_come_and_past(league, date(2027, 3, 5)) == ([night], [])
     assert nights_to_come_and_past(league, date(2027, 3, 9)) == ([], [night])
+
+
+def test_a_rounds_opening_and_play_out_are_queued_for_their_times(settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    organiser, _players, night = round_of(2)
+    queued = {row.task_path.rsplit(".", 1)[1]: row for row in DBTaskResult.objects.all()}
+    assert set(queued) == {"open_round_task", "play_out_round_task"}
+    assert queued["open_round_task"].run_after == OPENS
+    assert queued["play_out_round_task"].run_after == DUE
+    assert all(row.args_kwargs["args"] == [night.pk] for row in queued.values())
+    # A round moved later is queued again for its new times; the early task finds nothing due.
+    schedule_night(
+        night=night, night_date=None, start_time=None, venue="", by=organiser,
+        online=True, move_time=DAY, opens_at=OPENS + timedelta(days=1), due_at=DUE,
+    )  # fmt: skip
+    assert DBTaskResult.objects.filter(run_after=OPENS + timedelta(days=1)).count() == 1
+    seat(night, organiser)
+    assert online.open_round_task.call(night.pk) is False  # run early: not due yet
