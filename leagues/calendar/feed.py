@@ -25,7 +25,8 @@ def night_start(night: LeagueNight) -> datetime | None:
 def league_calendar(
     league: League, nights: Iterable[LeagueNight], url_for: Callable[[LeagueNight], str]
 ) -> bytes:
-    """The feed of `nights`: an event per night, timed if it has a start time, else all day.
+    """The feed of `nights`: an event per night, timed if it has a start time, else all day;
+    an online round's runs from its opening to its due time.
 
     Each event's UID stays the same when a night is moved, so calendars update it.
     """
@@ -38,20 +39,30 @@ def league_calendar(
         event = Event()
         event.add("uid", f"night-{night.pk}@fairway")
         event.add("dtstamp", stamp)
-        event.add("summary", f"{league.name} night ({night.season.name})")
         start = night_start(night)
-        if start is None:
+        if night.online and night.opens_at and night.due_at:
+            event.add("summary", f"{league.name} online round ({night.season.name})")
+            event.add("dtstart", night.opens_at.astimezone(UTC))
+            event.add("dtend", night.due_at.astimezone(UTC))
+        elif start is None:
+            event.add("summary", f"{league.name} night ({night.season.name})")
             event.add("dtstart", night.date)
             event.add("dtend", night.date + timedelta(days=1))
         else:
+            event.add("summary", f"{league.name} night ({night.season.name})")
             event.add("dtstart", start.astimezone(UTC))
             event.add("dtend", (start + NIGHT_LENGTH).astimezone(UTC))
         if night.venue:
             event.add("location", night.venue)
         event.add("url", url_for(night))
-        event.add(
-            "description", f"Are you coming? Say so on the night's page: {url_for(night)}#coming"
-        )
+        if night.online:
+            about = (
+                f"An online round, {night.get_move_time_display()}: play at your table "
+                f"from the night's page: {url_for(night)}#online-round"
+            )
+        else:
+            about = f"Are you coming? Say so on the night's page: {url_for(night)}#coming"
+        event.add("description", about)
         calendar.add_component(event)
     return calendar.to_ical()
 

@@ -21,13 +21,13 @@ from datetime import date, datetime, time, timedelta
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks import task
 
-from games.models import Table
+from games.models import Seat, Table
 
 from ..attendance.links import answer_link
 from ..attendance.selectors import answers_closed_reason
@@ -59,10 +59,13 @@ def nights_to_remind(today: date) -> QuerySet[LeagueNight]:
 
 
 def nights_with_results(today: date) -> QuerySet[LeagueNight]:
-    """Yesterday's nights with a table's results in."""
+    """Yesterday's nights with a table's results in (an online round's yesterday: the
+    day it was due)."""
+    yesterday = today - timedelta(days=1)
     return (
         LeagueNight.objects.filter(
-            date=today - timedelta(days=1), tables__table__status=Table.Status.FINISHED
+            Q(online=False, date=yesterday) | Q(online=True, due_at__date=yesterday),
+            tables__table__status=Table.Status.FINISHED,
         )
         .distinct()
         .select_related("season__league__club")
@@ -112,7 +115,8 @@ def _message(night: LeagueNight, kind: str) -> tuple[str, str]:
         "account_url": _absolute(reverse("account")),
     }
     if kind == NightNotice.Kind.REMINDER:
-        subject = f"{league.name}: league night tomorrow, {night.date:%A %d %B}"
+        what = "online round opens" if night.online else "league night"
+        subject = f"{league.name}: {what} tomorrow, {night.date:%A %d %B}"
         return subject, render_to_string("leagues/mail/reminder.txt", context)
     context["tables"] = _results(night)
     context["standings"] = season_standings(night.season)
@@ -129,6 +133,14 @@ def _answer_links(night: LeagueNight, player: Player) -> str:
         for value, label in Answer.Choice.choices
     ]
     return "\nAre you coming? One click, no log-in needed:\n" + "\n".join(lines) + "\n"
+
+
+def _round_table(night: LeagueNight, player: Player) -> str:
+    """The link to a member's own table of an online round, once it is seated."""
+    seat = Seat.objects.filter(table__night_table__night=night, player=player).first()
+    if seat is None:
+        return ""
+    return f"\nYour table in the online round: {_absolute(seat.table.get_absolute_url())}\n"
 
 
 def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
@@ -155,6 +167,8 @@ def _send(night: LeagueNight, kind: str, sent: Sent) -> int:
             with transaction.atomic():
                 NightNotice.objects.create(night=night, player=player, kind=kind)
                 text = body + _answer_links(night, player) if asks else body
+                if kind == NightNotice.Kind.REMINDER and night.online:
+                    text += _round_table(night, player)
                 send_mail(subject, text, None, [player.email])
         except IntegrityError:
             continue  # another run sent it meanwhile

@@ -8,15 +8,13 @@ from django.db import migrations, models
 def score_every_league(apps, schema_editor):
     """Score the cards of leagues played before their figures were stored, and rate them
     by the rule that came with them. This calls the site's own writes (the figures are
-    the league's rules applied, which no frozen copy here could follow); it must stay
-    the newest migration of leagues that touches these records' tables, or be squashed."""
-    from leagues.models import League
-    from leagues.ratings.services import rebuild_ratings
-    from leagues.standings.services import rebuild_figures
+    the league's rules applied, which no frozen copy here could follow), so it does so
+    only if the database has every column they read; if a later migration still has
+    some to add, the migrate command does it once it is done
+    (`leagues.standings.backfill`)."""
+    from leagues.standings.backfill import score_leagues_not_scored
 
-    for league in League.objects.all():
-        rebuild_figures(league=league)
-        rebuild_ratings(league=league)
+    score_leagues_not_scored(using=schema_editor.connection.alias)
 
 
 class Migration(migrations.Migration):

@@ -12,6 +12,7 @@ from ..checkin.admin import CheckInInline
 from ..handicaps.admin import NightHandicapInline
 from ..models import LeagueNight, Season
 from ..seating.admin import NightTableInline
+from ..seating.online import queue_steps
 
 
 @admin.register(Season)
@@ -33,12 +34,14 @@ class SeasonAdmin(ClubScoped, admin.ModelAdmin):
 @admin.register(LeagueNight)
 class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
     club_path = "season__league__club"
-    list_display = ("date", "season", "club_name", "duplicate_deals", "table_count")
+    list_display = ("date", "season", "club_name", "duplicate_deals", "online", "table_count")
     list_filter = (
         ("season__league__club", Scoped),
         ("season", Scoped),
         "duplicate_deals",
+        "online",
     )
+    readonly_fields = ("opened_at", "played_out_at")
     search_fields = ("season__name", "season__league__name")
     date_hierarchy = "date"
     filter_horizontal = ("players",)
@@ -52,6 +55,12 @@ class LeagueNightAdmin(ClubScoped, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(tables_n=Count("tables", distinct=True))
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        # An online round's opening and play-out are queued for their (new) times.
+        if {"online", "opens_at", "due_at"} & set(form.changed_data):
+            queue_steps(obj)
 
     @admin.display(description="club", ordering="season__league__club__name")
     def club_name(self, night):

@@ -7,8 +7,15 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
+from games.models import Table
 from games.text import validate_shown
+
+#: The times per move an online round may give: a turn-based table's, as its lobby offers.
+ROUND_MOVE_TIMES = [
+    (value, label.removeprefix("Turn-based: ")) for value, label in Table.MoveTime.choices if value
+]
 
 
 class Season(models.Model):
@@ -68,6 +75,40 @@ class LeagueNight(models.Model):
     players = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="league_nights"
     )
+    online = models.BooleanField(
+        default=False,
+        verbose_name="an online round",
+        help_text="Played at turn-based live tables between its opening and its due time; "
+        "at the due time the league's stand-in bot plays every unfinished table out.",
+    )
+    move_time = models.PositiveIntegerField(
+        choices=ROUND_MOVE_TIMES,
+        null=True,
+        blank=True,
+        verbose_name="time per move",
+        help_text="An online round's: each player's time for a move.",
+    )
+    opens_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        verbose_name="opens",
+        help_text="When an online round's tables tee off.",
+    )
+    due_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        verbose_name="due",
+        help_text="When an online round's unfinished tables are played out by the stand-in bot.",
+    )
+    opened_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the online round's tables teed off."
+    )
+    played_out_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the online round's unfinished tables were played out.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -76,5 +117,39 @@ class LeagueNight(models.Model):
     def __str__(self) -> str:
         return f"{self.season}, {self.date:%d %b %Y}"
 
+    def clean_fields(self, exclude=None) -> None:
+        if self.online and self.opens_at is not None:
+            self.date = timezone.localdate(self.opens_at)  # a round's date: its opening's day
+        super().clean_fields(exclude=exclude)
+
+    def clean(self) -> None:
+        """An online round has a time per move, an opening and a due time after it, far
+        enough apart for a move; its date is its opening's day."""
+        if not self.online:
+            return
+        errors = {}
+        if not self.move_time:
+            errors["move_time"] = "Choose the time per move of the online round."
+        if self.opens_at is None:
+            errors["opens_at"] = "Give the day and time the online round opens."
+        if self.due_at is None:
+            errors["due_at"] = "Give the day and time the online round is due."
+        if not errors and self.due_at <= self.opens_at:
+            errors["due_at"] = "An online round is due after it opens."
+        elif not errors and (self.due_at - self.opens_at).total_seconds() < self.move_time:
+            errors["move_time"] = (
+                f"{self.get_move_time_display()} does not fit between the opening and the "
+                "due time: choose a shorter time per move or a later due time."
+            )
+        if errors:
+            raise ValidationError(errors)
+
     def get_absolute_url(self) -> str:
         return reverse("leagues:night", args=[self.pk])
+
+    @property
+    def pace(self) -> dict | None:
+        """An online round's tables' pace, as `games.lobby.create_table` takes it."""
+        if not self.online:
+            return None
+        return {"move_time": self.move_time, "playing_hours": None, "away_days": 0}

@@ -22,6 +22,7 @@ from ..pages import SEATING_CHOICES_KEY, crumbs, member_role
 from ..reporting.selectors import night_reports, with_reported
 from ..results.selectors import corrections_for, night_tables, table_view
 from ..seating.forms import SeatingForm
+from ..seating.online import progress
 from ..teams.selectors import left_out, night_teams, teammates_together
 from .forms import ScheduleForm
 
@@ -114,6 +115,8 @@ def night_page(
             "night_teams": teams,
             "together": teammates_together(night),
             "substitute_form": substitute_form or SubstituteForm(members=members),
+            # An online round: each table's progress and deadline, the viewer's table.
+            "round_tables": progress(night, request.user) if night.online else [],
         },
         status=status,
     )

@@ -3,7 +3,7 @@ place, and a season's close and the next season (organisers only)."""
 
 from __future__ import annotations
 
-from datetime import date, time
+from datetime import date, datetime, time
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -14,6 +14,7 @@ from games.models import Table
 from ..bounds import check_season_points
 from ..guards import require_open, require_organiser
 from ..models import FrozenStanding, League, LeagueNight, NightNotice, NightTable, Player, Season
+from ..seating.online import queue_steps
 from ..standings.selectors import season_standings
 
 
@@ -36,33 +37,74 @@ def _check_night_date(season: Season, night_date: date) -> None:
 def create_night(
     *,
     season: Season,
-    night_date: date,
+    night_date: date | None,
     duplicate_deals: bool = False,
     start_time: time | None = None,
     venue: str = "",
     by: Player,
+    online: bool = False,
+    move_time: int | None = None,
+    opens_at: datetime | None = None,
+    due_at: datetime | None = None,
 ) -> LeagueNight:
     """A new night of the season, on a date within it, with its time and place if known
-    (organisers only)."""
+    (organisers only); `online`: an online round, with its time per move, opening and
+    due time (its date is its opening's day)."""
     require_organiser(by, season.league.club)
     require_open(season)
-    _check_night_date(season, night_date)
     night = LeagueNight(
         season=season,
         date=night_date,
         duplicate_deals=duplicate_deals,
         start_time=start_time,
         venue=venue.strip(),
+        online=online,
+        move_time=move_time if online else None,
+        opens_at=opens_at if online else None,
+        due_at=due_at if online else None,
     )
     night.full_clean()
-    night.save()
+    _check_night_date(season, night.date)
+    with transaction.atomic():
+        night.save()
+        queue_steps(night)
     return night
 
 
+def _check_round_change(night: LeagueNight, before: LeagueNight) -> None:
+    """What an online round keeps once under way: its kind and pace once seated (its
+    tables have them), its opening once open, its due time once played out."""
+    if night.tables.exists() and (night.online, night.move_time) != (
+        before.online,
+        before.move_time,
+    ):
+        raise ValidationError(
+            {
+                "online": "The night is seated: whether it is an online round, and its time "
+                "per move, stay as they are."
+            }
+        )
+    if before.opened_at and night.opens_at != before.opens_at:
+        raise ValidationError({"opens_at": "The round is open already: its opening stays."})
+    if before.played_out_at and night.due_at != before.due_at:
+        raise ValidationError({"due_at": "The round was played out: its due time stays."})
+
+
 def schedule_night(
-    *, night: LeagueNight, night_date: date, start_time: time | None, venue: str, by: Player
+    *,
+    night: LeagueNight,
+    night_date: date | None,
+    start_time: time | None,
+    venue: str,
+    by: Player,
+    online: bool = False,
+    move_time: int | None = None,
+    opens_at: datetime | None = None,
+    due_at: datetime | None = None,
 ) -> LeagueNight:
-    """Move a night to another date, time or place within its season (organisers only).
+    """Move a night to another date, time or place within its season (organisers only);
+    make it an online round or change the round's times (`_check_round_change`: what a
+    round under way keeps).
 
     A night whose tables have results keeps its date: the standings' order follows it.
     A night moved to another day is reminded of again, the day before its new date.
@@ -70,17 +112,26 @@ def schedule_night(
     season = night.season
     require_organiser(by, season.league.club)
     require_open(season)
-    _check_night_date(season, night_date)
+    before = LeagueNight.objects.get(pk=night.pk)
+    night.date, night.start_time, night.venue = night_date, start_time, venue.strip()
+    night.online = online
+    night.move_time, night.opens_at, night.due_at = (
+        (move_time, opens_at, due_at) if online else (None, None, None)
+    )
+    night.full_clean()
+    _check_night_date(season, night.date)
     if (
-        night_date != night.date
+        night.date != before.date
         and night.tables.filter(table__scorecards__holes__isnull=False).exists()
     ):
         raise ValidationError({"date": "This night has results: its date stays as it is."})
-    moved = night_date != night.date
-    night.date, night.start_time, night.venue = night_date, start_time, venue.strip()
-    night.full_clean()
+    _check_round_change(night, before)
+    moved = night.date != before.date
+    fields = ["date", "start_time", "venue", "online", "move_time", "opens_at", "due_at"]
     with transaction.atomic():
-        night.save(update_fields=["date", "start_time", "venue"])
+        night.save(update_fields=fields)
+        if (night.opens_at, night.due_at) != (before.opens_at, before.due_at):
+            queue_steps(night)
         if moved:
             night.notices.filter(kind=NightNotice.Kind.REMINDER).delete()
     return night

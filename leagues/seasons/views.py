@@ -112,6 +112,11 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     return _season_page(request, season_or_404(season_id))
 
 
+def _round(form) -> dict:
+    """A night form's online round: whether it is one, its time per move and times."""
+    return {key: form.cleaned_data[key] for key in ("online", "move_time", "opens_at", "due_at")}
+
+
 @require_POST
 @login_required
 def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
@@ -128,6 +133,7 @@ def night_create(request: HttpRequest, season_id: int) -> HttpResponse:
                 start_time=form.cleaned_data["start_time"],
                 venue=form.cleaned_data["venue"],
                 by=request.user,
+                **_round(form),
             )
         except ValidationError as error:
             form.add_error(None, error.messages)
@@ -159,6 +165,7 @@ def night_schedule(request: HttpRequest, night_id: int) -> HttpResponse:
                 start_time=form.cleaned_data["start_time"],
                 venue=form.cleaned_data["venue"],
                 by=request.user,
+                **_round(form),
             )
         except ValidationError as error:
             form.add_error(None, error.messages)

@@ -18,7 +18,7 @@ from ..models import Absence, LeagueNight, NightTable, Player
 from ..news import send_arrivals_changed
 from ..reporting.codes import give_code
 from ..teams.selectors import teammate_pairs
-from . import dealing
+from . import dealing, online
 from .tables import open_table
 
 
@@ -60,11 +60,20 @@ def seat_night(
     night is frozen the first time they are seated (`freeze`). In a team league,
     teammates then sit at different tables wherever the tables' sizes allow it
     (`dealing.keep_apart`); the night's page names those who could not be split.
+
+    An online round's tables are all live and turn-based at the round's time per move;
+    seated once its opening has come, they tee off at once (`online`).
     """
     league = night.season.league
     require_organiser(by, league.club)
     hold_season(night.season)
     require_open(night.season)
+    if night.online:
+        if paper_tables:
+            raise SeatingError("An online round is played at live tables only: none on paper.")
+        if night.played_out_at is not None:
+            raise SeatingError("This online round was played out: it cannot be reseated.")
+        kind = Table.Kind.LIVE
     rules = league.rules
     if not rules.min_players <= seats_per_table <= rules.max_players:
         raise SeatingError(
@@ -121,8 +130,14 @@ def seat_night(
             else None,
         )
     except dealing.NowhereToSit as error:
+        name = everyone[error.player].name
+        if night.online:
+            raise SeatingError(
+                f"{name}'s seat is played by a guest, who has no account to play an online "
+                "round with."
+            ) from None
         raise SeatingError(
-            f"{everyone[error.player].name}'s seat is played by a guest, who has no account "
+            f"{name}'s seat is played by a guest, who has no account "
             "to play live with: play more tables on paper."
         ) from None
     Absence.objects.bulk_create(
@@ -146,6 +161,7 @@ def seat_night(
                 seed=seed,
                 # A member who leaves mid-match has their seat played out by the league's bot.
                 stand_in_level=league.stand_in_level,
+                pace=night.pace,
             )
         except ValueError as error:  # live play's refusals are sentences for the organiser
             raise SeatingError(str(error)) from error
@@ -157,4 +173,7 @@ def seat_night(
     # Handicaps are the night's from here on, whatever is corrected before it later.
     freeze(night, [player.pk for table_players in seated for player in table_players])
     send_arrivals_changed(night.pk)  # check-in closes: the night's pages say so
+    if night.online:
+        # Its opening has come: it tees off now (its steps were queued with its times).
+        online.open_round(night.pk)
     return created

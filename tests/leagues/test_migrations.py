@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -89,3 +90,47 @@ def test_paper_tables_seated_before_codes_came_with_the_seating_get_one():
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_results_played_before_card_figures_came_are_scored_once_the_newest_columns_are_in():
+    """A database with results from before the cards' stored figures, migrated in one go:
+    0021 cannot run the site's writes while later columns are missing, so the migrate
+    command scores those cards once it is done."""
+    before = [("games", "0009_reviews_measured_anew"), ("leagues", "0020_event_turn_timer")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    Player = apps.get_model("leagues", "Player")
+    Scorecard = apps.get_model("games", "Scorecard")
+    ann, bea = (
+        Player.objects.create(username=name, username_key=name, display_name=name)
+        for name in ("ann", "bea")
+    )
+    club = apps.get_model("leagues", "Club").objects.create(name="Club", slug="club")
+    league = apps.get_model("leagues", "League").objects.create(club=club, name="League")
+    season = apps.get_model("leagues", "Season").objects.create(
+        league=league, name="Season", start=date(2026, 1, 1), end=date(2026, 12, 31)
+    )
+    night = apps.get_model("leagues", "LeagueNight").objects.create(
+        season=season, date=date(2026, 3, 1)
+    )
+    table = apps.get_model("games", "Table").objects.create(
+        kind="hand", status="finished", invite_code="old", seat_count=2
+    )
+    apps.get_model("leagues", "NightTable").objects.create(night=night, table=table, number=1)
+    for position, (player, strokes) in enumerate(((ann, 2), (bea, 4))):
+        card = Scorecard.objects.create(
+            table=table, position=position, player=player, name=player.display_name,
+            total=9 * strokes, place=position + 1,
+        )  # fmt: skip
+        for number in range(1, 10):
+            apps.get_model("games", "ScorecardHole").objects.create(
+                scorecard=card, number=number, strokes=strokes
+            )
+
+    call_command("migrate", verbosity=0)
+    from leagues.models import CardResult
+
+    results = dict(CardResult.objects.values_list("counts_for__username", "place"))
+    assert results == {"ann": 1, "bea": 2}
