@@ -40,6 +40,7 @@ from .notify.services import forget_signed_out_device
 from .notify.services import turn_passed as record_turn
 from .ratings.services import rate_match, rebuild_ratings
 from .roles import is_organiser, role_in
+from .seating.online import run_due_rounds
 from .standings.services import score_open_seasons, score_table
 
 
@@ -139,6 +140,13 @@ def event_rounds_due(sender, now, **kwargs) -> None:
     """The deadlines sweep ran: a turn-based event's rounds past their deadline are
     played out and closed, and the next rounds seated (`events.deadlines`)."""
     close_rounds_due(now=now)
+
+
+@receiver(deadlines_swept, dispatch_uid="leagues_online_rounds_due")
+def online_rounds_due(sender, now, **kwargs) -> None:
+    """The deadlines sweep ran: online rounds whose opening or due time has passed and
+    whose queued task has not yet run are opened or played out (`seating.online`)."""
+    run_due_rounds(now=now)
 
 
 @receiver(hole_finished, sender=Hole, dispatch_uid="leagues_board_shows_finished_hole")

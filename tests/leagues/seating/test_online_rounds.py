@@ -3,6 +3,7 @@ turn-based tables, opened once at its opening, played out once at its due time."
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -236,6 +237,27 @@ def test_a_league_that_does_not_count_the_bots_results_gives_the_played_out_seat
     assert night_table.table.status == Table.Status.FINISHED
     results = CardResult.objects.filter(night_table__night=night)
     assert results.count() == 2 and not any(r.counts_for_id for r in results)
+
+
+def test_the_play_deadlines_sweep_opens_and_plays_out_a_round_its_tasks_missed():
+    """A deployment's task workers and `play_deadlines` sweep the deadlines now and then
+    (`deadlines_swept`): a round whose times passed while no task ran for it is opened,
+    then played out, by the sweep."""
+    now = timezone.now()
+    organiser, _players, night = round_of(
+        2, opens=now + timedelta(hours=1), due=now + timedelta(days=2)
+    )
+    (night_table,) = seat(night, organiser)
+    LeagueNight.objects.filter(pk=night.pk).update(opens_at=now - timedelta(minutes=2))
+    call_command("play_deadlines", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    night.refresh_from_db()
+    assert night.opened_at is not None and night.played_out_at is None
+    LeagueNight.objects.filter(pk=night.pk).update(due_at=now - timedelta(minutes=1))
+    call_command("play_deadlines", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    night.refresh_from_db()
+    night_table.table.refresh_from_db()
+    assert night.played_out_at is not None
+    assert night_table.table.status == Table.Status.FINISHED
 
 
 # --- what the pages and mails show ---------------------------------------------------------
