@@ -1,7 +1,9 @@
 // Tells the server the browser's time zone (a cookie, "tz"), so that a turn-based
 // table's playing hours are the player's own: no deadline of theirs falls in their night.
 // On the account page, offers the same zone for the player's profile (a button beside
-// the list), and fills the list with it while the player has chosen none.
+// the list), and fills the list with it while the player has chosen none. Times the
+// server writes in UTC (<time datetime data-local>) are shown in the browser's zone,
+// again each time a socket's message swaps them in.
 (function () {
   let zone = "";
   try {
@@ -25,5 +27,27 @@
     if (!list.value) list.value = zone;
   }
 
+  const local = (function () {
+    try {
+      return new Intl.DateTimeFormat(undefined, {
+        weekday: "short", day: "numeric", month: "short",
+        hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+      });
+    } catch (error) {
+      return null;
+    }
+  })();
+
+  function localTimes() {
+    if (!local) return;
+    document.querySelectorAll("time[data-local]").forEach(function (element) {
+      const when = new Date(element.getAttribute("datetime"));
+      if (!isNaN(when)) element.textContent = local.format(when);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", offer);
+  document.addEventListener("DOMContentLoaded", localTimes);
+  document.addEventListener("htmx:wsAfterMessage", localTimes);
+  document.addEventListener("htmx:afterSwap", localTimes);
 })();

@@ -5,16 +5,17 @@ timer's bot moves for them."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games import lobby
 from games.models import Move, Table
 from tests.conftest import DaphneServer
 from tests.e2e.test_live_play import sign_in, take_turn
-from tests.factories import make_player
+from tests.factories import PASSWORD, make_player
 from tests.games.helpers import act_until_finished
 
 # On PostgreSQL with Redis too: the players' pages hear the server's moves through the
@@ -120,3 +121,32 @@ def test_two_players_finish_a_turn_based_match_over_days(daphne_server, playwrig
     expect(ana.get_by_text("No turn-based tables.")).to_be_visible()
     ana_context.close()
     ben_context.close()
+
+
+def test_a_deadline_shows_in_the_browsers_own_time_zone(daphne_server, playwright_browser):
+    """The server writes a deadline in UTC; a player in Tokyo reads it in Tokyo's time,
+    on the page as it opens and again when a move's frame swaps the status in."""
+    ana = make_player("ana", display_name="Ana")
+    ben = make_player("ben", display_name="Ben")
+    table = lobby.create_table(
+        host=ana, variant="play-nine", seat_count=2, players=[ana, ben], move_time=Table.MoveTime.D1
+    )
+    lobby.start_match(table=table, by=ana)
+    due = datetime(2031, 1, 7, 5, 30, tzinfo=UTC)  # a Tuesday: 14:30 in Tokyo
+    Table.objects.filter(pk=table.pk).update(turn_deadline=due)
+    context = playwright_browser.new_context(timezone_id="Asia/Tokyo", locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(daphne_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("ana")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(daphne_server.url + table.get_absolute_url())
+    deadline = page.locator("#turn-deadline time")
+    expect(deadline).to_have_text(re.compile(r"Tue.*7 Jan.*14:30"))
+    expect(deadline).not_to_contain_text("UTC")
+    take_turn(page)  # Ana tees off: the status comes again over the socket
+    expect(page.locator("#table-log")).to_contain_text("teed off")
+    expect(page.locator("#turn-deadline time")).to_have_text(re.compile(r"\d\d:\d\d"))
+    expect(page.locator("#turn-deadline time")).not_to_contain_text("UTC")
+    context.close()
