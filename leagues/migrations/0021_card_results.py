@@ -6,17 +6,9 @@ from django.db import migrations, models
 
 
 def score_every_league(apps, schema_editor):
-    """Score the cards of leagues played before their figures were stored, and rate them
-    by the rule that came with them. This calls the site's own writes (the figures are
-    the league's rules applied, which no frozen copy here could follow); it must stay
-    the newest migration of leagues that touches these records' tables, or be squashed."""
-    from leagues.models import League
-    from leagues.ratings.services import rebuild_ratings
-    from leagues.standings.services import rebuild_figures
-
-    for league in League.objects.all():
-        rebuild_figures(league=league)
-        rebuild_ratings(league=league)
+    """Nothing now: the leagues played before their figures were stored are scored and
+    rated by the newest migration that changes these records' tables (0026_card_pairs_made),
+    as the site's own writes need every column they know."""
 
 
 class Migration(migrations.Migration):
