@@ -18,7 +18,7 @@ from fractions import Fraction
 from django.db.models import Count, Q, QuerySet, Sum
 
 from games.engine.match import HOLES
-from games.models import Scorecard, Table
+from games.models import Scorecard, Seat, Table
 
 from ..models import Event, EventEntry, EventRound, EventTable, Player
 from ..teams.selectors import teammate_pairs
@@ -125,6 +125,21 @@ def seated(event_table: EventTable) -> list[int]:
     )
 
 
+def seated_at(tables: list[EventTable]) -> dict[int, list[int]]:
+    """The player ids at each of `tables`, by seat (`seated`), by event table id: one
+    query for them all."""
+    by_table: dict[int, list[int]] = {table.table_id: [] for table in tables}
+    seats = (
+        Seat.objects.filter(table_id__in=by_table)
+        .exclude(player=None)
+        .order_by("table_id", "position")
+        .values_list("table_id", "player_id")
+    )
+    for table_id, player_id in seats:
+        by_table[table_id].append(player_id)
+    return {table.pk: by_table[table.table_id] for table in tables}
+
+
 @dataclass
 class Tally:
     """What the rounds so far add up to: points, strokes (and the holes they cover),
@@ -145,11 +160,12 @@ def tally(event: Event) -> Tally:
     counted = Tally(points=dict.fromkeys(keys, 0.0), strokes=dict.fromkeys(keys, 0))
     tables = event_tables(event)
     results = table_results(tables)
+    players = seated_at(tables)
     seatings = []
     for event_table in tables:
         if event_table.playoff_of_id is not None:
             continue
-        seatings.append(seated(event_table))
+        seatings.append(players[event_table.pk])
         result = results.get(event_table.pk)
         if result is None:
             continue  # in play, or forfeited at the round's close
