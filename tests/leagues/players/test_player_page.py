@@ -7,6 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.db import connection
+from django.template.defaultfilters import floatformat
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -329,3 +330,15 @@ def test_the_player_page_reads_as_much_for_a_long_history_as_for_a_short_one(
         client.get(url)
     assert counts[1] <= counts[0]
     assert '<span class="stat-value">40</span><span class="stat-label">matches</span>' in html
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.floats(min_value=-1000, max_value=2000, allow_nan=False),
+        st.integers(-1000, 2000),
+        st.integers(-20000, 20000).map(lambda n: n / 20),  # halves and twentieths
+    )
+)
+def test_a_chart_s_coordinates_are_written_as_floatformat_writes_them(value):
+    assert charts.tenths(value) == floatformat(value, 1)
