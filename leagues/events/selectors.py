@@ -18,7 +18,7 @@ from fractions import Fraction
 from django.db.models import Count, Q, QuerySet, Sum
 
 from games.engine.match import HOLES
-from games.models import Scorecard, Seat, Table
+from games.models import Scorecard, Table
 
 from ..models import Event, EventEntry, EventRound, EventTable, Player
 from ..teams.selectors import teammate_pairs
@@ -130,10 +130,9 @@ def seated_at(tables: list[EventTable]) -> dict[int, list[int]]:
     query for them all."""
     by_table: dict[int, list[int]] = {table.table_id: [] for table in tables}
     seats = (
-        Seat.objects.filter(table_id__in=by_table)
-        .exclude(player=None)
-        .order_by("table_id", "position")
-        .values_list("table_id", "player_id")
+        Table.objects.filter(pk__in=by_table, seats__player__isnull=False)
+        .order_by("pk", "seats__position")
+        .values_list("pk", "seats__player_id")
     )
     for table_id, player_id in seats:
         by_table[table_id].append(player_id)
