@@ -121,37 +121,11 @@ def table_view(night_table: NightTable) -> TableView:
     return TableView(night_table=night_table, cards=views, playoff_numbers=playoff_numbers)
 
 
-#: What the corrections log reads of a correction and what it leads to (a page of 50
-#: records of six models reads those columns alone).
-LOGGED = (
-    "hole_number",
-    "old_strokes",
-    "new_strokes",
-    "reason",
-    "corrected_at",
-    "corrected_by__display_name",
-    "corrected_by__username",
-    "scorecard__name",
-    "scorecard__table__deal_seed",
-    "scorecard__table__night_table__number",
-    "scorecard__table__night_table__table",
-    "scorecard__table__night_table__night__date",
-    "scorecard__table__night_table__night__season__name",
-)
-
-
-def _logged(corrections: QuerySet[ScoreCorrection]) -> QuerySet[ScoreCorrection]:
-    return corrections.select_related(
-        "scorecard__table__night_table__night__season", "corrected_by"
-    ).only(*LOGGED)
-
-
 def corrections_in(league: League) -> QuerySet[ScoreCorrection]:
-    """Every correction made to the league's scorecards, newest first, as the log shows
-    them (`LOGGED`)."""
-    return _logged(
-        ScoreCorrection.objects.filter(scorecard__table__night_table__night__season__league=league)
-    )
+    """Every correction made to the league's scorecards, newest first."""
+    return ScoreCorrection.objects.filter(
+        scorecard__table__night_table__night__season__league=league
+    ).select_related("scorecard__table__night_table__night__season", "corrected_by")
 
 
 @dataclass(frozen=True)
@@ -197,6 +171,7 @@ def corrected_match(scorecard: Scorecard, number: int, strokes: int) -> Correcte
 
 
 def corrections_for(night: LeagueNight) -> QuerySet[ScoreCorrection]:
-    """The corrections made to the night's scorecards, newest first, as the log shows
-    them (`LOGGED`)."""
-    return _logged(ScoreCorrection.objects.filter(scorecard__table__night_table__night=night))
+    """The corrections made to the night's scorecards, newest first."""
+    return ScoreCorrection.objects.filter(
+        scorecard__table__night_table__night=night
+    ).select_related("scorecard__table__night_table__night__season", "corrected_by")

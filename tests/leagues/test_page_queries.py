@@ -13,7 +13,6 @@ from django.urls import reverse
 
 from leagues.models import League, LeagueNight, Player, Season
 from leagues.reporting import services as reporting
-from leagues.results.services import correct_score
 from tests.factories import (
     even_holes,
     make_club,
@@ -139,37 +138,3 @@ def test_the_player_page_reads_as_much_for_four_nights_as_for_two(
         with django_assert_max_num_queries(few):
             html = client.get(address).content.decode()
         assert "Player 0" in html
-
-
-def _corrected(history: History) -> None:
-    """A correction of each finished table's first card, hole 2."""
-    for night in history.nights:
-        for night_table in night.tables.filter(table__status="finished"):
-            card = night_table.table.scorecards.order_by("position").first()
-            correct_score(
-                scorecard=card, number=2, strokes=5, reason="Misread", by=history.organiser
-            )
-
-
-@pytest.mark.parametrize("public", [False, True])
-def test_the_corrections_log_reads_as_much_for_many_corrections_as_for_one(
-    client, django_assert_max_num_queries, public
-):
-    """Each correction's card, table, night, season and author come with it: no query a
-    line (the log reads the columns it shows alone)."""
-    small, big = _history(nights=1, tables=2), _history(nights=3, tables=3)
-    _corrected(small)
-    _corrected(big)
-    page = "leagues:public_corrections" if public else "leagues:corrections"
-    for history in (small, big):
-        history.league.is_public = True
-        history.league.save(update_fields=["is_public"])
-    client.force_login(small.organiser)
-    few = _queries(client, reverse(page, args=[small.league.pk]))
-    client.force_login(big.organiser)
-    with django_assert_max_num_queries(few):
-        html = client.get(reverse(page, args=[big.league.pk])).content.decode()
-    assert html.count("Misread") == 8
-    # The night's page lists its own, as the log does.
-    night = client.get(reverse("leagues:night", args=[big.nights[0].pk])).content.decode()
-    assert night.count("Misread") == 3
