@@ -22,15 +22,24 @@ from .models import Scorecard, ScorecardHole, Seat, Table, hole_name, results_re
 
 
 def open_scorecards(*, table: Table) -> list[Scorecard]:
-    """Make sure every seat of `table` has its (empty) card, named as the seat is."""
-    cards = []
-    for seat in table.seats.select_related("player").order_by("position"):
-        card, _ = Scorecard.objects.update_or_create(
-            table=table,
-            position=seat.position,
-            defaults={"player": seat.player, "name": seat.name[:60]},
-        )
+    """Make sure every seat of `table` has its (empty) card, named as the seat is. In
+    three queries however many seats (an event's round opens a dozen tables at once):
+    its callers hold the table's row, or made the table."""
+    seats = list(table.seats.select_related("player").order_by("position"))
+    held = {card.position: card for card in Scorecard.objects.filter(table=table)}
+    cards, new, renamed = [], [], []
+    for seat in seats:
+        player, name = seat.player, seat.name[:60]
+        card = held.get(seat.position)
+        if card is None:
+            card = Scorecard(table=table, position=seat.position, player=player, name=name)
+            new.append(card)
+        elif card.player_id != (player.pk if player else None) or card.name != name:
+            card.player, card.name = player, name
+            renamed.append(card)
         cards.append(card)
+    Scorecard.objects.bulk_create(new)
+    Scorecard.objects.bulk_update(renamed, ["player", "name"])
     return cards
 
 

@@ -38,7 +38,7 @@ from .models import Club, EventTable, League, LeagueNight, NightTable
 from .news import arrivals_changed, event_changed, night_changed, send_night_changed
 from .notify.services import forget_signed_out_device
 from .notify.services import turn_passed as record_turn
-from .ratings.services import rate_match, rebuild_ratings
+from .ratings.services import queue_rebuild, rate_match
 from .roles import is_organiser, role_in
 from .seating.online import run_due_rounds
 from .standings.services import score_open_seasons, score_table
@@ -111,7 +111,9 @@ def league_settings_before(sender, instance: League, **kwargs) -> None:
 @receiver(post_save, sender=League, dispatch_uid="leagues_league_settings_changed")
 def league_settings_changed(sender, instance: League, created: bool, **kwargs) -> None:
     """A league's scoring rules changed: its open seasons are scored again (a closed
-    season keeps what it closed with); its rating rules changed: it is rated again."""
+    season keeps what it closed with); its rating rules changed: it is rated again, in a
+    task once the change commits (the whole league's matches: the request waits for none
+    of it)."""
     before = getattr(instance, "_settings_before", None)
     instance._settings_before = None
     if created or before is None:
@@ -120,7 +122,7 @@ def league_settings_changed(sender, instance: League, created: bool, **kwargs) -
     if changed & set(SCORING_SETTINGS):
         score_open_seasons(instance)
     if changed & set(RATING_SETTINGS):
-        rebuild_ratings(league=instance)
+        queue_rebuild(instance)
 
 
 @receiver(match_finished, dispatch_uid="leagues_event_table_finished")

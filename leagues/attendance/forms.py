@@ -3,12 +3,58 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from games.numbers import whole_number
 from games.text import validate_shown
 
 from ..models import Player
 from ..words import possessive
+
+
+def html_attrs(attrs: dict) -> SafeString:
+    """A widget's `attrs` as Django's attrs.html writes them."""
+    return mark_safe(
+        "".join(
+            f" {conditional_escape(name)}"
+            if value is True
+            else format_html(' {}="{}"', name, value)
+            for name, value in attrs.items()
+            if value is not False
+        )
+    )
+
+
+class MemberSelect(forms.Select):
+    """Django's select, the same HTML written here rather than through a template an
+    option: a night's page draws three lists of every member of the club."""
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        options = "".join(
+            format_html('\n  <option value="{}"', option["value"])
+            + html_attrs(option["attrs"])
+            + format_html(">{}</option>\n", option["label"])
+            for _group, choices, _index in widget["optgroups"]
+            for option in choices
+        )
+        select = format_html('<select name="{}"', widget["name"]) + html_attrs(widget["attrs"])
+        return mark_safe(f"{select}>{options}\n</select>")
+
+
+def one_member_list(*member_forms: forms.Form) -> None:
+    """Draw the member lists (`MemberSelect`) of `member_forms`, each of the same members,
+    from one reading of them rather than a query a list."""
+    fields = [
+        field
+        for form in member_forms
+        for field in form.fields.values()
+        if isinstance(field.widget, MemberSelect)
+    ]
+    choices = list(iter(fields[0].choices))  # iter: no count query for its length
+    for field in fields:
+        field.widget.choices = choices
 
 
 class NightPlayersForm(forms.Form):
@@ -49,7 +95,9 @@ class AbsenceForm(forms.Form):
 
     prefix = "absence"
 
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Member away")
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), widget=MemberSelect, label="Member away"
+    )
     notice = forms.TypedChoiceField(
         choices=[("1", "With notice"), ("0", "Without notice")],
         coerce=lambda value: value == "1",
@@ -68,9 +116,14 @@ class SubstituteForm(forms.Form):
 
     prefix = "substitute"
 
-    member = forms.ModelChoiceField(queryset=Player.objects.none(), label="Plays for")
+    member = forms.ModelChoiceField(
+        queryset=Player.objects.none(), widget=MemberSelect, label="Plays for"
+    )
     player = forms.ModelChoiceField(
-        queryset=Player.objects.none(), required=False, label="Substitute (a member)"
+        queryset=Player.objects.none(),
+        widget=MemberSelect,
+        required=False,
+        label="Substitute (a member)",
     )
     guest_name = forms.CharField(
         max_length=40,

@@ -125,6 +125,20 @@ def seated(event_table: EventTable) -> list[int]:
     )
 
 
+def seated_at(tables: list[EventTable]) -> dict[int, list[int]]:
+    """The player ids at each of `tables`, by seat (`seated`), by event table id: one
+    query for them all."""
+    by_table: dict[int, list[int]] = {table.table_id: [] for table in tables}
+    seats = (
+        Table.objects.filter(pk__in=by_table, seats__player__isnull=False)
+        .order_by("pk", "seats__position")
+        .values_list("pk", "seats__player_id")
+    )
+    for table_id, player_id in seats:
+        by_table[table_id].append(player_id)
+    return {table.pk: by_table[table.table_id] for table in tables}
+
+
 @dataclass
 class Tally:
     """What the rounds so far add up to: points, strokes (and the holes they cover),
@@ -145,11 +159,12 @@ def tally(event: Event) -> Tally:
     counted = Tally(points=dict.fromkeys(keys, 0.0), strokes=dict.fromkeys(keys, 0))
     tables = event_tables(event)
     results = table_results(tables)
+    players = seated_at(tables)
     seatings = []
     for event_table in tables:
         if event_table.playoff_of_id is not None:
             continue
-        seatings.append(seated(event_table))
+        seatings.append(players[event_table.pk])
         result = results.get(event_table.pk)
         if result is None:
             continue  # in play, or forfeited at the round's close

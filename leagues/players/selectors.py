@@ -5,17 +5,16 @@ made, and the strokes given away by match and by night over their latest matches
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
+from functools import cached_property
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Case, Count, Q, QuerySet, Sum, Value, When, Window
 
-from games.engine import scoring_pairs
 from games.engine.match import HOLES
-from games.models import Hole, HoleReview, Scorecard, ScorecardHole, Table
+from games.models import HoleReview, Scorecard, ScorecardHole
 
 from ..attendance.models import guest_label
 from ..guests import guests_on
@@ -101,6 +100,11 @@ class PlayerRecord:
         """Matches played before those charted."""
         return self.played - len(self.matches)
 
+    @cached_property
+    def given_away(self) -> dict[tuple[int, int], list[float]]:
+        """The strokes given away over the latest matches (`_given_away`), read once."""
+        return _given_away(self)
+
 
 def _results(league: League, player: Player, leave_out: Q | None) -> QuerySet[CardResult]:
     """The stored figures of the player's cards in the league, less those `leave_out`
@@ -152,10 +156,21 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
     """What the player page shows about `player` in `league` (regulation holes): their
     figures over every match, summed in the database from the stored figures of their
     cards, and their latest matches; `leave_out`: a filter for scorecards the viewer may
-    not see yet. A few queries, whatever the player's history."""
+    not see yet. Three queries, whatever the player's history: the latest matches with
+    the sums over every match beside them, their guests, and the spread of hole scores."""
     results = _results(league, player, leave_out)
-    totals = results.aggregate(
-        played=Count("pk"), wins=Count("pk", filter=Q(place=1)), strokes=Sum("scorecard__total")
+    wins = Case(When(place=1, then=Value(1)), default=Value(0))
+    latest = list(
+        _with_lines(results)
+        .annotate(
+            # Over every match, however many of them the latest are.
+            every_played=Window(Count("pk")),
+            every_win=Window(Sum(wins)),
+            every_stroke=Window(Sum("scorecard__total")),
+            every_pair=Window(Sum("pairs")),
+            every_pair_hole=Window(Sum("pairs_holes")),
+        )
+        .order_by(*NEWEST_FIRST)[:RECENT_MATCHES]
     )
     spread = (
         ScorecardHole.objects.filter(scorecard__league_result__in=results, number__lte=HOLES)
@@ -163,30 +178,36 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
         .annotate(count=Count("pk"))
         .order_by("strokes")
     )
-    latest = list(_with_lines(results).order_by(*NEWEST_FIRST)[:RECENT_MATCHES])
-    record = PlayerRecord(
-        player=player,
-        matches=_lines(latest[::-1], player),
-        played=totals["played"],
-        wins=totals["wins"],
-        match_strokes=totals["strokes"] or 0,
-        spread=list(spread),
-    )
-    live = Scorecard.objects.filter(league_result__in=results, table__kind=Table.Kind.LIVE).only(
-        "table_id", "position"
-    )
-    record.pairs_made, record.pairs_holes = _pairs_made(live)
+    record = PlayerRecord(player=player, matches=_lines(latest[::-1], player), spread=list(spread))
+    if latest:
+        sums = latest[0]
+        record.played, record.wins = sums.every_played, sums.every_win
+        record.match_strokes = sums.every_stroke or 0
+        record.pairs_holes = sums.every_pair_hole
+        record.pairs_made = sums.every_pair if record.pairs_holes else None
     return record
 
 
 def matches_page(
-    league: League, player: Player, number: object, leave_out: Q | None = None
+    league: League,
+    player: Player,
+    number: object,
+    leave_out: Q | None = None,
+    record: PlayerRecord | None = None,
 ) -> Page:
     """Page `number` of the player's matches in `league`, newest first (a number that is
-    not a page gives the first or last), each as a `MatchLine`."""
+    not a page gives the first or last), each as a `MatchLine`. Given the player's
+    `record` (read with the same `leave_out`), it counts no matches, and the first page
+    is its latest matches: no query."""
     results = _with_lines(_results(league, player, leave_out)).order_by(*NEWEST_FIRST)
-    page = Paginator(results, MATCHES_PER_PAGE).get_page(number)
-    page.object_list = _lines(list(page.object_list), player)
+    paginator = Paginator(results, MATCHES_PER_PAGE)
+    if record is not None:
+        paginator.count = record.played
+    page = paginator.get_page(number)
+    if record is not None and page.number == 1 and MATCHES_PER_PAGE <= RECENT_MATCHES:
+        page.object_list = record.matches[::-1][:MATCHES_PER_PAGE]
+    else:
+        page.object_list = _lines(list(page.object_list), player)
     return page
 
 
@@ -211,7 +232,7 @@ def _given_away(record: PlayerRecord) -> dict[tuple[int, int], list[float]]:
 
 def given_away_by_match(record: PlayerRecord) -> list[tuple[date, float]]:
     """Per match with reviewed holes, the mean strokes the player gave away a hole."""
-    given = _given_away(record)
+    given = record.given_away
     keys = ((line.card.table_id, line.card.position, line.date) for line in record.matches)
     return [
         (day, sum(given[table, position]) / len(given[table, position]))
@@ -238,7 +259,7 @@ class NightGivenAway:
 def given_away_by_night(record: PlayerRecord) -> list[NightGivenAway]:
     """Per league night with reviewed holes, oldest first: the player's reviewed holes
     of all its matches, the strokes given away over them and a hole on average."""
-    given = _given_away(record)
+    given = record.given_away
     nights: dict[int, tuple[LeagueNight, list[float]]] = {}
     for line in record.matches:
         night = line.night_table.night
@@ -246,25 +267,3 @@ def given_away_by_night(record: PlayerRecord) -> list[NightGivenAway]:
         if away:
             nights.setdefault(night.pk, (night, []))[1].extend(away)
     return [NightGivenAway(night, len(away), sum(away)) for night, away in nights.values()]
-
-
-def _pairs_made(cards: Iterable[Scorecard]) -> tuple[int | None, int]:
-    """Pairs scored on live holes whose final layouts are known (None when none are)."""
-    pairs, holes = 0, 0
-    by_table = defaultdict(list)
-    for card in cards:
-        by_table[card.table_id].append(card.position)
-    for hole in Hole.objects.filter(table_id__in=by_table, number__lte=HOLES):
-        state = hole.state or {}
-        if state.get("phase") != "over" or "layouts" not in state:
-            continue
-        for position in by_table[hole.table_id]:
-            if position not in hole.seat_positions:
-                continue
-            layout = state["layouts"][hole.seat_positions.index(position)]
-            try:
-                pairs += len(scoring_pairs(state["variant"], layout))
-            except (KeyError, ValueError):
-                continue
-            holes += 1
-    return (pairs if holes else None), holes

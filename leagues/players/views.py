@@ -33,7 +33,9 @@ def player(request: HttpRequest, league_id: int, player_id: int) -> HttpResponse
         raise Http404("No such player in this league.")
     hidden = deal_results.hidden_scorecards(request.user)
     record = selectors.player_record(league, person, leave_out=hidden)
-    page = selectors.matches_page(league, person, request.GET.get("page"), leave_out=hidden)
+    page = selectors.matches_page(
+        league, person, request.GET.get("page"), leave_out=hidden, record=record
+    )
     history = rating_history(league, person, latest=selectors.RECENT_MATCHES)
     strokes_chart = charts.line_chart(
         [(f"{line.date:%d %b}", line.card.total) for line in record.matches]

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
 from games.models import Scorecard, Table
 
 from ..models import League, NightTable, Player, Rating, RatingChange, Season
+
+#: The task that rates a league anew (`services.rebuild_league_ratings`), as queued.
+REBUILD_TASK = "leagues.ratings.services.rebuild_league_ratings"
 
 
 def counted_tables(*, league: League | None = None, season: Season | None = None):
@@ -27,6 +33,17 @@ def ranked_cards(night_table: NightTable) -> list[Scorecard]:
             "position"
         )
     )
+
+
+def ratings_being_rebuilt(league: League) -> bool:
+    """Whether a task is to rate the whole league anew, or is at it (its rating rules
+    changed): until then its ratings are those of the rules before. False on a task
+    backend other than the database's, which runs a task at once."""
+    return DBTaskResult.objects.filter(
+        task_path=REBUILD_TASK,
+        args_kwargs__args__0=league.pk,
+        status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
+    ).exists()
 
 
 def league_ratings(league: League) -> list[Rating]:

@@ -19,7 +19,9 @@ changes close together each queue their own re-rating, run one after the other (
 locks the league's row) in either order: each rates again from its own match on what
 is committed by then, so the last to run leaves the same ratings as a rebuild.
 `rebuild_ratings` rates the whole league from scratch and says what it changed: the
-repair tool. Each gives the same ratings as a rebuild.
+repair tool, and what a change of the league's rating rules (its game, house rules or
+whose results count) needs, which is queued as a task too (`queue_rebuild`). Each gives
+the same ratings as a rebuild.
 """
 
 from __future__ import annotations
@@ -312,6 +314,24 @@ def rate_match(*, night_table: NightTable) -> bool:
     sequence = RatingChange.objects.filter(league=league).aggregate(last=Max("sequence"))["last"]
     _rate_in_order(league, [night_table], held, counts, sequence or 0)
     return True
+
+
+@task()
+def rebuild_league_ratings(league_id: int) -> int:
+    """The task: `rebuild_ratings` of the league, on what is committed when it runs (safe
+    to run again: it rates anew from scratch). Returns how many matches were rated."""
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        return 0  # the league is gone: nothing to rate
+    return rebuild_ratings(league=league).matches
+
+
+def queue_rebuild(league: League) -> None:
+    """Rate the whole league again (its rating rules changed), in a task queued once the
+    current transaction commits (`rebuild_league_ratings`): the request that changed the
+    rules waits for none of it, and the league's pages say the ratings are being
+    recomputed until it has run (`selectors.ratings_being_rebuilt`)."""
+    enqueue_on_commit(rebuild_league_ratings, league.pk)
 
 
 @dataclass(frozen=True)

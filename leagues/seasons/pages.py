@@ -12,7 +12,7 @@ from games.engine.match import HOLES
 from games.models import Table
 
 from .. import deal_results
-from ..attendance.forms import AbsenceForm, NightPlayersForm, SubstituteForm
+from ..attendance.forms import AbsenceForm, NightPlayersForm, SubstituteForm, one_member_list
 from ..attendance.selectors import absence_rule, answers_close_hours, night_answers
 from ..board.selectors import live_board
 from ..checkin.selectors import arrivals, check_in_state
@@ -63,6 +63,9 @@ def night_page(
     if role == "organiser":
         # What the paper tables reported themselves, for the organiser to settle.
         reports = deal_results.reports(night_reports(night), request.user)
+    absence_form = absence_form or AbsenceForm(members=members)
+    substitute_form = substitute_form or SubstituteForm(members=members)
+    one_member_list(absence_form, substitute_form)
     return render(
         request,
         "leagues/night.html",
@@ -110,11 +113,11 @@ def night_page(
             "absence_rule": absence_rule(night.season.league),
             "absences": night.absences.select_related("player").order_by("kind"),
             "substitutes": night.substitutes.select_related("member", "player"),
-            "absence_form": absence_form or AbsenceForm(members=members),
+            "absence_form": absence_form,
             # A team league's line-ups, and teammates the seating could not split.
             "night_teams": teams,
             "together": teammates_together(night),
-            "substitute_form": substitute_form or SubstituteForm(members=members),
+            "substitute_form": substitute_form,
             # An online round: each table's progress and deadline, the viewer's table.
             "round_tables": progress(night, request.user) if night.online else [],
         },

@@ -32,7 +32,7 @@ from ..pages import (
     organiser_only,
     season_or_404,
 )
-from ..ratings.selectors import league_ratings
+from ..ratings.selectors import league_ratings, ratings_being_rebuilt
 from ..standings.selectors import TIE_BREAK_RULE, champions, points_rule
 from ..teams.standings import team_context
 from . import services
@@ -50,6 +50,7 @@ def _league_page(request, league, *, season_form=None, status=200):
             "is_organiser": role == "organiser",
             "seasons": [(s, champions(s)) for s in league.seasons.all()],
             "ratings": league_ratings(league),
+            "ratings_being_rebuilt": ratings_being_rebuilt(league),
             "season_form": season_form or SeasonForm(),
         },
         status=status,

@@ -53,6 +53,12 @@ class CardResult(models.Model):
         help_text="The place that earned points: net in a league playing net.",
     )
     points = models.IntegerField()
+    pairs = models.PositiveSmallIntegerField(
+        default=0, help_text="Pairs scored on the card's live holes whose final layouts are known."
+    )
+    pairs_holes = models.PositiveSmallIntegerField(
+        default=0, help_text="Those live holes (none at a paper table)."
+    )
 
     def __str__(self) -> str:
         return f"{self.scorecard.name} at {self.night_table}: {self.points} points"

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F, Q
 
+from games.engine import scoring_pairs
 from games.engine.match import HOLES
-from games.models import Scorecard, Table
+from games.models import Hole, Scorecard, Table
 
 from ..attendance.selectors import credited_to, rated_cards
 from ..bounds import MAX_SEASON_POINTS
@@ -61,10 +62,40 @@ def _cards(tables: Sequence[NightTable]) -> list[Scorecard]:
         .annotate(
             night_id=F("table__night_table__night_id"),
             night_table_id=F("table__night_table__pk"),
+            table_kind=F("table__kind"),
             regulation_holes=Count("holes", filter=Q(holes__number__lte=HOLES)),
         )
         .order_by("table_id", "position")
     )
+
+
+def pairs_made(cards: Sequence[Scorecard]) -> dict[int, tuple[int, int]]:
+    """Per card at a live table (`_cards`): the pairs it scored on the regulation holes
+    whose final layouts are known, and how many such holes. One query, none without a
+    live card (a paper table keeps no layouts)."""
+    by_table: dict[int, list[Scorecard]] = {}
+    for card in cards:
+        if card.table_kind == Table.Kind.LIVE:
+            by_table.setdefault(card.table_id, []).append(card)
+    made = {card.pk: (0, 0) for cards in by_table.values() for card in cards}
+    if not by_table:
+        return made
+    holes = Hole.objects.filter(table_id__in=by_table, number__lte=HOLES)
+    for table_id, seats, state in holes.values_list("table_id", "seat_positions", "state"):
+        state = state or {}
+        if state.get("phase") != "over" or "layouts" not in state:
+            continue
+        for card in by_table[table_id]:
+            if card.position not in seats:
+                continue
+            try:
+                pairs = len(
+                    scoring_pairs(state["variant"], state["layouts"][seats.index(card.position)])
+                )
+            except (KeyError, ValueError):
+                continue
+            made[card.pk] = (made[card.pk][0] + pairs, made[card.pk][1] + 1)
+    return made
 
 
 def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> None:
@@ -83,6 +114,7 @@ def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> 
         [night] if counts_by_matchpoints(league, night) else [],
         night_handicaps={night.pk: handicaps},
     )
+    pairs = pairs_made(cards)
     CardResult.objects.bulk_create(
         CardResult(
             scorecard=card,
@@ -94,6 +126,8 @@ def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> 
             handicap_denominator=handicap.denominator,
             place=scoring.place(card),
             points=_kept(scoring.points(card)),
+            pairs=pairs.get(card.pk, (0, 0))[0],
+            pairs_holes=pairs.get(card.pk, (0, 0))[1],
         )
         for card in cards
         for handicap in [scoring.handicap(card)]
@@ -131,6 +165,8 @@ _COMPARED = (
     "handicap_denominator",
     "place",
     "points",
+    "pairs",
+    "pairs_holes",
 )
 
 

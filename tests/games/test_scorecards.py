@@ -134,3 +134,36 @@ def test_a_correction_that_breaks_the_rules_changes_nothing():
         scorecards.correct_hole(scorecard=card, number=2, strokes=200)
     assert card.holes.get(number=2).strokes == 1
     assert table.scorecards.get(position=0).total == 30
+
+
+@pytest.mark.django_db
+def test_opening_the_cards_again_follows_the_seats_and_keeps_what_they_hold(
+    django_assert_max_num_queries,
+):
+    """Every seat gets its card, named as the seat is; a card whose seat changed hands
+    is named anew (its holes kept), one left alone is untouched; in a few queries
+    whatever the seats (an event opens a dozen tables at once)."""
+    ann, bea, cat, dan = (make_player(display_name=name) for name in ("Ann", "Bea", "Cat", "Dan"))
+    with django_assert_max_num_queries(7):
+        table = scorecards.open_paper_table(variant="play-nine", players=[ann, bea, cat, dan])
+    cards = list(table.scorecards.order_by("position"))
+    assert [(c.position, c.player, c.name) for c in cards] == [
+        (0, ann, "Ann"),
+        (1, bea, "Bea"),
+        (2, cat, "Cat"),
+        (3, dan, "Dan"),
+    ]
+    ScorecardHole.objects.create(scorecard=cards[1], number=1, strokes=4)
+    eve = make_player(display_name="Eve")
+    table.seats.filter(position=1).update(player=eve)
+    table.seats.filter(position=3).delete()
+    with django_assert_max_num_queries(3):
+        opened = scorecards.open_scorecards(table=table)
+    assert [(c.position, c.player, c.name) for c in opened] == [
+        (0, ann, "Ann"),
+        (1, eve, "Eve"),
+        (2, cat, "Cat"),
+    ]
+    assert [c.pk for c in opened] == [c.pk for c in cards[:3]]
+    assert ScorecardHole.objects.get(scorecard=cards[1]).strokes == 4
+    assert table.scorecards.get(position=1).name == "Eve"

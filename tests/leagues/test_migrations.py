@@ -134,3 +134,76 @@ def test_results_played_before_card_figures_came_are_scored_once_the_newest_colu
 
     results = dict(CardResult.objects.values_list("counts_for__username", "place"))
     assert results == {"ann": 1, "bea": 2}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cards_stored_before_pairs_were_get_the_pairs_of_their_live_holes():
+    """A live table's stored figures get the pairs its holes' final layouts show (a hole
+    not over counts for nothing, a seat out of a hole neither); a paper table's, none."""
+    before = [("games", "0010_turn_based_tables"), ("leagues", "0029_online_rounds")]
+    after = [("games", "0010_turn_based_tables"), ("leagues", "0030_card_pairs_made")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    Table = apps.get_model("games", "Table")
+    Scorecard = apps.get_model("games", "Scorecard")
+    Hole = apps.get_model("games", "Hole")
+    CardResult = apps.get_model("leagues", "CardResult")
+    club = apps.get_model("leagues", "Club").objects.create(name="Club", slug="club")
+    league = apps.get_model("leagues", "League").objects.create(club=club, name="League")
+    season = apps.get_model("leagues", "Season").objects.create(
+        league=league, name="Season", start=date(2026, 1, 1), end=date(2026, 12, 31)
+    )
+    night = apps.get_model("leagues", "LeagueNight").objects.create(
+        season=season, date=date(2026, 3, 1)
+    )
+    results = {}
+    for number, (kind, code) in enumerate((("live", "live"), ("hand", "hand")), start=1):
+        table = Table.objects.create(kind=kind, invite_code=code, status="finished", seat_count=3)
+        night_table = apps.get_model("leagues", "NightTable").objects.create(
+            night=night, table=table, number=number
+        )
+        for position in range(3):
+            card = Scorecard.objects.create(table=table, position=position, name=f"P{position}")
+            results[code, position] = CardResult.objects.create(
+                scorecard=card, night_table=night_table, rated=True, holes=9, points=0
+            )
+    live = Table.objects.get(invite_code="live")
+    pairs = [3, 3, 7, 7, 3, 3, 1, 2]  # two pairs in Play Nine
+    none = [5, 6, 7, 8, 9, 10, 11, 12]
+    for number, phase, seats, layouts in (
+        (1, "over", [0, 1], [pairs, none]),
+        (2, "over", [0, 1, 2], [none, pairs, pairs]),
+        (3, "play", [0, 1, 2], [pairs, pairs, pairs]),
+    ):
+        Hole.objects.create(
+            table=live,
+            number=number,
+            dealer=0,
+            seat_positions=seats,
+            state={"phase": phase, "variant": "play-nine", "layouts": layouts},
+        )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    apps = executor.loader.project_state(after).apps
+    made = {
+        key: tuple(
+            apps.get_model("leagues", "CardResult")
+            .objects.filter(pk=result.pk)
+            .values_list("pairs", "pairs_holes")
+            .get()
+        )
+        for key, result in results.items()
+    }
+    assert made == {
+        ("live", 0): (2, 2),
+        ("live", 1): (2, 2),
+        ("live", 2): (2, 1),
+        ("hand", 0): (0, 0),
+        ("hand", 1): (0, 0),
+        ("hand", 2): (0, 0),
+    }
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -151,3 +151,22 @@ def test_the_corrections_log_reads_as_much_for_many_corrections_as_for_one(
         html = client.get(reverse(page, args=[big.league.pk])).content.decode()
     assert html.count("<td>Table ") == 11  # 4 + 4 + 3: the last night's last table reports
     assert "Player 0" in html and big.organiser.name in html
+
+
+def test_the_player_page_reads_as_much_for_four_nights_as_for_two(
+    client, django_assert_max_num_queries
+):
+    """A player's figures over every match are sums in the database, their latest
+    matches one read (the first page of their history among them): as many queries
+    however long their history, on any page of it."""
+    small, big = _history(nights=2, tables=2), _history(nights=4, tables=2)
+    for page in ("", "?page=2"):
+        client.force_login(small.people[0])
+        few = _queries(
+            client, reverse("leagues:player", args=[small.league.pk, small.people[0].pk]) + page
+        )
+        client.force_login(big.people[0])
+        address = reverse("leagues:player", args=[big.league.pk, big.people[0].pk]) + page
+        with django_assert_max_num_queries(few):
+            html = client.get(address).content.decode()
+        assert "Player 0" in html

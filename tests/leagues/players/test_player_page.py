@@ -7,16 +7,30 @@ from datetime import date, timedelta
 
 import pytest
 from django.db import connection
+from django.template.defaultfilters import floatformat
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import scorecards
+from games.engine import scoring_pairs
 from games.models import Hole, Seat, Table
 from leagues.players import charts
 from leagues.players.selectors import player_record
 from leagues.ratings.services import rebuild_ratings
+from leagues.standings.services import rebuild_figures
 from tests import driving
-from tests.factories import even_holes, make_night, played_table, settle
+from tests.factories import (
+    even_holes,
+    make_club,
+    make_league,
+    make_night,
+    make_player,
+    make_season,
+    played_table,
+    settle,
+)
 
 # Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
 pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
@@ -87,6 +101,95 @@ def test_pairs_made_are_counted_on_finished_live_holes(club_night):
     settle(cn.night)
     record = player_record(cn.league, cn.member)
     assert (record.pairs_made, record.pairs_holes) == (2, 1)
+
+
+def _live_table(night, seated, number: int) -> Table:
+    """A finished live table of the night, its nine holes' strokes on the cards."""
+    table = Table.objects.create(
+        variant="play-nine",
+        kind=Table.Kind.LIVE,
+        status=Table.Status.FINISHED,
+        seat_count=len(seated),
+    )
+    for position, person in enumerate(seated):
+        Seat.objects.create(table=table, position=position, player=person)
+    scorecards.open_scorecards(table=table)
+    for hole, strokes in enumerate(even_holes(30 + number, 35), start=1):
+        driving.record_hole(table=table, number=hole, strokes=dict(enumerate(strokes)))
+    night.tables.create(table=table, number=number)
+    return table
+
+
+def _pairs_read_from_holes(league, player) -> tuple[int | None, int]:
+    """Pairs made as the player page worked them out before they were stored: from
+    every live hole of the player's, its final layouts."""
+    pairs = holes = 0
+    for hole in Hole.objects.filter(
+        table__night_table__night__season__league=league,
+        table__kind=Table.Kind.LIVE,
+        table__seats__player=player,
+        number__lte=9,
+    ):
+        state = hole.state or {}
+        position = hole.table.seats.get(player=player).position
+        if state.get("phase") != "over" or position not in hole.seat_positions:
+            continue
+        layout = state["layouts"][hole.seat_positions.index(position)]
+        try:
+            pairs += len(scoring_pairs(state["variant"], layout))
+        except ValueError:
+            continue  # not a layout of the game: not counted
+        holes += 1
+    return (pairs if holes else None), holes
+
+
+#: Play Nine's cards, and one that is not.
+CARDS = st.lists(st.sampled_from([-5, *range(13), 99]), min_size=8, max_size=8)
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    holes=st.lists(
+        st.tuples(st.integers(0, 1), st.integers(1, 10), st.booleans(), CARDS, CARDS),
+        max_size=8,
+    )
+)
+def test_the_stored_pairs_made_equal_those_read_from_the_live_holes(holes):
+    """Holes over and not, of the nine and not, at two live tables (the player at seat 0
+    of one, seat 1 of the other), a paper table besides: the pairs made the page sums
+    from the stored figures are those the holes' layouts give, and a rebuild of the
+    figures finds each one right."""
+    mia, noah = make_player(), make_player()
+    league = make_league(make_club(organiser=make_player(), members=[mia, noah]))
+    night = make_night(make_season(league))
+    tables = [_live_table(night, [mia, noah], 1), _live_table(night, [noah, mia], 2)]
+    played_table(night, [mia, noah], even_holes(30, 35))
+    done = set()
+    for which, number, over, first, second in holes:
+        if (which, number) in done:
+            continue
+        done.add((which, number))
+        Hole.objects.create(
+            table=tables[which],
+            number=number,
+            dealer=0,
+            seat_positions=[0, 1],
+            state={
+                "phase": "over" if over else "play",
+                "variant": "play-nine",
+                "layouts": [first, second],
+            },
+        )
+    settle(night)
+    for person in (mia, noah):
+        record = player_record(league, person)
+        assert (record.pairs_made, record.pairs_holes) == _pairs_read_from_holes(league, person)
+    assert str(rebuild_figures(league=league)) == "every stored figure was right"
 
 
 def test_line_chart_geometry_spans_the_plot_lowest_at_the_bottom():
@@ -227,3 +330,15 @@ def test_the_player_page_reads_as_much_for_a_long_history_as_for_a_short_one(
         client.get(url)
     assert counts[1] <= counts[0]
     assert '<span class="stat-value">40</span><span class="stat-label">matches</span>' in html
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.floats(min_value=-1000, max_value=2000, allow_nan=False),
+        st.integers(-1000, 2000),
+        st.integers(-20000, 20000).map(lambda n: n / 20),  # halves and twentieths
+    )
+)
+def test_a_chart_s_coordinates_are_written_as_floatformat_writes_them(value):
+    assert charts.tenths(value) == floatformat(value, 1)

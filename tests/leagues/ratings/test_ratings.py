@@ -10,11 +10,15 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 from openskill.models import PlackettLuce
 
+from games import scorecards
 from leagues.attendance import services as attendance
-from leagues.models import Rating, RatingChange
-from leagues.ratings.services import rebuild_ratings
+from leagues.models import Membership, NightTable, Rating, RatingChange
+from leagues.ratings.selectors import REBUILD_TASK
+from leagues.ratings.services import rebuild_league_ratings, rebuild_ratings
 from leagues.results.services import enter_night_results
 from leagues.seating.services import seat_night
 from leagues.standings.places import competition_places
@@ -379,3 +383,42 @@ def test_correcting_tonights_table_costs_the_same_however_many_tables_and_nights
         rebuild_ratings(league=league)
         assert _ratings(league) == ratings
     assert counts[0] == counts[1]
+
+
+def test_a_change_of_the_rating_rules_rates_the_league_again_in_a_task(
+    client, league_with_two_nights, task_workers
+):
+    """The change (an organiser's save) queues the rebuild and waits for none of it: the
+    ratings stay as they were, and the league's page says they are being recomputed,
+    until a worker runs it; then they are a rebuild's, and the page says no more."""
+    league, (ann, bea, cat) = league_with_two_nights
+    # Played on the house rule the league takes up: not rated until then.
+    table = scorecards.open_paper_table(
+        variant="play-nine", players=[ann, cat], house_rules=["no-skip"]
+    )
+    night = make_night(league.seasons.get(), date(2026, 5, 1))
+    NightTable.objects.create(night=night, table=table, number=1)
+    scorecards.record_paper_results(table=table, hole_scores=even_holes(20, 40))
+    rebuild_ratings(league=league)
+    before = _ratings(league)
+    organiser = make_player()
+    Membership.objects.create(club=league.club, player=organiser, role=Membership.Role.ORGANISER)
+    client.force_login(organiser)
+    page = reverse("leagues:league", args=[league.pk])
+    assert "being recomputed" not in client.get(page).content.decode()
+
+    league.house_rules = ["no-skip"]
+    league.save()
+    assert _ratings(league) == before
+    queued = DBTaskResult.objects.get()
+    assert (queued.task_path, queued.args_kwargs["args"]) == (REBUILD_TASK, [league.pk])
+    assert rebuild_league_ratings.module_path == REBUILD_TASK
+    assert "its ratings are being recomputed" in client.get(page).content.decode()
+
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+    after = _ratings(league)
+    assert after != before and {pk for pk, *_ in after[0]} == {ann.pk, cat.pk}
+    assert "being recomputed" not in client.get(page).content.decode()
+    rebuild_ratings(league=league)
+    assert _ratings(league) == after
