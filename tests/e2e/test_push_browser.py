@@ -80,16 +80,16 @@ CLICK = """async () => {
     return Promise.resolve(this);
   };
   let notes = [];
-  for (let i = 0; i < 100 && !notes.length; i++) {
+  for (let i = 0; i < 500 && !notes.length; i++) {
     notes = await self.registration.getNotifications();
     if (!notes.length) await new Promise(function (done) { setTimeout(done, 20); });
   }
   const note = notes[0];
   self.dispatchEvent(new NotificationEvent("notificationclick", {notification: note}));
-  for (let i = 0; i < 50 && !opened.length && !focused.length; i++) {
+  for (let i = 0; i < 500 && !opened.length && !focused.length; i++) {
     await new Promise(function (done) { setTimeout(done, 20); });
   }
-  for (let i = 0; i < 50 && (await self.registration.getNotifications()).length; i++) {
+  for (let i = 0; i < 500 && (await self.registration.getNotifications()).length; i++) {
     await new Promise(function (done) { setTimeout(done, 20); });
   }
   return {opened: opened, focused: focused,
