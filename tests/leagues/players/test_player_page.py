@@ -20,6 +20,7 @@ from leagues.players import charts
 from leagues.players.selectors import player_record
 from leagues.ratings.services import rebuild_ratings
 from leagues.standings.services import rebuild_figures
+from leagues.templatetags.charts import tenths as tenths_filter
 from tests import driving
 from tests.factories import (
     even_holes,
@@ -342,3 +343,9 @@ def test_the_player_page_reads_as_much_for_a_long_history_as_for_a_short_one(
 )
 def test_a_chart_s_coordinates_are_written_as_floatformat_writes_them(value):
     assert charts.tenths(value) == floatformat(value, 1)
+    assert tenths_filter(value) == floatformat(value, 1)  # the page's `tenths` filter
+
+
+def test_the_tenths_filter_writes_nothing_for_nothing_as_floatformat_does():
+    assert tenths_filter(None) == floatformat(None, 1) == ""
+    assert tenths_filter("") == floatformat("", 1) == ""
