@@ -346,6 +346,16 @@ FAIRWAY_SITE_URL = os.environ.get("FAIRWAY_SITE_URL", "http://127.0.0.1:8000")
 FAIRWAY_VAPID_PRIVATE_KEY = os.environ.get("FAIRWAY_VAPID_PRIVATE_KEY", "")
 FAIRWAY_VAPID_PUBLIC_KEY = os.environ.get("FAIRWAY_VAPID_PUBLIC_KEY", "")
 FAIRWAY_VAPID_SUBJECT = os.environ.get("FAIRWAY_VAPID_SUBJECT", "")
+#: The push services a device may name (a host or what it ends with): a subscription
+#: names the address the server posts to, and no other host is posted to.
+FAIRWAY_PUSH_SERVICES = [
+    host.strip().lower()
+    for host in os.environ.get(
+        "FAIRWAY_PUSH_SERVICES",
+        "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+    ).split(",")
+    if host.strip()
+]
 try:
     vapid.check(FAIRWAY_VAPID_PRIVATE_KEY, FAIRWAY_VAPID_PUBLIC_KEY, FAIRWAY_VAPID_SUBJECT)
 except ValueError as error:

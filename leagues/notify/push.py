@@ -40,6 +40,15 @@ def enabled() -> bool:
     return bool(public_key())
 
 
+def known_service(host: str) -> bool:
+    """Whether `host` is one of the push services a device may name
+    (FAIRWAY_PUSH_SERVICES: a host, or a domain it is under)."""
+    host = host.lower().rstrip(".")
+    return any(
+        host == known or host.endswith("." + known) for known in settings.FAIRWAY_PUSH_SERVICES
+    )
+
+
 def payload(table: WaitingTable) -> dict:
     """What a device shows of `table`'s turn: no card, nothing hidden at the table."""
     with_whom = ", ".join(table.opponents)

@@ -74,6 +74,8 @@ def _endpoint(data: dict) -> str:
     parts = urlsplit(endpoint)
     if parts.scheme != "https" or not parts.hostname:
         raise BadSubscription("endpoint must be an https:// address.")
+    if not push.known_service(parts.hostname):
+        raise BadSubscription("endpoint is not a push service this site sends to.")
     return endpoint
 
 

@@ -105,6 +105,7 @@ def daphne_server(transactional_db):
             "FAIRWAY_VAPID_PRIVATE_KEY": private,
             "FAIRWAY_VAPID_PUBLIC_KEY": public,
             "FAIRWAY_VAPID_SUBJECT": "mailto:push@example.com",
+            "FAIRWAY_PUSH_SERVICES": "push.example.net",
         }
     ).start()
     server.vapid_public_key = public

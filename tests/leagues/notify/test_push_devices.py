@@ -66,6 +66,16 @@ BAD = [
     ("http", {"endpoint": "http://push.example.com/x"}, "endpoint must be an https:// address."),
     ("no host", {"endpoint": "https:///x"}, "endpoint must be an https:// address."),
     (
+        "a host of the site's own network",
+        {"endpoint": "https://127.0.0.1/wpush/v2/x"},
+        "endpoint is not a push service this site sends to.",
+    ),
+    (
+        "a host named like a push service",
+        {"endpoint": "https://evilpush.services.mozilla.com/x"},
+        "endpoint is not a push service this site sends to.",
+    ),
+    (
         "too long",
         {"endpoint": PUSH_SERVICE + "x" * 1000},
         "endpoint is longer than 1000 characters.",
