@@ -335,8 +335,11 @@
       // with no connection; shown unless the player is typing the next hole.
       try {
         const fresh = await fetch(report, { credentials: "same-origin" });
+        const html = fresh.ok ? await fresh.text() : "";
+        // Asked after the last wait, just before the swap: a digit typed while the page
+        // was read must not go with the form it was typed in.
         if (fresh.ok && !typing()) {
-          swapMain(await fresh.text(), fresh.url);
+          swapMain(html, fresh.url);
           return;
         }
       } catch (error) {
