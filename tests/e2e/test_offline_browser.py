@@ -334,3 +334,39 @@ def test_signing_out_drops_every_page_the_phone_kept(daphne_server, playwright_b
     with pytest.raises(PlaywrightError):
         a.goto(address)
     context.close()
+
+
+# In the page: the first read of the report's own page types a digit into the form on
+# screen while its text comes in, as a player's thumb may.
+TYPE_WHILE_READING = """(address) => {
+  const text = Response.prototype.text;
+  Response.prototype.text = async function () {
+    const body = await text.call(this);
+    if (!window.__typed && new URL(this.url).pathname === address) {
+      window.__typed = true;
+      const input = document.querySelector("#hole-form .stroke-input");
+      input.value = "7";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    return body;
+  };
+}"""
+
+
+def test_a_digit_typed_while_the_report_is_read_stays_in_its_form(
+    daphne_server, playwright_browser
+):
+    """Hole 1 sent, the page reads the report afresh to show it; a digit typed into hole
+    2's form meanwhile stays there: the page is not replaced under the player."""
+    _night, night_table, _players = paper_table()
+    path = f"/leagues/report/{night_table.report.code}/"
+    context, page = phone(playwright_browser, daphne_server, "ann")
+    page.goto(daphne_server.url + path)
+    controlled(page)
+    page.evaluate(TYPE_WHILE_READING, path)
+    enter(page, 1, [3, 4, 5])
+    page.wait_for_function("() => window.__typed === true")
+    expect(page.get_by_role("heading", name="Enter hole 2")).to_be_visible()
+    expect(page.locator("#hole-form .stroke-input").first).to_have_value("7")
+    assert ReportedHole.objects.filter(report=night_table.report, number=1).exists()
+    context.close()
