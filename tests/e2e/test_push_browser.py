@@ -84,16 +84,20 @@ CLICK = """async () => {
     notes = await self.registration.getNotifications();
     if (!notes.length) await new Promise(function (done) { setTimeout(done, 20); });
   }
-  const note = notes[0];
+  // The notice on screen: the latest (a replaced one may still be listed a moment).
+  const note = notes[notes.length - 1];
   self.dispatchEvent(new NotificationEvent("notificationclick", {notification: note}));
+  const same = function (list) {
+    return list.filter(function (n) { return n.tag === note.tag && n.body === note.body; });
+  };
   for (let i = 0; i < 500 && !opened.length && !focused.length; i++) {
     await new Promise(function (done) { setTimeout(done, 20); });
   }
-  for (let i = 0; i < 500 && (await self.registration.getNotifications()).length; i++) {
+  for (let i = 0; i < 500 && same(await self.registration.getNotifications()).length; i++) {
     await new Promise(function (done) { setTimeout(done, 20); });
   }
   return {opened: opened, focused: focused,
-          left: (await self.registration.getNotifications()).length};
+          left: same(await self.registration.getNotifications()).length};
 }"""
 
 
