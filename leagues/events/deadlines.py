@@ -14,23 +14,18 @@ would (`match_finished`, its cards scored), in the same transaction.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from games import services as game_services
 from games.models import Table
-from games.plays import pending
-from games.selectors import current_hole
 
 from ..models import Event, EventRound
 from . import selectors, services
 
 logger = logging.getLogger(__name__)
-
-#: The most moves and deals a table is played out by before it is given up on.
-MOST_STEPS = 20_000
 
 
 def rounds_due(now: datetime) -> list[int]:
@@ -84,16 +79,5 @@ def close_round_due(round_id: int, *, now: datetime | None = None) -> bool:
 
 
 def play_out(table_id: int) -> Table:
-    """Play table `table_id`'s match to its end as its deadlines would, every wait taken
-    as over: the turn timer's bot moves for each player in turn, the next holes are
-    dealt. A move someone else wrote meanwhile is followed, not played twice."""
-    beyond = timezone.now() + timedelta(days=3650)
-    for _ in range(MOST_STEPS):
-        table = Table.objects.get(pk=table_id)
-        if pending(table, current_hole(table), table.seats.all()) is None:
-            return table
-        try:
-            game_services.act_for_table(table_id=table_id, version=table.version, now=beyond)
-        except game_services.GameError:
-            continue  # moved on meanwhile: read it as it stands
-    raise game_services.GameError(f"Table {table_id} was not played out.")
+    """Play table `table_id`'s match to its end (`games.services.play_to_end`)."""
+    return game_services.play_to_end(table_id)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import connection, transaction
 from django.db.models import Prefetch
@@ -39,10 +39,6 @@ from ..models import LeagueNight
 from ..news import send_night_changed
 
 logger = logging.getLogger(__name__)
-
-#: A table's bots play at most this many steps to finish it (a match of nine holes
-#: and its playoffs takes a few hundred).
-MAX_STEPS = 5000
 
 
 def _locked(night_id: int, **due) -> LeagueNight | None:
@@ -80,20 +76,10 @@ def open_round(night_id: int, *, now: datetime | None = None) -> bool:
 
 def play_out(table: Table) -> None:
     """Hand every player's seat at `table` to its stand-in bot and let the bots play the
-    match to its end."""
+    match to its end (`games.services.play_to_end`)."""
     for seat in table.seats.filter(player__isnull=False, bot_level=""):
         game_services.leave_match(table=table, player=seat.player)
-    for _ in range(MAX_STEPS):
-        table.refresh_from_db(fields=["status", "version"])
-        if table.status != Table.Status.PLAYING:
-            return
-        # The bots' pauses between moves are for people watching: none is waited for.
-        ahead = timezone.now() + timedelta(days=1)
-        try:
-            game_services.act_for_table(table_id=table.pk, version=table.version, now=ahead)
-        except game_services.StaleVersion:
-            continue  # a server's driver acted first: the table as it stands decides
-    raise RuntimeError(f"Table {table.pk} did not finish in {MAX_STEPS} steps.")
+    game_services.play_to_end(table.pk)
 
 
 def play_out_round(night_id: int, *, now: datetime | None = None) -> bool:
