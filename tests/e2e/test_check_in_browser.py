@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.test_content_security_policy import Watched
 from tests.e2e.test_pages import serious_findings
-from tests.factories import PASSWORD, make_club, make_league, make_night, make_player, make_season
+from tests.e2e.test_table_report_browser import log_in
+from tests.factories import make_club, make_league, make_night, make_player, make_season
 
 # On PostgreSQL with Redis too: a new page of the club room, in both setups.
 pytestmark = [pytest.mark.e2e, pytest.mark.both_databases]
@@ -29,12 +30,6 @@ def phone(browser):
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
-
-
-def log_in(page, username: str) -> None:
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
 
 
 def no_sideways_scroll(page) -> None:

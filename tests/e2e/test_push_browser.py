@@ -66,9 +66,13 @@ NOTICES = """async () => {
 }"""
 
 
-def shown_when(page, test: str) -> None:
-    """Wait until the notices shown (`notes`, as NOTICES gives them) pass `test`."""
-    page.wait_for_function(f"({NOTICES})().then(function (notes) {{ return {test}; }})")
+def shown_when(page, test: str) -> list[dict]:
+    """Wait until the notices shown (`notes`, as NOTICES gives them) pass `test`, and give
+    the ones that passed: read again, a notice may already be gone or replaced."""
+    found = page.wait_for_function(
+        f"({NOTICES})().then(function (notes) {{ return ({test}) ? notes : null; }})"
+    )
+    return found.json_value()
 
 
 # In the worker: the first notice clicked, and the windows it opened or focused.
@@ -178,8 +182,7 @@ def test_a_player_turns_on_notices_and_a_pushed_turn_shows_and_opens_the_table(
         waiting(TurnNotice(player=ana, table=table, position=0, deadline=table.turn_deadline))
     )
     workers.push(site, json.dumps(message))
-    shown_when(page, "notes.length === 1")
-    [shown] = page.evaluate(NOTICES)
+    [shown] = shown_when(page, "notes.length === 1")
     assert shown == {
         "title": "Your turn at Fairway",
         "body": f"{table}: your move (with Ben).",

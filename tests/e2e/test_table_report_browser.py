@@ -35,9 +35,12 @@ def no_sideways_scroll(page) -> None:
 
 
 def log_in(page, username: str) -> None:
+    """Log in and wait for the page it leads to to load: a form used before the page's
+    scripts have run is sent without them, as a plain form."""
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log in").click()
 
 
 def reload_shows_the_page(page, heading: str) -> None:
