@@ -46,6 +46,7 @@ from .seasons.models import Season as Season
 from .seating.models import NightTable as NightTable
 from .standings.models import CardResult as CardResult
 from .standings.models import FrozenStanding as FrozenStanding
+from .standings.models import PlayerFigures as PlayerFigures
 from .teams.models import LineUp as LineUp
 from .teams.models import Team as Team
 from .teams.models import TeamMember as TeamMember

@@ -11,16 +11,17 @@ from fractions import Fraction
 from functools import cached_property
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, Count, Q, QuerySet, Sum, Value, When, Window
+from django.db.models import Q, QuerySet
 
 from games.engine.match import HOLES
-from games.models import HoleReview, Scorecard, ScorecardHole
+from games.models import HoleReview, Scorecard
 
 from ..attendance.models import guest_label
 from ..guests import guests_on
 from ..handicaps import selectors as handicaps
 from ..models import League, LeagueNight, NightTable, Player
-from ..standings.models import CardResult
+from ..standings import figures
+from ..standings.models import CardResult, PlayerFigures
 
 
 @dataclass
@@ -154,37 +155,31 @@ def _with_lines(results: QuerySet[CardResult]) -> QuerySet[CardResult]:
 
 def player_record(league: League, player: Player, leave_out: Q | None = None) -> PlayerRecord:
     """What the player page shows about `player` in `league` (regulation holes): their
-    figures over every match, summed in the database from the stored figures of their
-    cards, and their latest matches; `leave_out`: a filter for scorecards the viewer may
-    not see yet. Three queries, whatever the player's history: the latest matches with
-    the sums over every match beside them, their guests, and the spread of hole scores."""
+    figures over every match, as kept (`PlayerFigures`), and their latest matches;
+    `leave_out`: a filter for scorecards the viewer may not see yet, whose figures are
+    taken away from those kept. Three or four queries, whatever the player's history:
+    the latest matches, their guests, the figures kept, and those of the cards left out
+    (none when there are none)."""
     results = _results(league, player, leave_out)
-    wins = Case(When(place=1, then=Value(1)), default=Value(0))
-    latest = list(
-        _with_lines(results)
-        .annotate(
-            # Over every match, however many of them the latest are.
-            every_played=Window(Count("pk")),
-            every_win=Window(Sum(wins)),
-            every_stroke=Window(Sum("scorecard__total")),
-            every_pair=Window(Sum("pairs")),
-            every_pair_hole=Window(Sum("pairs_holes")),
+    latest = list(_with_lines(results).order_by(*NEWEST_FIRST)[:RECENT_MATCHES])
+    kept = PlayerFigures.objects.filter(league=league, player=player).first()
+    total = figures.Tally.of(kept) if kept is not None else figures.Tally()
+    if leave_out is not None:
+        hidden = _results(league, player, None).filter(
+            scorecard__in=Scorecard.objects.filter(leave_out)
         )
-        .order_by(*NEWEST_FIRST)[:RECENT_MATCHES]
+        for row in figures.contributions(hidden):
+            total.count(row, -1)
+    record = PlayerRecord(
+        player=player,
+        matches=_lines(latest[::-1], player),
+        played=total.played,
+        wins=total.wins,
+        match_strokes=total.strokes,
+        spread=figures.spread_list(total.spread),
+        pairs_holes=total.pairs_holes,
+        pairs_made=total.pairs if total.pairs_holes else None,
     )
-    spread = (
-        ScorecardHole.objects.filter(scorecard__league_result__in=results, number__lte=HOLES)
-        .values_list("strokes")
-        .annotate(count=Count("pk"))
-        .order_by("strokes")
-    )
-    record = PlayerRecord(player=player, matches=_lines(latest[::-1], player), spread=list(spread))
-    if latest:
-        sums = latest[0]
-        record.played, record.wins = sums.every_played, sums.every_win
-        record.match_strokes = sums.every_stroke or 0
-        record.pairs_holes = sums.every_pair_hole
-        record.pairs_made = sums.every_pair if record.pairs_holes else None
     return record
 
 

@@ -2,10 +2,11 @@
 kept by the writes that change them, and a closed season's standings as they stood when
 it was closed. Models of the `leagues` app; `leagues.models` holds them too.
 
-Standings, team standings and a player's page read `CardResult` rows rather than
-scoring every scorecard of a season again; `leagues.standings.services` writes them, a
-night (or one table) at a time, in the same transaction as the result, correction or
-rule it follows.
+Standings and team standings read `CardResult` rows rather than scoring every
+scorecard of a season again, and a player's page reads their `PlayerFigures` rather
+than summing every card they played; `leagues.standings.services` writes both, a night
+(or one table) at a time, in the same transaction as the result, correction or rule it
+follows.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ class CardResult(models.Model):
     """A person's scorecard at a finished league table, as the league scores it: its
     handicap and place, the points it earns, whom they count for, and whether it moves
     its player's rating and handicap. What the card itself holds (its player, strokes,
-    night) is read from the card, never copied here."""
+    night) is read from the card; its strokes and the spread of its hole scores are
+    kept too, as they were when it was scored, for what its player's figures were
+    summed from (`PlayerFigures`)."""
 
     scorecard = models.OneToOneField(
         "games.Scorecard", on_delete=models.CASCADE, related_name="league_result"
@@ -59,6 +62,12 @@ class CardResult(models.Model):
     pairs_holes = models.PositiveSmallIntegerField(
         default=0, help_text="Those live holes (none at a paper table)."
     )
+    strokes = models.IntegerField(default=0, help_text="The card's total when it was scored.")
+    spread = models.JSONField(
+        default=dict,
+        help_text="How many regulation holes the card scored each score on: "
+        '{"strokes": holes}, as when it was scored.',
+    )
 
     def __str__(self) -> str:
         return f"{self.scorecard.name} at {self.night_table}: {self.points} points"
@@ -75,6 +84,36 @@ class CardResult(models.Model):
     @property
     def win(self) -> bool:
         return self.place == 1
+
+
+class PlayerFigures(models.Model):
+    """A player's figures over every card they played in a league (`CardResult`): the
+    player page's totals, kept up to date by the writes of those cards, so that the page
+    reads one row however long the player's history."""
+
+    league = models.ForeignKey(
+        "leagues.League", on_delete=models.CASCADE, related_name="player_figures"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_figures"
+    )
+    played = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    strokes = models.IntegerField(default=0, help_text="The cards' totals, summed.")
+    pairs = models.PositiveIntegerField(default=0)
+    pairs_holes = models.PositiveIntegerField(default=0)
+    spread = models.JSONField(
+        default=dict, help_text='Regulation holes by score: {"strokes": holes}.'
+    )
+
+    class Meta:
+        verbose_name_plural = "player figures"
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="unique_player_figures"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}: {self.played} matches"
 
 
 class FrozenStanding(models.Model):

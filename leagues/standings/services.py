@@ -24,6 +24,7 @@ from ..bounds import MAX_SEASON_POINTS
 from ..duplicate.matchpoints import counts_by_matchpoints
 from ..handicaps.services import freeze
 from ..models import League, LeagueNight, NightTable
+from . import figures
 from .models import CardResult
 from .scoring import Scoring
 
@@ -101,9 +102,20 @@ def pairs_made(cards: Sequence[Scorecard]) -> dict[int, tuple[int, int]]:
 def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> None:
     tables = list(tables)
     cards = _cards(tables)
-    CardResult.objects.filter(night_table__in=[t.pk for t in tables]).delete()
-    if not cards:
-        return
+    old = CardResult.objects.filter(night_table__in=[t.pk for t in tables])
+    taken = figures.contributions(old)
+    old.delete()
+    written = _results(league, night, cards) if cards else []
+    CardResult.objects.bulk_create(written)
+    added = [
+        (card.player_id, *(getattr(result, name) for name in figures.CONTRIBUTION[1:]))
+        for card, result in zip(cards, written, strict=True)
+    ]
+    figures.move(league, taken, added)
+
+
+def _results(league: League, night: LeagueNight, cards: Sequence[Scorecard]) -> list[CardResult]:
+    """The stored figures of `cards`, as the league scores them."""
     credit = credited_to(league, cards)
     rated = rated_cards(league, cards, credit)
     # Every card's player plays off the night's handicap: frozen when seated, or now.
@@ -115,7 +127,8 @@ def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> 
         night_handicaps={night.pk: handicaps},
     )
     pairs = pairs_made(cards)
-    CardResult.objects.bulk_create(
+    spreads = figures.card_spreads(card.pk for card in cards)
+    return [
         CardResult(
             scorecard=card,
             night_table_id=card.night_table_id,
@@ -128,10 +141,12 @@ def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> 
             points=_kept(scoring.points(card)),
             pairs=pairs.get(card.pk, (0, 0))[0],
             pairs_holes=pairs.get(card.pk, (0, 0))[1],
+            strokes=card.total,
+            spread=spreads.get(card.pk, {}),
         )
         for card in cards
         for handicap in [scoring.handicap(card)]
-    )
+    ]
 
 
 def _kept(points: int) -> int:
@@ -143,18 +158,20 @@ def _kept(points: int) -> int:
 
 @dataclass(frozen=True)
 class Repair:
-    """What `rebuild_figures` changed: cards whose stored figures differed, added or gone."""
+    """What `rebuild_figures` changed: cards whose stored figures differed, added or gone,
+    and players whose figures over their cards differed."""
 
     changed: int
     added: int
     removed: int
+    players: int = 0
 
     def __str__(self) -> str:
-        if not (self.changed or self.added or self.removed):
+        if not (self.changed or self.added or self.removed or self.players):
             return "every stored figure was right"
-        return (
-            f"{self.changed} card(s) scored differently, {self.added} added, {self.removed} removed"
-        )
+        said = f"{self.changed} card(s) scored differently"
+        said += f", {self.added} added, {self.removed} removed"
+        return said + (f"; {self.players} player(s)' figures differed" if self.players else "")
 
 
 _COMPARED = (
@@ -167,6 +184,8 @@ _COMPARED = (
     "points",
     "pairs",
     "pairs_holes",
+    "strokes",
+    "spread",
 )
 
 
@@ -187,8 +206,12 @@ def rebuild_figures(*, league: League) -> Repair:
     for night in LeagueNight.objects.filter(season__league=league).order_by("date", "pk"):
         score_night(night)
     after = _snapshot(league)
+    # Scoring again moved each player's figures by what their cards' figures changed:
+    # they differ from their cards now only if they had drifted from them.
+    players = figures.rebuild(league)
     return Repair(
         changed=sum(1 for pk in before.keys() & after.keys() if before[pk] != after[pk]),
         added=len(after.keys() - before.keys()),
         removed=len(before.keys() - after.keys()),
+        players=players,
     )

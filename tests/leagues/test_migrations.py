@@ -207,3 +207,80 @@ def test_cards_stored_before_pairs_were_get_the_pairs_of_their_live_holes():
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_players_figures_are_summed_from_the_cards_stored_before_them():
+    """Each stored card gets its total and the spread of its regulation holes, and each
+    player their figures in each league: matches, wins, strokes, pairs and spread."""
+    before = [("games", "0010_turn_based_tables"), ("leagues", "0030_card_pairs_made")]
+    after = [("games", "0010_turn_based_tables"), ("leagues", "0031_player_figures")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    Player = apps.get_model("leagues", "Player")
+    Scorecard = apps.get_model("games", "Scorecard")
+    ann, bea = (
+        Player.objects.create(username=name, username_key=name, display_name=name)
+        for name in ("ann", "bea")
+    )
+    club = apps.get_model("leagues", "Club").objects.create(name="Club", slug="club")
+    leagues = [
+        apps.get_model("leagues", "League").objects.create(club=club, name=name)
+        for name in ("Tuesday", "Friday")
+    ]
+    # Ann plays two nights of Tuesday's league and one of Friday's; Bea one of Tuesday's.
+    played = [(leagues[0], [(ann, 2, 1), (bea, 3, 2)]), (leagues[0], [(ann, 4, 2)])]
+    played.append((leagues[1], [(ann, 1, 1)]))
+    for number, (league, cards) in enumerate(played):
+        season = apps.get_model("leagues", "Season").objects.create(
+            league=league, name=f"S{number}", start=date(2026, 1, 1), end=date(2026, 12, 31)
+        )
+        night = apps.get_model("leagues", "LeagueNight").objects.create(
+            season=season, date=date(2026, 3, 1 + number)
+        )
+        table = apps.get_model("games", "Table").objects.create(
+            kind="hand", status="finished", invite_code=f"t{number}", seat_count=2
+        )
+        night_table = apps.get_model("leagues", "NightTable").objects.create(
+            night=night, table=table, number=1
+        )
+        for position, (player, strokes, place) in enumerate(cards):
+            card = Scorecard.objects.create(
+                table=table, position=position, player=player, name=player.display_name,
+                total=8 * strokes + 5, place=place,
+            )  # fmt: skip
+            for hole in range(1, 11):  # hole 10: a playoff, in no spread
+                apps.get_model("games", "ScorecardHole").objects.create(
+                    scorecard=card, number=hole, strokes=5 if hole == 1 else strokes
+                )
+            apps.get_model("leagues", "CardResult").objects.create(
+                scorecard=card, night_table=night_table, rated=True, holes=9, points=0,
+                place=place, pairs=place, pairs_holes=2,
+            )  # fmt: skip
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    apps = executor.loader.project_state(after).apps
+    cards = apps.get_model("leagues", "CardResult").objects.order_by("pk")
+    assert list(cards.values_list("strokes", "spread")) == [
+        (21, {"2": 8, "5": 1}),
+        (29, {"3": 8, "5": 1}),
+        (37, {"4": 8, "5": 1}),
+        (13, {"1": 8, "5": 1}),
+    ]
+    figures = apps.get_model("leagues", "PlayerFigures").objects.values_list(
+        "league__name", "player__username", "played", "wins", "strokes", "pairs", "spread"
+    )
+    assert sorted(figures) == [
+        ("Friday", "ann", 1, 1, 13, 1, {"1": 8, "5": 1}),
+        ("Tuesday", "ann", 2, 1, 58, 3, {"2": 8, "4": 8, "5": 2}),
+        ("Tuesday", "bea", 1, 0, 29, 2, {"3": 8, "5": 1}),
+    ]
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    from leagues.models import League
+    from leagues.standings.figures import rebuild
+
+    assert [rebuild(league) for league in League.objects.all()] == [0, 0]

@@ -15,6 +15,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.engine import card_text
 from games.models import Hole, Seat, Table
+from leagues.deal_results import hidden_scorecards
 from leagues.duplicate import matchpoints, sheets
 from leagues.models import League, NightTable
 from leagues.players.selectors import player_record
@@ -477,3 +478,21 @@ def test_a_duplicate_nights_replay_links_to_the_hole_at_every_table(client):
     page = client.get(reverse("games:replay", args=[tables[plain_night].pk, 4]))
     assert page.status_code == 200
     assert "at every table" not in page.content.decode()
+
+
+def test_a_players_figures_leave_out_a_deal_the_viewer_is_still_to_play(three_tables):
+    """Ann's figures over every match are kept summed; seen by Eve while her table of the
+    same deal plays on, Ann's match at it is taken out of them, and only until then."""
+    league, _season, _night, people, _organiser = three_tables
+    ann, eve = people["Ann"], people["Eve"]
+    record = player_record(league, ann, leave_out=hidden_scorecards(eve))
+    assert (record.played, record.match_strokes, record.spread) == (1, 19, [(2, 8), (3, 1)])
+    assert record.wins == 1
+
+    Table.objects.filter(night_table__number=2).update(status=Table.Status.PLAYING)
+    record = player_record(league, ann, leave_out=hidden_scorecards(eve))
+    assert (record.played, record.wins, record.match_strokes) == (0, 0, 0)
+    assert (record.spread, record.matches, record.mean_per_hole) == ([], [], None)
+    # Others still see it whole.
+    seen = player_record(league, ann, leave_out=hidden_scorecards(people["Bea"]))
+    assert (seen.played, seen.match_strokes, seen.spread) == (1, 19, [(2, 8), (3, 1)])
