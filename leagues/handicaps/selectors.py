@@ -7,8 +7,8 @@ without one: a correction to an earlier night afterwards leaves it, and the nigh
 results, as they were. Only holes whose result moves their player's handicap count
 (`attendance.selectors.rated_cards`: not a guest's in a member's name, for one).
 
-`worked_out` reads the stored figures of the cards before the night (a few small
-queries, whatever the league's history).
+`worked_out` reads the stored figures: the league's mean from its players' figures, and
+each player's latest cards (a few small queries).
 
     handicap = mean of the best 10 of the player's last 20 holes
                - the league's mean strokes per hole (every person's holes)
@@ -26,13 +26,12 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from django.db.models import F, Q, Sum, Window
-from django.db.models.functions import RowNumber
 
 from games.engine.match import HOLES
 from games.models import ScorecardHole
 
 from ..models import League, LeagueNight
-from ..standings.models import CardResult
+from ..standings.models import CardResult, PlayerFigures
 
 RECENT = 20
 BEST = 10
@@ -59,44 +58,61 @@ def worked_out(
     league: League, players: Iterable[int], night: LeagueNight | None = None
 ) -> dict[int, Fraction]:
     """The players' handicaps (by id) worked out from the rated holes before `night`
-    (None: every hole so far, the next night's), from the stored card figures."""
+    (None: every hole so far, the next night's), from the stored card figures: the
+    league's mean from its players' figures when no card comes on or after `night` (as
+    when it is seated in turn), and each player's last holes from their latest cards."""
     results = CardResult.objects.filter(night_table__night__season__league=league, rated=True)
     if night is not None:
-        results = results.filter(
-            Q(night_table__night__date__lt=night.date)
-            | Q(night_table__night__date=night.date, night_table__night_id__lt=night.pk)
+        before = Q(night_table__night__date__lt=night.date) | Q(
+            night_table__night__date=night.date, night_table__night_id__lt=night.pk
         )
-    totals = results.aggregate(strokes=Sum("scorecard__total"), holes=Sum("holes"))
-    mean = Fraction(totals["strokes"], totals["holes"]) if totals["holes"] else None
+        later = results.exclude(before).exists()
+        results = results.filter(before)
+    if night is None or not later:
+        mean = league_mean(league)
+    else:
+        totals = results.aggregate(strokes=Sum("strokes"), holes=Sum("holes"))
+        mean = Fraction(totals["strokes"], totals["holes"]) if totals["holes"] else None
     players = set(players)
-    # Each player's last RECENT holes, newest first, in one read.
-    night = "scorecard__table__night_table__night"
+    # Each player's latest cards, newest first, as far back as their last RECENT holes
+    # go: a card whose newer cards hold fewer than RECENT holes.
+    night_of = "night_table__night"
     newest_first = [
-        F(f"{night}__date").desc(),
-        F(f"{night}_id").desc(),
+        F(f"{night_of}__date").desc(),
+        F(f"{night_of}_id").desc(),
         F("scorecard__table_id").desc(),
-        F("number").desc(),
     ]
-    rows = (
-        ScorecardHole.objects.filter(
-            scorecard__league_result__in=results.filter(scorecard__player__in=players),
-            number__lte=HOLES,
-        )
+    cards = (
+        results.filter(scorecard__player__in=players)
         .annotate(
-            back=Window(
-                RowNumber(), partition_by=[F("scorecard__player_id")], order_by=newest_first
-            ),
+            reach=Window(
+                Sum("holes"), partition_by=[F("scorecard__player_id")], order_by=newest_first
+            )
         )
-        .filter(back__lte=RECENT)
-        .values_list("scorecard__player_id", "back", "strokes")
+        .filter(reach__lt=RECENT + F("holes"))
+        .values_list("scorecard_id", "scorecard__player_id", "reach")
     )
-    recent: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for player, back, strokes in rows:
-        recent[player].append((back, strokes))
+    newer = {card: (player, reach) for card, player, reach in cards}
+    holes = ScorecardHole.objects.filter(scorecard_id__in=list(newer), number__lte=HOLES)
+    recent: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    for card, number, strokes in holes.values_list("scorecard_id", "number", "strokes"):
+        player, reach = newer[card]
+        recent[player].append((reach, -number, strokes))
     return {
-        player: handicap([strokes for _back, strokes in sorted(recent[player], reverse=True)], mean)
+        player: handicap(
+            [strokes for *_order, strokes in sorted(recent[player])[:RECENT]][::-1], mean
+        )
         for player in players
     }
+
+
+def league_mean(league: League) -> Fraction | None:
+    """The league's mean strokes a hole over every rated card, from its players'
+    figures (`PlayerFigures`): one query, however long the league's history."""
+    totals = PlayerFigures.objects.filter(league=league).aggregate(
+        strokes=Sum("rated_strokes"), holes=Sum("rated_holes")
+    )
+    return Fraction(totals["strokes"], totals["holes"]) if totals["holes"] else None
 
 
 def frozen(night: LeagueNight) -> dict[int, Fraction]:

@@ -41,13 +41,16 @@ def fill(apps, schema_editor):
         if player is None:
             continue
         key = (result.night_table.night.season.league_id, player)
-        row = figures.setdefault(key, [0, 0, 0, 0, 0, Counter()])
+        row = figures.setdefault(key, [0, 0, 0, 0, 0, Counter(), 0, 0])
         row[0] += 1
         row[1] += 1 if result.place == 1 else 0
         row[2] += result.scorecard.total
         row[3] += result.pairs
         row[4] += result.pairs_holes
         row[5].update(spreads.get(result.scorecard_id, {}))
+        if result.rated:
+            row[6] += result.scorecard.total
+            row[7] += result.holes
     CardResult.objects.bulk_update(results, ["spread"], batch_size=BATCH)
     PlayerFigures.objects.bulk_create(
         (
@@ -60,10 +63,19 @@ def fill(apps, schema_editor):
                 pairs=pairs,
                 pairs_holes=pairs_holes,
                 spread=stored(spread),
+                rated_strokes=rated_strokes,
+                rated_holes=rated_holes,
             )
-            for (league, player), (played, wins, strokes, pairs, pairs_holes, spread) in (
-                figures.items()
-            )
+            for (league, player), (
+                played,
+                wins,
+                strokes,
+                pairs,
+                pairs_holes,
+                spread,
+                rated_strokes,
+                rated_holes,
+            ) in figures.items()
         ),
         batch_size=BATCH,
     )
@@ -108,6 +120,19 @@ class Migration(migrations.Migration):
                     "spread",
                     models.JSONField(
                         default=dict, help_text='Regulation holes by score: {"strokes": holes}.'
+                    ),
+                ),
+                (
+                    "rated_strokes",
+                    models.IntegerField(
+                        default=0,
+                        help_text="The totals of the cards that move ratings and handicaps.",
+                    ),
+                ),
+                (
+                    "rated_holes",
+                    models.PositiveIntegerField(
+                        default=0, help_text="The regulation holes of those cards."
                     ),
                 ),
                 (

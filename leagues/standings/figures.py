@@ -19,8 +19,26 @@ from ..models import League
 from .models import CardResult, PlayerFigures
 
 #: What a card adds to its player's figures, as `CardResult` rows give it.
-CONTRIBUTION = ("scorecard__player_id", "place", "strokes", "spread", "pairs", "pairs_holes")
-FIELDS = ("played", "wins", "strokes", "pairs", "pairs_holes", "spread")
+CONTRIBUTION = (
+    "scorecard__player_id",
+    "place",
+    "strokes",
+    "spread",
+    "pairs",
+    "pairs_holes",
+    "rated",
+    "holes",
+)
+FIELDS = (
+    "played",
+    "wins",
+    "strokes",
+    "pairs",
+    "pairs_holes",
+    "spread",
+    "rated_strokes",
+    "rated_holes",
+)
 
 
 @dataclass
@@ -33,6 +51,8 @@ class Tally:
     pairs: int = 0
     pairs_holes: int = 0
     spread: Counter[int] = field(default_factory=Counter)
+    rated_strokes: int = 0
+    rated_holes: int = 0
 
     @classmethod
     def of(cls, kept: PlayerFigures) -> Tally:
@@ -44,23 +64,26 @@ class Tally:
             kept.pairs,
             kept.pairs_holes,
             Counter({int(score): holes for score, holes in kept.spread.items()}),
+            kept.rated_strokes,
+            kept.rated_holes,
         )
 
     def count(self, row: tuple, sign: int = 1) -> None:
         """Add (or, with `sign` -1, take away) one card, a `CONTRIBUTION` row."""
-        _player, place, strokes, spread, pairs, pairs_holes = row
+        _player, place, strokes, spread, pairs, pairs_holes, rated, holes = row
         self.played += sign
         self.wins += sign if place == 1 else 0
         self.strokes += sign * strokes
         self.pairs += sign * pairs
         self.pairs_holes += sign * pairs_holes
-        for score, holes in spread.items():
-            self.spread[int(score)] += sign * holes
+        for score, count in spread.items():
+            self.spread[int(score)] += sign * count
+        if rated:
+            self.rated_strokes += sign * strokes
+            self.rated_holes += sign * holes
 
     def __bool__(self) -> bool:
-        return any((self.played, self.wins, self.strokes, self.pairs, self.pairs_holes)) or any(
-            self.spread.values()
-        )
+        return any(self.as_stored()[:5] + self.as_stored()[6:]) or any(self.spread.values())
 
     def apply(self, figures: PlayerFigures) -> None:
         """Move `figures` by this difference."""
@@ -69,6 +92,8 @@ class Tally:
         figures.strokes += self.strokes
         figures.pairs += self.pairs
         figures.pairs_holes += self.pairs_holes
+        figures.rated_strokes += self.rated_strokes
+        figures.rated_holes += self.rated_holes
         spread = Counter({int(score): holes for score, holes in figures.spread.items()})
         spread.update(self.spread)
         figures.spread = stored_spread(spread)
@@ -81,6 +106,8 @@ class Tally:
             self.pairs,
             self.pairs_holes,
             stored_spread(self.spread),
+            self.rated_strokes,
+            self.rated_holes,
         )
 
 
@@ -155,6 +182,8 @@ def from_scratch(league: League) -> dict[int, Tally]:
             strokes=Sum("scorecard__total"),
             pairs_made=Sum("pairs"),
             pair_holes=Sum("pairs_holes"),
+            strokes_rated=Sum("scorecard__total", filter=Q(rated=True), default=0),
+            holes_rated=Sum("holes", filter=Q(rated=True), default=0),
         )
         .order_by()
     )
@@ -162,6 +191,7 @@ def from_scratch(league: League) -> dict[int, Tally]:
         tally_ = figures[row["scorecard__player_id"]]
         tally_.played, tally_.wins, tally_.strokes = row["played"], row["wins"], row["strokes"]
         tally_.pairs, tally_.pairs_holes = row["pairs_made"], row["pair_holes"]
+        tally_.rated_strokes, tally_.rated_holes = row["strokes_rated"], row["holes_rated"]
     holes = (
         ScorecardHole.objects.filter(scorecard__league_result__in=results, number__lte=HOLES)
         .values_list("scorecard__player_id", "strokes")

@@ -105,6 +105,12 @@ class PlayerFigures(models.Model):
     spread = models.JSONField(
         default=dict, help_text='Regulation holes by score: {"strokes": holes}.'
     )
+    rated_strokes = models.IntegerField(
+        default=0, help_text="The totals of the cards that move ratings and handicaps."
+    )
+    rated_holes = models.PositiveIntegerField(
+        default=0, help_text="The regulation holes of those cards."
+    )
 
     class Meta:
         verbose_name_plural = "player figures"

@@ -103,9 +103,10 @@ def _score(league: League, night: LeagueNight, tables: Iterable[NightTable]) -> 
     tables = list(tables)
     cards = _cards(tables)
     old = CardResult.objects.filter(night_table__in=[t.pk for t in tables])
+    # Scored while the old figures are kept, and the players' figures agree with them.
+    written = _results(league, night, cards) if cards else []
     taken = figures.contributions(old)
     old.delete()
-    written = _results(league, night, cards) if cards else []
     CardResult.objects.bulk_create(written)
     added = [
         (card.player_id, *(getattr(result, name) for name in figures.CONTRIBUTION[1:]))

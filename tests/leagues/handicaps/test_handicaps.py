@@ -209,3 +209,23 @@ def test_seating_a_night_again_keeps_the_handicaps_frozen_the_first_time():
     _seat(second, organiser, [ann, bea])
     assert by_night(league)[second.pk][ann.pk] == Fraction(-20, 9)
     assert NightHandicap.objects.filter(night=second).count() == 2
+
+
+def test_a_handicap_counts_the_last_twenty_holes_across_the_cards_they_fall_on():
+    """Ann's last 20 holes are nights 4 and 3 (all 5s) and the last two holes of night 2
+    (1 and 2): her best 10 are 1, 2 and eight 5s, 43/10. The league's mean over every
+    rated hole: Ann 0 + 3 + 90, Bea 4 x 27, over 72 holes, 67/24. Her handicap for the
+    fifth night: 43/10 - 67/24 = 181/120, frozen when it is seated."""
+    organiser = make_player("olive")
+    ann, bea = make_player("ann", display_name="Ann"), make_player("bea", display_name="Bea")
+    league = make_league(make_club(organiser=organiser, members=[ann, bea]))
+    season = make_season(league)
+    ann_nights = [[0] * 9, [0] * 7 + [1, 2], [5] * 9, [5] * 9]
+    for number, strokes in enumerate(ann_nights, start=1):
+        night = make_night(season, date(2026, 3, number))
+        _enter(_seat(night, organiser, [ann, bea]), organiser, {ann: strokes, bea: [3] * 9})
+    assert handicaps.worked_out(league, [ann.pk])[ann.pk] == Fraction(181, 120)
+    assert by_night(league)[None][ann.pk] == Fraction(181, 120)
+    fifth = make_night(season, date(2026, 3, 5))
+    _seat(fifth, organiser, [ann, bea])
+    assert NightHandicap.objects.get(night=fifth, player=ann).value == Fraction(181, 120)

@@ -22,7 +22,8 @@ from games.models import Scorecard, Table
 from games.scorecards import PaperScoreError
 from leagues.attendance import services as attendance
 from leagues.attendance.selectors import credited_to, missed_points, rated_cards
-from leagues.models import Absence, League, LeagueNight, Rating, RatingChange
+from leagues.handicaps.selectors import worked_out
+from leagues.models import Absence, CardResult, League, LeagueNight, Rating, RatingChange
 from leagues.ratings.services import rebuild_ratings
 from leagues.results.services import correct_score, enter_night_results
 from leagues.seasons.services import close_season
@@ -282,6 +283,12 @@ def test_the_stored_figures_equal_a_recompute_from_scratch(steps, rules, close):
         expected = {pk: (*row[:5],) for pk, row in expected.items()}
         stored = {pk: row[:5] for pk, row in stored.items()}
     assert stored == expected
+    # The next night's handicaps, worked out from the stored figures, are those of
+    # every rated hole so far.
+    rated = CardResult.objects.filter(rated=True).values_list("scorecard_id", flat=True)
+    handicaps = by_night(league, rated=set(rated))[None]
+    everyone = [m.pk for m in members]
+    assert worked_out(league, everyone) == {pk: handicaps.get(pk, 0) for pk in everyone}
     ratings, history = _ratings(league), _history(league)
     assert str(rebuild_figures(league=league)) == "every stored figure was right"
     assert rebuild_ratings(league=league).changed == []
