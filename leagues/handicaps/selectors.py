@@ -95,7 +95,7 @@ def worked_out(
     newer = {card: (player, reach) for card, player, reach in cards}
     holes = ScorecardHole.objects.filter(scorecard_id__in=list(newer), number__lte=HOLES)
     recent: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-    for card, number, strokes in holes.values_list("scorecard_id", "number", "strokes"):
+    for card, number, strokes in holes.values_list("scorecard_id", "number", "strokes").order_by():
         player, reach = newer[card]
         recent[player].append((reach, -number, strokes))
     return {

@@ -125,7 +125,7 @@ def card_spreads(card_ids: Iterable[int]) -> dict[int, dict[str, int]]:
     """Each card's spread over its regulation holes: one query."""
     spreads: dict[int, Counter[int]] = defaultdict(Counter)
     holes = ScorecardHole.objects.filter(scorecard_id__in=list(card_ids), number__lte=HOLES)
-    for card_id, strokes in holes.values_list("scorecard_id", "strokes"):
+    for card_id, strokes in holes.values_list("scorecard_id", "strokes").order_by():
         spreads[card_id][strokes] += 1
     return {card_id: stored_spread(spread) for card_id, spread in spreads.items()}
 
