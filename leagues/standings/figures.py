@@ -144,8 +144,9 @@ def tally(rows: Iterable[tuple]) -> Tally:
 
 def move(league: League, taken: Iterable[tuple], added: Iterable[tuple]) -> None:
     """Move the figures of the players of the cards `taken` and `added` (`CONTRIBUTION`
-    rows: what a write deleted and what it wrote) by the difference. Three queries,
-    none when nothing differs; the players' rows are locked until the transaction ends."""
+    rows: what a write deleted and what it wrote) by the difference. Two queries (four
+    for a player's first card), none when nothing differs; the players' rows are locked
+    until the transaction ends."""
     by_player: dict[int, Tally] = defaultdict(Tally)
     for rows, sign in ((taken, -1), (added, 1)):
         for row in rows:
@@ -154,14 +155,18 @@ def move(league: League, taken: Iterable[tuple], added: Iterable[tuple]) -> None
     differ = {player: change for player, change in by_player.items() if change}
     if not differ:
         return
-    with transaction.atomic():
-        PlayerFigures.objects.bulk_create(
-            [PlayerFigures(league=league, player_id=player) for player in differ],
-            ignore_conflicts=True,
-        )
-        rows = list(
-            PlayerFigures.objects.select_for_update().filter(league=league, player_id__in=differ)
-        )
+    kept = PlayerFigures.objects.select_for_update().filter(league=league)
+    with transaction.atomic(savepoint=False):
+        rows = list(kept.filter(player_id__in=differ))
+        new = differ.keys() - {figures.player_id for figures in rows}
+        if new:
+            # A player's first card in the league (another write may make their row
+            # meanwhile: then that one is moved).
+            PlayerFigures.objects.bulk_create(
+                [PlayerFigures(league=league, player_id=player) for player in new],
+                ignore_conflicts=True,
+            )
+            rows += kept.filter(player_id__in=new)
         for figures in rows:
             differ[figures.player_id].apply(figures)
         PlayerFigures.objects.bulk_update(rows, FIELDS)

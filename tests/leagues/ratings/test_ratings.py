@@ -295,8 +295,10 @@ def test_rating_a_finished_live_match_costs_the_same_however_long_the_league(
             match_finished.send(sender=Table, table=night_table.table)
         assert len(rated) == 1
         counts.append(len(queries))
-    # The cards scored in the move's transaction, then the match rated after it.
-    assert counts[0] == counts[1] <= 25
+    # The cards scored and their players' figures moved in the move's transaction (the
+    # handicaps frozen from the league's mean and each player's latest cards), then the
+    # match rated after it.
+    assert counts[0] == counts[1] <= 31
     assert Rating.objects.get(league=league, player=ann).matches == 8
 
 
