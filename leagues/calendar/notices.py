@@ -21,7 +21,7 @@ from datetime import date, datetime, time, timedelta
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -59,14 +59,11 @@ def nights_to_remind(today: date) -> QuerySet[LeagueNight]:
 
 
 def nights_with_results(today: date) -> QuerySet[LeagueNight]:
-    """Yesterday's nights with a table's results in (an online round's yesterday: the
-    day it was due)."""
-    yesterday = today - timedelta(days=1)
+    """The nights whose last day was yesterday (an online round's: the day it was due),
+    with a table's results in."""
     return (
-        LeagueNight.objects.filter(
-            Q(online=False, date=yesterday) | Q(online=True, due_at__date=yesterday),
-            tables__table__status=Table.Status.FINISHED,
-        )
+        LeagueNight.objects.with_last_day()
+        .filter(last_day=today - timedelta(days=1), tables__table__status=Table.Status.FINISHED)
         .distinct()
         .select_related("season__league__club")
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import date, time
 
 from django.db.models import Count, Q, QuerySet
-from django.utils import timezone
 
 from games.models import Table
 
@@ -33,30 +32,22 @@ def league_nights(league: League) -> QuerySet[LeagueNight]:
 PAST_SHOWN = 12
 
 
-def last_day(night: LeagueNight) -> date:
-    """The day a night is over by: an online round's due day, any other night's date."""
-    return timezone.localdate(night.due_at) if night.online and night.due_at else night.date
-
-
 def nights_to_come_and_past(
     league: League, today: date, past_shown: int = PAST_SHOWN
 ) -> tuple[list, list, bool]:
     """The league's nights still to be played, soonest first; the latest `past_shown` of
     those played, latest first; and whether older ones were left out. A night is played
-    once its last day is gone (an online round's due day), or once it had tables and
-    every one of them is over (tonight's, when the last table finishes). Reads the
-    nights not over before today, and no more of the past than it shows."""
-    nights = league_nights(league)
-    running = Q(date__gte=today) | Q(online=True, due_at__date__gte=today)
+    once its last day is gone (`LeagueNight.objects.with_last_day`: an online round's
+    due day), or once it had tables and every one of them is over (tonight's, when the
+    last table finishes). Reads the nights not over before today, and no more of the
+    past than it shows."""
+    nights = league_nights(league).with_last_day()
     upcoming, played_lately = [], []
-    for night in nights.filter(running):
-        played = last_day(night) < today or (night.tables_count and not night.tables_open)
+    for night in nights.filter(last_day__gte=today):
+        played = night.tables_count and not night.tables_open
         (played_lately if played else upcoming).append(night)
-    earlier = (
-        list(nights.exclude(running).order_by("-date", "-start_time", "-pk")[: past_shown + 1])
-        if past_shown
-        else []
-    )
+    over = nights.filter(last_day__lt=today).order_by("-date", "-start_time", "-pk")
+    earlier = list(over[: past_shown + 1]) if past_shown else []
     past = sorted(
         played_lately + earlier,
         key=lambda night: (night.date, night.start_time or time.min, night.pk),

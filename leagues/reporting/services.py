@@ -361,6 +361,7 @@ def _count(
             else:
                 ScoreCorrection.objects.create(
                     scorecard=card,
+                    league_id=night_table.night.season.league_id,
                     hole_number=hole.number,
                     old_strokes=old,
                     new_strokes=new,

@@ -152,7 +152,7 @@ class LeagueScorecardAdmin(ClubScoped, admin.ModelAdmin):
 
 @admin.register(ScoreCorrection)
 class ScoreCorrectionAdmin(ClubScoped, admin.ModelAdmin):
-    club_path = "scorecard__table__night_table__night__season__league__club"
+    club_path = "league__club"
     list_display = (
         "corrected_at",
         "scorecard",
@@ -163,7 +163,7 @@ class ScoreCorrectionAdmin(ClubScoped, admin.ModelAdmin):
         "reason",
     )
     list_filter = (
-        ("scorecard__table__night_table__night__season__league__club", Scoped),
+        ("league__club", Scoped),
         ("scorecard__table__night_table__night__season", Scoped),
     )
     search_fields = ("scorecard__name", "reason", "corrected_by__username")

@@ -20,6 +20,12 @@ class ScoreCorrection(models.Model):
     scorecard = models.ForeignKey(
         "games.Scorecard", on_delete=models.CASCADE, related_name="corrections"
     )
+    #: The scorecard's league (its table's night's season's), kept on the record so that
+    #: the league's log reads its own rows by one index, however long its history (the
+    #: log's index below, which leads with the league, serves the key's lookups too).
+    league = models.ForeignKey(
+        "leagues.League", on_delete=models.CASCADE, related_name="corrections", db_index=False
+    )
     hole_number = models.PositiveSmallIntegerField()
     old_strokes = models.IntegerField()
     new_strokes = models.IntegerField(
@@ -36,6 +42,10 @@ class ScoreCorrection(models.Model):
 
     class Meta:
         ordering = ["-corrected_at", "-pk"]
+        indexes = [
+            # The league's log, newest first: a page of it without sorting the rest.
+            models.Index(fields=["league", "-corrected_at", "-id"], name="correction_league_log"),
+        ]
 
     def __str__(self) -> str:
         now = "removed" if self.removed else self.new_strokes

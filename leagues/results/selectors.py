@@ -123,9 +123,11 @@ def table_view(night_table: NightTable) -> TableView:
 
 def corrections_in(league: League) -> QuerySet[ScoreCorrection]:
     """Every correction made to the league's scorecards, newest first, with what the log
-    shows of each and what says whether a viewer may read it (its table's deal)."""
+    shows of each and what says whether a viewer may read it (its table's deal). Read by
+    the correction's own league (an index in the log's order): a page counts and sorts
+    the league's rows alone, and joins its cards' nights for its own rows only."""
     return (
-        ScoreCorrection.objects.filter(scorecard__table__night_table__night__season__league=league)
+        ScoreCorrection.objects.filter(league=league)
         .select_related("scorecard__table__night_table__night__season", "corrected_by")
         .only(
             *("hole_number", "old_strokes", "new_strokes", "reason", "corrected_at"),

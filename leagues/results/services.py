@@ -117,6 +117,7 @@ def record_correction(
     night_table = NightTable.objects.select_related("night__season__league__club").get(
         table=scorecard.table
     )
+    league_id = night_table.night.season.league_id
     require_open(night_table.night.season)
     reason = reason.strip()
     if not reason:
@@ -154,6 +155,7 @@ def record_correction(
         removed = [
             ScoreCorrection(
                 scorecard_id=hole.scorecard_id,
+                league_id=league_id,
                 hole_number=hole.number,
                 old_strokes=hole.strokes,
                 new_strokes=None,
@@ -172,6 +174,7 @@ def record_correction(
         record.save()
     changed = ScoreCorrection.objects.create(
         scorecard=scorecard,
+        league_id=league_id,
         hole_number=number,
         old_strokes=old,
         new_strokes=strokes,

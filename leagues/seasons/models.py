@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Case, F, Q, When
+from django.db.models.functions import TruncDate
 from django.urls import reverse
 from django.utils import timezone
 
@@ -52,6 +54,22 @@ class Season(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+
+class LeagueNightQuerySet(models.QuerySet):
+    def with_last_day(self) -> LeagueNightQuerySet:
+        """The nights, each with `last_day`: the day it is over by, in the current time
+        zone. An online round is played until its due time, which may be days after its
+        date (its opening's day); any other night (and a round not yet given a due time)
+        is over by its date. Said here alone, so that the calendar and the morning-after
+        mail cannot disagree."""
+        return self.annotate(
+            last_day=Case(
+                When(Q(online=True, due_at__isnull=False), then=TruncDate("due_at")),
+                default=F("date"),
+                output_field=models.DateField(),
+            )
+        )
 
 
 class LeagueNight(models.Model):
@@ -110,6 +128,8 @@ class LeagueNight(models.Model):
         help_text="When the online round's unfinished tables were played out.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = LeagueNightQuerySet.as_manager()
 
     class Meta:
         ordering = ["season", "date", "pk"]

@@ -284,3 +284,50 @@ def test_players_figures_are_summed_from_the_cards_stored_before_them():
     from leagues.standings.figures import rebuild
 
     assert [rebuild(league) for league in League.objects.all()] == [0, 0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_corrections_made_before_they_kept_their_league_get_their_scorecard_s():
+    """Each correction gets the league of its card's table's night, in each of two leagues;
+    and the step back drops the column again."""
+    before = [("games", "0010_turn_based_tables"), ("leagues", "0031_player_figures")]
+    after = [("games", "0010_turn_based_tables"), ("leagues", "0032_correction_league")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    Scorecard = apps.get_model("games", "Scorecard")
+    ScoreCorrection = apps.get_model("leagues", "ScoreCorrection")
+    club = apps.get_model("leagues", "Club").objects.create(name="Club", slug="club")
+    corrections = {}
+    for name in ("Mondays", "Thursdays"):
+        league = apps.get_model("leagues", "League").objects.create(club=club, name=name)
+        season = apps.get_model("leagues", "Season").objects.create(
+            league=league, name="Season", start=date(2026, 1, 1), end=date(2026, 12, 31)
+        )
+        night = apps.get_model("leagues", "LeagueNight").objects.create(
+            season=season, date=date(2026, 3, 1)
+        )
+        table = apps.get_model("games", "Table").objects.create(
+            kind="hand", status="finished", invite_code=name, seat_count=2
+        )
+        apps.get_model("leagues", "NightTable").objects.create(night=night, table=table, number=1)
+        for position in range(2):
+            card = Scorecard.objects.create(table=table, position=position, name=f"P{position}")
+            correction = ScoreCorrection.objects.create(
+                scorecard=card, hole_number=1, old_strokes=3, new_strokes=4, reason="Misread"
+            )
+            corrections[correction.pk] = league.pk
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    apps = executor.loader.project_state(after).apps
+    ScoreCorrection = apps.get_model("leagues", "ScoreCorrection")
+    assert dict(ScoreCorrection.objects.values_list("pk", "league_id")) == corrections
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    assert apps.get_model("leagues", "ScoreCorrection").objects.count() == 4
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

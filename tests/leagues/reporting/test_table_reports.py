@@ -245,6 +245,7 @@ def test_a_change_to_a_confirmed_hole_needs_a_reason_and_is_logged_once_confirme
     assert correction.reason == "Pia's 6 was misread"
     assert correction.corrected_by == cn.member
     assert correction.scorecard.position == 2
+    assert correction.league == cn.league
 
 
 def test_a_change_after_the_results_are_in_corrects_the_card_and_the_ratings(
@@ -260,6 +261,7 @@ def test_a_change_after_the_results_are_in_corrects_the_card_and_the_ratings(
     assert card.holes.get(number=2).strokes == 12 and card.total == 41 and card.place == 3
     correction = ScoreCorrection.objects.get()
     assert (correction.old_strokes, correction.new_strokes) == (1, 12)
+    assert correction.league == cn.league
     assert Rating.objects.get(league=cn.league, player=cn.member).mu < mu
 
 

@@ -12,9 +12,17 @@ from games.models import ScorecardHole
 from games.scorecards import PaperScoreError
 from leagues.models import Rating, ScoreCorrection
 from leagues.ratings.services import rebuild_ratings, rerate_from
+from leagues.results.selectors import corrections_in
 from leagues.results.services import correct_score, enter_night_results
 from leagues.standings.selectors import season_standings
-from tests.factories import even_holes, open_table, played_table
+from tests.factories import (
+    even_holes,
+    make_league,
+    make_night,
+    make_season,
+    open_table,
+    played_table,
+)
 
 # Run on PostgreSQL with Redis too: what this proves differs there (README.md, Testing).
 pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
@@ -62,6 +70,28 @@ def test_a_correction_on_the_site_keeps_the_old_value_and_moves_the_standings(
     assert Rating.objects.get(league=cn.league, player=cn.member).mu < mia_before
     html = client.get(cn.night.get_absolute_url()).content.decode()
     assert "Card misread: 12 not 1" in html
+
+
+def test_a_correction_records_its_league_whose_log_alone_lists_it(played):
+    cn = played
+    other = make_league(cn.club)
+    other_table = open_table(make_night(make_season(other)), [cn.member, *cn.others])
+    enter_night_results(
+        night_table=other_table, hole_scores=even_holes(30, 35, 40), by=cn.organiser
+    )
+
+    def correct_pia(night_table):
+        card = night_table.table.scorecards.get(player=cn.others[1])
+        old = card.holes.get(number=1).strokes
+        return correct_score(
+            scorecard=card, number=1, strokes=old + 1, reason="Misread", by=cn.organiser
+        ).changed
+
+    here, there = correct_pia(cn.night_table), correct_pia(other_table)
+    assert ScoreCorrection.objects.get(pk=here.pk).league == cn.league
+    assert ScoreCorrection.objects.get(pk=there.pk).league == other
+    assert list(corrections_in(cn.league)) == [here]
+    assert list(corrections_in(other)) == [there]
 
 
 def test_a_correction_needs_a_reason_and_changes_nothing_without_one(client, played):
@@ -236,6 +266,7 @@ def test_the_removed_playoff_is_logged_and_the_match_decided_by_the_correction(
         (mia, 10, 4, None),
     ]
     assert all(c.corrected_by == cn.organiser and c.corrected_at for c in log)
+    assert all(c.league == cn.league for c in log)
     assert log[0].reason == "Card misread"
     assert (
         log[1].reason

@@ -36,6 +36,7 @@ def test_the_log_comes_a_page_at_a_time_and_a_nonsense_page_is_the_first_or_last
     ScoreCorrection.objects.bulk_create(
         ScoreCorrection(
             scorecard=card,
+            league=cn.league,
             hole_number=2,
             old_strokes=hole.strokes,
             new_strokes=hole.strokes,
@@ -72,11 +73,12 @@ def test_the_rows_written_in_python_read_as_the_template_drew_them(club_night, p
     ScoreCorrection.objects.bulk_create(
         [
             ScoreCorrection(
-                scorecard=card, hole_number=2, old_strokes=3, new_strokes=4,
+                scorecard=card, league=cn.league, hole_number=2, old_strokes=3, new_strokes=4,
                 reason='Added up <wrong> & "twice"', corrected_by=cn.organiser,
             ),
             ScoreCorrection(
-                scorecard=card, hole_number=10, old_strokes=5, new_strokes=None,
+                scorecard=card, league=cn.league, hole_number=10, old_strokes=5,
+                new_strokes=None,
                 reason="Playoff not needed", corrected_by=None,
             ),
         ]
