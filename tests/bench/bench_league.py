@@ -34,7 +34,9 @@ are made on the night just played, whose last table is left for them to enter:
   (what a correction of an old night re-rates);
 - "correction removing playoffs": `correct_score(remove_playoffs=True)`, table 1's
   playoff made unneeded by a tied player's hole 1 one lower;
-- "close the season": `close_season` of the season in play.
+- "close the season": `close_season` of the season in play;
+- "seat the next night": `seat_night` of a night a week later, everyone present, at
+  random (its tables made and its handicaps frozen).
 The last table is then entered for good, and the pages are timed, through
 `django.test.Client` (each must answer 200): as the organiser, the season page, its
 standings CSV, the night page, the league page, the corrections page; as a member,
@@ -90,6 +92,7 @@ WRITES = (
     "correction of the season's first night",
     "correction removing playoffs",
     "close the season",
+    "seat the next night",
 )
 PAGES = (
     "season page (standings)",
@@ -423,6 +426,7 @@ def measure(league: BenchLeague, night, tables, label: str, repeats: int = REPEA
     from django.urls import reverse
 
     from games.models import Table
+    from leagues.attendance.services import set_night_players
     from leagues.events.services import (
         add_entry,
         check_in,
@@ -434,6 +438,7 @@ def measure(league: BenchLeague, night, tables, label: str, repeats: int = REPEA
         Event,
         EventRound,
         EventTable,
+        LeagueNight,
         NightTable,
         ScoreCorrection,
         Season,
@@ -441,7 +446,8 @@ def measure(league: BenchLeague, night, tables, label: str, repeats: int = REPEA
     )
     from leagues.reporting import services as reporting
     from leagues.results.services import correct_score, enter_night_results
-    from leagues.seasons.services import close_season
+    from leagues.seasons.services import close_season, create_night
+    from leagues.seating.services import seat_night
 
     point = Point(label, load=os.getloadavg()[0])
     times = point.times
@@ -560,6 +566,26 @@ def measure(league: BenchLeague, night, tables, label: str, repeats: int = REPEA
         close,
         prepare=lambda: Season.objects.get(pk=league.season.pk),
         check=lambda season: Season.objects.get(pk=season.pk).is_closed,
+    )
+
+    def next_night() -> LeagueNight:
+        upcoming = create_night(
+            season=league.season, night_date=night.date + timedelta(days=7), by=organiser
+        )
+        set_night_players(night=upcoming, players=league.members, by=organiser)
+        return upcoming
+
+    def seat(upcoming: LeagueNight) -> LeagueNight:
+        seat_night(night=upcoming, by=organiser, method="random", seats_per_table=4, rng=league.rng)
+        return upcoming
+
+    times[WRITES[7]] = timed(
+        seat,
+        prepare=next_night,
+        check=lambda upcoming: (
+            upcoming.tables.count() == len(tables)
+            and upcoming.handicaps.count() == len(league.members)
+        ),
     )
 
     as_organiser, as_member, signed_out = Client(), Client(), Client()
