@@ -170,7 +170,7 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
         )
         for row in figures.contributions(hidden):
             total.count(row, -1)
-    record = PlayerRecord(
+    return PlayerRecord(
         player=player,
         matches=_lines(latest[::-1], player),
         played=total.played,
@@ -180,7 +180,6 @@ def player_record(league: League, player: Player, leave_out: Q | None = None) ->
         pairs_holes=total.pairs_holes,
         pairs_made=total.pairs if total.pairs_holes else None,
     )
-    return record
 
 
 def matches_page(

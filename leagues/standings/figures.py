@@ -83,7 +83,8 @@ class Tally:
             self.rated_holes += sign * holes
 
     def __bool__(self) -> bool:
-        return any(self.as_stored()[:5] + self.as_stored()[6:]) or any(self.spread.values())
+        numbers = (self.played, self.wins, self.strokes, self.pairs, self.pairs_holes)
+        return any(numbers + (self.rated_strokes, self.rated_holes)) or any(self.spread.values())
 
     def apply(self, figures: PlayerFigures) -> None:
         """Move `figures` by this difference."""
@@ -132,14 +133,6 @@ def card_spreads(card_ids: Iterable[int]) -> dict[int, dict[str, int]]:
 
 def contributions(results: QuerySet[CardResult]) -> list[tuple]:
     return list(results.values_list(*CONTRIBUTION))
-
-
-def tally(rows: Iterable[tuple]) -> Tally:
-    """The figures of the cards `rows` (`CONTRIBUTION` rows), whoever played them."""
-    total = Tally()
-    for row in rows:
-        total.count(row)
-    return total
 
 
 def move(league: League, taken: Iterable[tuple], added: Iterable[tuple]) -> None:
