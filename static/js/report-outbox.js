@@ -258,8 +258,12 @@
     const typed = !!form && Array.from(form.querySelectorAll(".stroke-input")).some(function (input) {
       return input.value.trim() !== input.defaultValue.trim();
     });
+    // A cell tapped and not typed in yet is theirs too: the digits typed next would go
+    // nowhere once the form they were meant for was replaced.
+    const field = document.activeElement;
+    const within = !!form && !!field && form.contains(field) && /^(?:INPUT|TEXTAREA)$/.test(field.tagName);
     // A dispute's form the player opened meanwhile is theirs too.
-    return typed || !!document.querySelector('#entry form[action$="/dispute/"]');
+    return typed || within || !!document.querySelector('#entry form[action$="/dispute/"]');
   }
 
   function post(entry) {

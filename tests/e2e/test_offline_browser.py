@@ -370,3 +370,38 @@ def test_a_digit_typed_while_the_report_is_read_stays_in_its_form(
     expect(page.locator("#hole-form .stroke-input").first).to_have_value("7")
     assert ReportedHole.objects.filter(report=night_table.report, number=1).exists()
     context.close()
+
+
+# In the page: the first read of the report's own page taps the first cell of the form
+# on screen while its text comes in (the keyboard opens; nothing is typed yet).
+TAP_WHILE_READING = """(address) => {
+  const text = Response.prototype.text;
+  Response.prototype.text = async function () {
+    const body = await text.call(this);
+    if (!window.__tapped && new URL(this.url).pathname === address) {
+      window.__tapped = true;
+      document.querySelector("#hole-form .stroke-input").focus();
+    }
+    return body;
+  };
+}"""
+
+
+def test_a_cell_tapped_while_the_report_is_read_takes_the_digits_typed_next(
+    daphne_server, playwright_browser
+):
+    """Hole 1 sent, the page reads the report afresh; the player taps hole 2's first cell
+    meanwhile, then types: the digits go into that cell, not nowhere (the page replaced
+    under the tap lost them, and hole 2 went without them and was refused)."""
+    _night, night_table, _players = paper_table()
+    path = f"/leagues/report/{night_table.report.code}/"
+    context, page = phone(playwright_browser, daphne_server, "ann")
+    page.goto(daphne_server.url + path)
+    controlled(page)
+    page.evaluate(TAP_WHILE_READING, path)
+    enter(page, 1, [3, 4, 5])
+    page.wait_for_function("() => window.__tapped === true")
+    page.keyboard.type("-3")
+    expect(page.get_by_role("heading", name="Enter hole 2")).to_be_visible()
+    expect(page.locator("#hole-form .stroke-input").first).to_have_value("-3")
+    context.close()
