@@ -17,6 +17,9 @@
   const HOLES = 9;
   let sending = false;
   let paused = false;
+  // The server's answers taken so far (an entry recorded, a clash or refusal shown): a
+  // read of the report begun before the latest of them shows less than the page knows.
+  let answered = 0;
 
   function root() {
     return document.querySelector("[data-outbox]");
@@ -307,6 +310,7 @@
         }
         window.fairwayOffline && window.fairwayOffline.unreachable(false);
         if (response.type === "opaqueredirect") {
+          answered += 1;
           save(load().filter(function (e) { return e.key !== entry.key; }));
           if (entry.kind === "enter") {
             remember(entry);
@@ -328,6 +332,7 @@
         // what waits behind it waits for that.
         paused = true;
         report = null;
+        answered += 1;
         swapMain(html, response.url);
         break;
       }
@@ -338,11 +343,14 @@
       // Read through the worker, which keeps the page as it now stands for a reload
       // with no connection; shown unless the player is typing the next hole.
       try {
+        const asOf = answered;
         const fresh = await fetch(report, { credentials: "same-origin" });
         const html = fresh.ok ? await fresh.text() : "";
         // Asked after the last wait, just before the swap: a digit typed while the page
-        // was read must not go with the form it was typed in.
-        if (fresh.ok && !typing()) {
+        // was read must not go with the form it was typed in. A read overtaken by a later
+        // answer is dropped: the page shown would lack that entry (or hide that clash),
+        // and the later entry's own read brings the page.
+        if (fresh.ok && asOf === answered && !typing()) {
           swapMain(html, fresh.url);
           return;
         }
