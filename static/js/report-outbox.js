@@ -363,6 +363,14 @@
 
   document.addEventListener("submit", keep, true);
 
+  // The player asked for another part of the page (a hole to change, a dispute): a read
+  // of the report begun before it must not replace what they asked for.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail && event.detail.target && event.detail.target.id === "main") {
+      answered += 1;
+    }
+  });
+
   // The page's main part loaded anew (the player chose "Keep theirs", or went on):
   // what waited behind a clash may go. A hole list pushed by the socket is not that.
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -472,3 +472,25 @@ def test_a_clash_shown_is_not_hidden_by_a_report_read_begun_before_it(
     expect(clash).to_be_visible()
     expect(page.get_by_role("button", name="Overwrite with mine")).to_be_visible()
     context.close()
+
+
+def test_a_hole_opened_to_change_is_not_replaced_by_a_report_read_begun_before(
+    daphne_server, playwright_browser
+):
+    """Hole 1 sent, its read of the report comes in slowly; Ann opens hole 1 to change it
+    meanwhile. The slow read does not replace the form she opened (a dispute opened so
+    had its form replaced before it came, and the page never showed it)."""
+    _night, night_table, _players = paper_table()
+    path = f"/leagues/report/{night_table.report.code}/"
+    context, page = phone(playwright_browser, daphne_server, "ann")
+    page.goto(daphne_server.url + path)
+    controlled(page)
+    page.evaluate(HOLD_FIRST_READ, path)
+    enter(page, 1, [3, 4, 5])
+    page.wait_for_function("() => window.__held === true")
+    page.locator("#hole-1").get_by_role("link", name="Change").click()
+    expect(page.get_by_role("heading", name="Change hole 1")).to_be_visible()
+    page.evaluate("() => window.__release()")
+    page.wait_for_function("() => window.__delivered === true")
+    expect(page.get_by_role("heading", name="Change hole 1")).to_be_visible()
+    context.close()
