@@ -17,6 +17,9 @@
   const HOLES = 9;
   let sending = false;
   let paused = false;
+  // The server's answers taken so far (an entry recorded, a clash or refusal shown): a
+  // read of the report begun before the latest of them shows less than the page knows.
+  let answered = 0;
 
   function root() {
     return document.querySelector("[data-outbox]");
@@ -258,8 +261,12 @@
     const typed = !!form && Array.from(form.querySelectorAll(".stroke-input")).some(function (input) {
       return input.value.trim() !== input.defaultValue.trim();
     });
+    // A cell tapped and not typed in yet is theirs too: the digits typed next would go
+    // nowhere once the form they were meant for was replaced.
+    const field = document.activeElement;
+    const within = !!form && !!field && form.contains(field) && /^(?:INPUT|TEXTAREA)$/.test(field.tagName);
     // A dispute's form the player opened meanwhile is theirs too.
-    return typed || !!document.querySelector('#entry form[action$="/dispute/"]');
+    return typed || within || !!document.querySelector('#entry form[action$="/dispute/"]');
   }
 
   function post(entry) {
@@ -303,6 +310,7 @@
         }
         window.fairwayOffline && window.fairwayOffline.unreachable(false);
         if (response.type === "opaqueredirect") {
+          answered += 1;
           save(load().filter(function (e) { return e.key !== entry.key; }));
           if (entry.kind === "enter") {
             remember(entry);
@@ -324,6 +332,7 @@
         // what waits behind it waits for that.
         paused = true;
         report = null;
+        answered += 1;
         swapMain(html, response.url);
         break;
       }
@@ -334,11 +343,14 @@
       // Read through the worker, which keeps the page as it now stands for a reload
       // with no connection; shown unless the player is typing the next hole.
       try {
+        const asOf = answered;
         const fresh = await fetch(report, { credentials: "same-origin" });
         const html = fresh.ok ? await fresh.text() : "";
         // Asked after the last wait, just before the swap: a digit typed while the page
-        // was read must not go with the form it was typed in.
-        if (fresh.ok && !typing()) {
+        // was read must not go with the form it was typed in. A read overtaken by a later
+        // answer is dropped: the page shown would lack that entry (or hide that clash),
+        // and the later entry's own read brings the page.
+        if (fresh.ok && asOf === answered && !typing()) {
           swapMain(html, fresh.url);
           return;
         }
@@ -350,6 +362,14 @@
   }
 
   document.addEventListener("submit", keep, true);
+
+  // The player asked for another part of the page (a hole to change, a dispute): a read
+  // of the report begun before it must not replace what they asked for.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail && event.detail.target && event.detail.target.id === "main") {
+      answered += 1;
+    }
+  });
 
   // The page's main part loaded anew (the player chose "Keep theirs", or went on):
   // what waited behind a clash may go. A hole list pushed by the socket is not that.
