@@ -73,11 +73,6 @@ def close_round_due(round_id: int, *, now: datetime | None = None) -> bool:
             return False
         for event_table in selectors.unfinished(selectors.round_tables(current)):
             if event_table.table.kind == Table.Kind.LIVE:
-                play_out(event_table.table_id)
+                game_services.play_to_end(event_table.table_id)
         services.close_held_round(event, current)
     return True
-
-
-def play_out(table_id: int) -> Table:
-    """Play table `table_id`'s match to its end (`games.services.play_to_end`)."""
-    return game_services.play_to_end(table_id)

@@ -29,16 +29,9 @@ CONTRIBUTION = (
     "rated",
     "holes",
 )
-FIELDS = (
-    "played",
-    "wins",
-    "strokes",
-    "pairs",
-    "pairs_holes",
-    "spread",
-    "rated_strokes",
-    "rated_holes",
-)
+#: The counts a player's figures hold, beside the spread of their hole scores.
+COUNTS = ("played", "wins", "strokes", "pairs", "pairs_holes", "rated_strokes", "rated_holes")
+FIELDS = (*COUNTS, "spread")
 
 
 @dataclass
@@ -50,23 +43,15 @@ class Tally:
     strokes: int = 0
     pairs: int = 0
     pairs_holes: int = 0
-    spread: Counter[int] = field(default_factory=Counter)
     rated_strokes: int = 0
     rated_holes: int = 0
+    spread: Counter[int] = field(default_factory=Counter)
 
     @classmethod
     def of(cls, kept: PlayerFigures) -> Tally:
         """The figures `kept`."""
-        return cls(
-            kept.played,
-            kept.wins,
-            kept.strokes,
-            kept.pairs,
-            kept.pairs_holes,
-            Counter({int(score): holes for score, holes in kept.spread.items()}),
-            kept.rated_strokes,
-            kept.rated_holes,
-        )
+        counts = {name: getattr(kept, name) for name in COUNTS}
+        return cls(**counts, spread=Counter({int(s): n for s, n in kept.spread.items()}))
 
     def count(self, row: tuple, sign: int = 1) -> None:
         """Add (or, with `sign` -1, take away) one card, a `CONTRIBUTION` row."""
@@ -83,33 +68,19 @@ class Tally:
             self.rated_holes += sign * holes
 
     def __bool__(self) -> bool:
-        numbers = (self.played, self.wins, self.strokes, self.pairs, self.pairs_holes)
-        return any(numbers + (self.rated_strokes, self.rated_holes)) or any(self.spread.values())
+        return any(getattr(self, name) for name in COUNTS) or any(self.spread.values())
 
     def apply(self, figures: PlayerFigures) -> None:
         """Move `figures` by this difference."""
-        figures.played += self.played
-        figures.wins += self.wins
-        figures.strokes += self.strokes
-        figures.pairs += self.pairs
-        figures.pairs_holes += self.pairs_holes
-        figures.rated_strokes += self.rated_strokes
-        figures.rated_holes += self.rated_holes
+        for name in COUNTS:
+            setattr(figures, name, getattr(figures, name) + getattr(self, name))
         spread = Counter({int(score): holes for score, holes in figures.spread.items()})
         spread.update(self.spread)
         figures.spread = stored_spread(spread)
 
     def as_stored(self) -> tuple:
-        return (
-            self.played,
-            self.wins,
-            self.strokes,
-            self.pairs,
-            self.pairs_holes,
-            stored_spread(self.spread),
-            self.rated_strokes,
-            self.rated_holes,
-        )
+        """The figures as `FIELDS` name them."""
+        return (*(getattr(self, name) for name in COUNTS), stored_spread(self.spread))
 
 
 def stored_spread(spread: Counter[int] | dict) -> dict[str, int]:
