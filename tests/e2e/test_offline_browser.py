@@ -336,21 +336,45 @@ def test_signing_out_drops_every_page_the_phone_kept(daphne_server, playwright_b
     context.close()
 
 
-# In the page: the first read of the report's own page types a digit into the form on
-# screen while its text comes in, as a player's thumb may.
-TYPE_WHILE_READING = """(address) => {
+# In the page: the first read of the report's own page (`address`), once the server has
+# answered it, does `action` before its text comes in: "type" a digit into the form on
+# screen, as a player's thumb may; "tap" its first cell (the keyboard opens, nothing is
+# typed yet); or "hold" until the test lets it in (a slow connection).
+ON_FIRST_READ = """([address, action]) => {
   const text = Response.prototype.text;
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  window.__release = release;
   Response.prototype.text = async function () {
     const body = await text.call(this);
-    if (!window.__typed && new URL(this.url).pathname === address) {
-      window.__typed = true;
+    if (!window.__read && new URL(this.url).pathname === address) {
+      window.__read = true;
       const input = document.querySelector("#hole-form .stroke-input");
-      input.value = "7";
-      input.dispatchEvent(new Event("input", { bubbles: true }));
+      if (action === "type") {
+        input.value = "7";
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      } else if (action === "tap") {
+        input.focus();
+      } else {
+        await held;
+      }
+      window.__delivered = true;
     }
     return body;
   };
 }"""
+
+
+def report_phone(browser, server, action: str):
+    """Ann's phone on a new paper table's report, kept by the worker, its first read of
+    the report doing `action` (`ON_FIRST_READ`): the context, page, table and players."""
+    _night, night_table, players = paper_table()
+    path = f"/leagues/report/{night_table.report.code}/"
+    context, page = phone(browser, server, "ann")
+    page.goto(server.url + path)
+    controlled(page)
+    page.evaluate(ON_FIRST_READ, [path, action])
+    return context, page, night_table, players
 
 
 def test_a_digit_typed_while_the_report_is_read_stays_in_its_form(
@@ -358,33 +382,13 @@ def test_a_digit_typed_while_the_report_is_read_stays_in_its_form(
 ):
     """Hole 1 sent, the page reads the report afresh to show it; a digit typed into hole
     2's form meanwhile stays there: the page is not replaced under the player."""
-    _night, night_table, _players = paper_table()
-    path = f"/leagues/report/{night_table.report.code}/"
-    context, page = phone(playwright_browser, daphne_server, "ann")
-    page.goto(daphne_server.url + path)
-    controlled(page)
-    page.evaluate(TYPE_WHILE_READING, path)
+    context, page, night_table, _players = report_phone(playwright_browser, daphne_server, "type")
     enter(page, 1, [3, 4, 5])
-    page.wait_for_function("() => window.__typed === true")
+    page.wait_for_function("() => window.__read === true")
     expect(page.get_by_role("heading", name="Enter hole 2")).to_be_visible()
     expect(page.locator("#hole-form .stroke-input").first).to_have_value("7")
     assert ReportedHole.objects.filter(report=night_table.report, number=1).exists()
     context.close()
-
-
-# In the page: the first read of the report's own page taps the first cell of the form
-# on screen while its text comes in (the keyboard opens; nothing is typed yet).
-TAP_WHILE_READING = """(address) => {
-  const text = Response.prototype.text;
-  Response.prototype.text = async function () {
-    const body = await text.call(this);
-    if (!window.__tapped && new URL(this.url).pathname === address) {
-      window.__tapped = true;
-      document.querySelector("#hole-form .stroke-input").focus();
-    }
-    return body;
-  };
-}"""
 
 
 def test_a_cell_tapped_while_the_report_is_read_takes_the_digits_typed_next(
@@ -393,51 +397,22 @@ def test_a_cell_tapped_while_the_report_is_read_takes_the_digits_typed_next(
     """Hole 1 sent, the page reads the report afresh; the player taps hole 2's first cell
     meanwhile, then types: the digits go into that cell, not nowhere (the page replaced
     under the tap lost them, and hole 2 went without them and was refused)."""
-    _night, night_table, _players = paper_table()
-    path = f"/leagues/report/{night_table.report.code}/"
-    context, page = phone(playwright_browser, daphne_server, "ann")
-    page.goto(daphne_server.url + path)
-    controlled(page)
-    page.evaluate(TAP_WHILE_READING, path)
+    context, page, _table, _players = report_phone(playwright_browser, daphne_server, "tap")
     enter(page, 1, [3, 4, 5])
-    page.wait_for_function("() => window.__tapped === true")
+    page.wait_for_function("() => window.__read === true")
     page.keyboard.type("-3")
     expect(page.get_by_role("heading", name="Enter hole 2")).to_be_visible()
     expect(page.locator("#hole-form .stroke-input").first).to_have_value("-3")
     context.close()
 
 
-# In the page: the first read of the report's own page, once the server has answered it,
-# comes in only when the test lets it (a slow connection).
-HOLD_FIRST_READ = """(address) => {
-  const text = Response.prototype.text;
-  let release;
-  const held = new Promise((resolve) => { release = resolve; });
-  window.__release = release;
-  Response.prototype.text = async function () {
-    const body = await text.call(this);
-    if (!window.__held && new URL(this.url).pathname === address) {
-      window.__held = true;
-      await held;
-      window.__delivered = true;
-    }
-    return body;
-  };
-}"""
-
-
 def test_a_report_read_overtaken_by_a_later_entry_is_not_shown(daphne_server, playwright_browser):
     """Hole 1 sent, its read of the report comes in slowly; hole 2 is entered, sent and
     its own read shown meanwhile. The slow read, drawn before hole 2 was recorded, is not
     shown over it (it set the list back to hole 2 not entered)."""
-    _night, night_table, _players = paper_table()
-    path = f"/leagues/report/{night_table.report.code}/"
-    context, page = phone(playwright_browser, daphne_server, "ann")
-    page.goto(daphne_server.url + path)
-    controlled(page)
-    page.evaluate(HOLD_FIRST_READ, path)
+    context, page, _table, _players = report_phone(playwright_browser, daphne_server, "hold")
     enter(page, 1, [3, 4, 5])
-    page.wait_for_function("() => window.__held === true")
+    page.wait_for_function("() => window.__read === true")
     enter(page, 2, [1, 2, 3])
     expect(page.locator(".messages")).to_contain_text("Hole 2 entered")
     page.evaluate("() => window.__release()")
@@ -454,16 +429,12 @@ def test_a_clash_shown_is_not_hidden_by_a_report_read_begun_before_it(
     """Hole 1 sent, its read of the report comes in slowly; meanwhile Bea enters hole 2
     and Ann's hole 2 comes back as a clash. The slow read does not replace the clash
     panel (Ann's figures, dropped from her phone's queue, were only there)."""
-    _night, night_table, (_ann, bea, _cat) = paper_table()
-    report = night_table.report
-    path = f"/leagues/report/{report.code}/"
-    context, page = phone(playwright_browser, daphne_server, "ann")
-    page.goto(daphne_server.url + path)
-    controlled(page)
-    page.evaluate(HOLD_FIRST_READ, path)
+    context, page, night_table, (_ann, bea, _cat) = report_phone(
+        playwright_browser, daphne_server, "hold"
+    )
     enter(page, 1, [3, 4, 5])
-    page.wait_for_function("() => window.__held === true")
-    reporting.enter_hole(report=report, number=2, strokes=[2, 2, 2], version=0, by=bea)
+    page.wait_for_function("() => window.__read === true")
+    reporting.enter_hole(report=night_table.report, number=2, strokes=[2, 2, 2], version=0, by=bea)
     enter(page, 2, [1, 2, 3])
     clash = page.get_by_role("heading", name="Hole 2 changed while you typed")
     expect(clash).to_be_visible()
@@ -480,14 +451,9 @@ def test_a_hole_opened_to_change_is_not_replaced_by_a_report_read_begun_before(
     """Hole 1 sent, its read of the report comes in slowly; Ann opens hole 1 to change it
     meanwhile. The slow read does not replace the form she opened (a dispute opened so
     had its form replaced before it came, and the page never showed it)."""
-    _night, night_table, _players = paper_table()
-    path = f"/leagues/report/{night_table.report.code}/"
-    context, page = phone(playwright_browser, daphne_server, "ann")
-    page.goto(daphne_server.url + path)
-    controlled(page)
-    page.evaluate(HOLD_FIRST_READ, path)
+    context, page, _table, _players = report_phone(playwright_browser, daphne_server, "hold")
     enter(page, 1, [3, 4, 5])
-    page.wait_for_function("() => window.__held === true")
+    page.wait_for_function("() => window.__read === true")
     page.locator("#hole-1").get_by_role("link", name="Change").click()
     expect(page.get_by_role("heading", name="Change hole 1")).to_be_visible()
     page.evaluate("() => window.__release()")
