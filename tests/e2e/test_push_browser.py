@@ -68,11 +68,20 @@ NOTICES = """async () => {
 
 def shown_when(page, test: str) -> list[dict]:
     """Wait until the notices shown (`notes`, as NOTICES gives them) pass `test`, and give
-    the ones that passed: read again, a notice may already be gone or replaced."""
-    found = page.wait_for_function(
-        f"({NOTICES})().then(function (notes) {{ return ({test}) ? notes : null; }})"
+    the ones that passed, read in the same look: read again, a notice may already be gone
+    or replaced."""
+    found = page.evaluate(
+        f"""async () => {{
+  for (let i = 0; i < 500; i++) {{
+    const notes = await ({NOTICES})();
+    if ({test}) return notes;
+    await new Promise(function (done) {{ setTimeout(done, 20); }});
+  }}
+  return null;
+}}"""
     )
-    return found.json_value()
+    assert found is not None, f"No notices shown such that {test}"
+    return found
 
 
 # In the worker: the first notice clicked, and the windows it opened or focused.
